@@ -1,0 +1,18 @@
+/*
+** commands.h — the subcommands of pamc; each lives in lang/cmd_NAME.c (or cmd_stubs.c until
+** built) and takes the argv that follows the subcommand's name (argv[0] is the subcommand).
+** Each returns an exit status of CLI.md: 0 ok, 1 model/input error, 2 usage, 3 I/O or system.
+*/
+#ifndef PAMC_COMMANDS_H
+#define PAMC_COMMANDS_H
+
+enum { EXIT_OK = 0, EXIT_MODEL = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+
+int cmd_check(int argc, char **argv);
+int cmd_reduce(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+
+#endif
