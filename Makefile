@@ -2,6 +2,7 @@
 # Each folder adds its sources in its own module.mk; this file holds the rules they share.
 
 BUILD    ?= build
+.DEFAULT_GOAL := all
 CC       ?= cc
 OPT      ?= -O2
 SANITIZE ?=
@@ -64,6 +65,7 @@ $(BUILD)/obj/%.o: %.c
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 include tests/module.mk
+include tests/fuzz/module.mk
 include bench/module.mk
 
 deps:

@@ -18,4 +18,18 @@ Module *parse_file(Arena *arena, DiagList *diags, const char *path);
 /* Parses text of the given length; name is used in locations. */
 Module *parse_string(Arena *arena, DiagList *diags, const char *name, const char *text, size_t length);
 
+/* One token of the scanner, as parse_tokenize returns it (for tests and tools). */
+typedef struct ParseToken {
+  const char *spelling; /* token kind: "process", ";", "name", "number", "string", "end of input" */
+  const char *text;     /* the source text of the token (cut after 40 characters), "" at the end */
+  SrcLoc loc;           /* where it is written */
+  const Expr *number;   /* "number": the EX_NUM with value, digits and unit; NULL otherwise */
+  const char *value;    /* "name": the name; "string": the text between the quotes; else NULL */
+} ParseToken;
+
+/* Scans text into *tokens (arena array), the last one "end of input"; lexical errors go to
+** diags. Returns the number of tokens, -1 when the scanner cannot start. */
+int parse_tokenize(Arena *arena, DiagList *diags, const char *name, const char *text,
+                   size_t length, ParseToken **tokens);
+
 #endif

@@ -1,0 +1,20 @@
+# tests/fuzz/module.mk — `make fuzz SECONDS=N`: libFuzzer on the front end (parse_string), seeded
+# with the models of tests/models/ok, built with clang under ASan and UBSan in its own directory.
+FUZZ_CC      := clang
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_BIN     := $(FUZZ_DIR)/fuzz_frontend
+FUZZ_CORPUS  := $(FUZZ_DIR)/corpus
+FUZZ_SOURCES := tests/fuzz/fuzz_frontend.c $(PARSER_SRCS)
+SECONDS      ?= 60
+
+# The generated scanner and parser are compiled again by clang, with the fuzzer's instrumentation.
+$(FUZZ_BIN): $(FUZZ_SOURCES) $(PARSER_GEN_DIR)/grammar.c $(PARSER_GEN_DIR)/lexer.c $(PARSER_GEN_DIR)/grammar.h $(PARSER_GEN_DIR)/lexer.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -o $@ $(FUZZ_SOURCES) $(PARSER_GEN_DIR)/grammar.c $(PARSER_GEN_DIR)/lexer.c -lm
+
+fuzz: $(FUZZ_BIN)
+	@mkdir -p $(FUZZ_CORPUS)
+	cp tests/models/ok/*.pam tests/models/ok/*.mach $(FUZZ_CORPUS)/
+	cd $(FUZZ_DIR) && ./fuzz_frontend -max_total_time=$(SECONDS) -max_len=4096 -timeout=10 -dict=$(abspath tests/fuzz/pam.dict) \
+	  -artifact_prefix=$(abspath $(FUZZ_DIR))/ corpus
