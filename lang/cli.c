@@ -1,0 +1,177 @@
+/*
+** cli.c — parsing the common options of the subcommands (cli.h).
+*/
+#include "cli.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+
+static void *grow(void *items, int count, size_t size) {
+  /* one more element; counts stay small (options on one command line) */
+  void *bigger = realloc(items, (size_t)(count + 1) * size);
+  if (!bigger) {
+    fputs("pamc: out of memory\n", stderr);
+    exit(EXIT_IO);
+  }
+  return bigger;
+}
+
+int cli_split_define(const char *text, char **name, const char **value) {
+  const char *eq = strchr(text, '=');
+  if (!eq || eq == text) return 0;
+  if (!isalpha((unsigned char)text[0]) && text[0] != '_') return 0;
+  for (const char *p = text; p < eq; p++)
+    if (!isalnum((unsigned char)*p) && *p != '_') return 0;
+  if (!eq[1]) return 0;
+  size_t length = (size_t)(eq - text);
+  *name = malloc(length + 1);
+  if (!*name) return 0;
+  memcpy(*name, text, length);
+  (*name)[length] = '\0';
+  *value = eq + 1;
+  return 1;
+}
+
+static int usage_error(const CliSpec *spec, const char *message, const char *what) {
+  fprintf(stderr, "pamc %s: %s%s%s (see pamc %s --help)\n", spec->command, message,
+          what ? " " : "", what ? what : "", spec->command);
+  return EXIT_USAGE;
+}
+
+/* The value of an option: "--opt=VALUE", "-xVALUE" or the next argument. */
+static const char *option_value(int argc, char **argv, int *i, const char *arg, size_t name_length,
+                                int attached_ok) {
+  if (arg[name_length] == '=') return arg + name_length + 1;
+  if (arg[name_length] != '\0') return attached_ok ? arg + name_length : NULL;
+  if (*i + 1 >= argc) return NULL;
+  return argv[++*i];
+}
+
+static char *default_machine_path(void) {
+  const char *config = getenv("XDG_CONFIG_HOME");
+  const char *home = getenv("HOME");
+  const char *suffix = "/pamc/machine.mach";
+  char *path;
+  if (config && *config) {
+    path = malloc(strlen(config) + strlen(suffix) + 1);
+    if (path) sprintf(path, "%s%s", config, suffix);
+  } else if (home && *home) {
+    const char *middle = "/.config";
+    path = malloc(strlen(home) + strlen(middle) + strlen(suffix) + 1);
+    if (path) sprintf(path, "%s%s%s", home, middle, suffix);
+  } else {
+    return NULL;
+  }
+  return path;
+}
+
+static int match(const char *arg, const char *name) {
+  size_t n = strlen(name);
+  return !strncmp(arg, name, n) && (arg[n] == '\0' || arg[n] == '=');
+}
+
+int cli_parse(CliOptions *opts, const CliSpec *spec, int argc, char **argv) {
+  memset(opts, 0, sizeof *opts);
+  int only_files = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (only_files || arg[0] != '-' || !strcmp(arg, "-")) {
+      opts->files = grow(opts->files, opts->file_count, sizeof *opts->files);
+      opts->files[opts->file_count++] = arg;
+      continue;
+    }
+    if (!strcmp(arg, "--")) {
+      only_files = 1;
+      continue;
+    }
+    if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+      fputs(spec->usage, stdout);
+      opts->help = 1;
+      return EXIT_OK;
+    }
+    int handled = 0;
+    for (int k = 0; k < spec->extra_count; k++) {
+      const CliExtra *x = &spec->extras[k];
+      if (!match(arg, x->name)) continue;
+      handled = 1;
+      if (x->takes_value) {
+        const char *value = option_value(argc, argv, &i, arg, strlen(x->name), 0);
+        if (!value) return usage_error(spec, "missing value after", x->name);
+        if (x->value) *x->value = value;
+      } else {
+        if (arg[strlen(x->name)] == '=') return usage_error(spec, "takes no value:", x->name);
+        if (x->flag) *x->flag = 1;
+      }
+      break;
+    }
+    if (handled) continue;
+    if (spec->model_options && !strncmp(arg, "-m", 2) && strncmp(arg, "--", 2)) {
+      const char *value = option_value(argc, argv, &i, arg, 2, 1);
+      if (!value || !*value) return usage_error(spec, "missing file after", "-m");
+      opts->machine_files = grow(opts->machine_files, opts->machine_count, sizeof *opts->machine_files);
+      opts->machine_files[opts->machine_count++] = value;
+    } else if (spec->model_options && !strncmp(arg, "-D", 2)) {
+      const char *text = option_value(argc, argv, &i, arg, 2, 1);
+      if (!text || !*text) return usage_error(spec, "missing NAME=VALUE after", "-D");
+      char *name;
+      const char *value;
+      if (!cli_split_define(text, &name, &value))
+        return usage_error(spec, "-D wants NAME=VALUE, not", text);
+      opts->defines = grow(opts->defines, opts->define_count, sizeof *opts->defines);
+      opts->defines[opts->define_count++] = (ProgramDefine){name, value, text};
+    } else if (spec->model_options && !strncmp(arg, "-e", 2) && strncmp(arg, "--", 2)) {
+      const char *value = option_value(argc, argv, &i, arg, 2, 1);
+      if (!value || !*value) return usage_error(spec, "missing process name after", "-e");
+      opts->entry = value;
+    } else if (match(arg, "--format")) {
+      const char *value = option_value(argc, argv, &i, arg, strlen("--format"), 0);
+      if (!value || !*value) return usage_error(spec, "missing format after", "--format");
+      opts->format = value;
+    } else if (!strncmp(arg, "-o", 2) && strncmp(arg, "--", 2)) {
+      const char *value = option_value(argc, argv, &i, arg, 2, 1);
+      if (!value || !*value) return usage_error(spec, "missing file after", "-o");
+      opts->output = value;
+    } else {
+      return usage_error(spec, "unknown option", arg);
+    }
+  }
+  if (opts->file_count < spec->min_files)
+    return usage_error(spec, spec->min_files == 1 ? "missing FILE" : "missing FILE arguments", NULL);
+  if (spec->max_files >= 0 && opts->file_count > spec->max_files)
+    return usage_error(spec, "too many arguments, from", opts->files[spec->max_files]);
+  if (spec->model_options && opts->machine_count == 0) {
+    opts->default_path = default_machine_path();
+    if (opts->default_path && access(opts->default_path, F_OK) == 0) {
+      opts->machine_files = grow(opts->machine_files, 0, sizeof *opts->machine_files);
+      opts->machine_files[opts->machine_count++] = opts->default_path;
+      opts->default_machine = 1;
+      fprintf(stderr, "pamc: note: using machine file %s\n", opts->default_path);
+    }
+  }
+  return EXIT_OK;
+}
+
+void cli_free(CliOptions *opts) {
+  for (int i = 0; i < opts->define_count; i++) free((char *)opts->defines[i].name);
+  free(opts->defines);
+  free(opts->machine_files);
+  free(opts->files);
+  free(opts->default_path);
+  memset(opts, 0, sizeof *opts);
+}
+
+ProgramOptions cli_program_options(const CliOptions *opts) {
+  ProgramOptions p;
+  memset(&p, 0, sizeof p);
+  p.machine_files = opts->machine_files;
+  p.machine_count = opts->machine_count;
+  p.defines = opts->defines;
+  p.define_count = opts->define_count;
+  p.entry = opts->entry;
+  return p;
+}

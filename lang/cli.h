@@ -1,0 +1,59 @@
+/*
+** cli.h — the options every subcommand shares (CLI.md "Common options"): -m FILE, -D NAME=VALUE,
+** -e NAME, --format F, -o OUT, --help, and the default machine file; each cmd_*.c adds its own
+** options through a table of CliExtra.
+*/
+#ifndef PAMC_CLI_H
+#define PAMC_CLI_H
+
+#include "program.h"
+
+/* An option of one subcommand only. */
+typedef struct CliExtra {
+  const char *name;       /* as typed: "--subst", "--runs" */
+  int takes_value;        /* 1: a value follows ("--runs 5" or "--runs=5") */
+  const char **value;     /* takes_value: receives the (last) value; untouched when absent */
+  int *flag;              /* !takes_value: set to 1 when present; may be NULL */
+} CliExtra;
+
+/* What a subcommand accepts. */
+typedef struct CliSpec {
+  const char *command;    /* "check": for messages, "pamc check: ..." */
+  const char *usage;      /* the whole --help text (printed to stdout on --help) */
+  const CliExtra *extras; /* its own options, may be NULL */
+  int extra_count;        /* length of extras */
+  int model_options;      /* 1: -m, -D, -e and the default machine file apply */
+  int min_files;          /* fewest positional arguments */
+  int max_files;          /* most positional arguments, -1 for no limit */
+} CliSpec;
+
+typedef struct CliOptions {
+  const char **machine_files; /* -m FILE in order; or the default machine file */
+  int machine_count;          /* length of machine_files */
+  int default_machine;        /* 1 when machine_files holds the default file (not given) */
+  ProgramDefine *defines;     /* every -D in order: name, value text and raw "NAME=VALUE" */
+  int define_count;           /* length of defines */
+  const char *entry;          /* -e NAME, NULL when not given (main) */
+  const char *format;         /* --format F, NULL when not given */
+  const char *output;         /* -o OUT, NULL when not given */
+  int help;                   /* 1: --help was given and printed: exit 0 */
+  const char **files;         /* positional arguments in order */
+  int file_count;             /* length of files */
+  char *default_path;         /* malloc'd path of the default machine file, or NULL */
+} CliOptions;
+
+/* Parses argv (argv[0] is the subcommand's name) into opts. Returns EXIT_OK (0) when the command
+** should go on or has printed its --help (opts->help), EXIT_USAGE (2) after printing a usage
+** error on stderr ("pamc check: ..."). With spec->model_options and no -m, uses the default
+** machine file ${XDG_CONFIG_HOME:-$HOME/.config}/pamc/machine.mach when it exists and says so
+** on stderr ("pamc: note: using machine file ..."). Always call cli_free. */
+int cli_parse(CliOptions *opts, const CliSpec *spec, int argc, char **argv);
+void cli_free(CliOptions *opts);
+
+/* ProgramOptions for program_load from the common options (defines: all of them). */
+ProgramOptions cli_program_options(const CliOptions *opts);
+
+/* Splits "NAME=VALUE": 1 on success with *name (malloc'd) and *value (inside text). */
+int cli_split_define(const char *text, char **name, const char **value);
+
+#endif
