@@ -45,4 +45,15 @@ int ival_contains(AlgInterval a, double x);
 int ival_contains_zero(AlgInterval a);
 int ival_subset(AlgInterval inner, AlgInterval outer);
 
+/* Added with interval.c: the operations the evaluators share, and the kernel's ulp steps. */
+AlgInterval ival_powi(AlgInterval a, long long n);   /* a^n, |n| < 2^62, by directed products */
+AlgInterval ival_recip(AlgInterval a);               /* 1 / a */
+AlgInterval ival_truth(AlgInterval c);               /* [0,0] if c = 0, [1,1] if 0 not in c, else [0,1] */
+AlgInterval ival_and(AlgInterval a, AlgInterval b);  /* on truths of a and b */
+AlgInterval ival_or(AlgInterval a, AlgInterval b);
+AlgInterval ival_not(AlgInterval a);
+AlgInterval ival_cond(AlgInterval c, AlgInterval t, AlgInterval f);  /* c ? t : f, hull if undecided */
+double ival_next_up(double x);     /* nextafter(x, +inf) */
+double ival_next_down(double x);   /* nextafter(x, -inf) */
+
 #endif

@@ -1,0 +1,198 @@
+/*
+** eval.c — tree-walk evaluation of expressions over intervals (the reference the tape is checked
+** against) and bounds of expressions over the symbols' admissible values.
+*/
+#include "expr_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct EvalState {
+  AlgCtx *ctx;            /* for the loop limit and the bounds memo */
+  AlgInterval *values;    /* symbol values by id (a private copy: indices get bound) */
+  int memo;               /* nonzero for alg_bounds: values are the admissible ones */
+  int rebound;            /* big operators in progress (their indices are not admissible) */
+} EvalState;
+
+static AlgInterval eval(EvalState *st, const AlgExpr *e);
+
+static AlgInterval truth_of(AlgInterval c) {   /* [0,0] false, [1,1] true, [0,1] undecided */
+  if (c.lo == 0 && c.hi == 0) return ival_point(0);
+  if (!ival_contains_zero(c)) return ival_point(1);
+  return ival_make(0, 1);
+}
+
+static AlgInterval fold(EvalState *st, const AlgExpr *e,
+                        AlgInterval (*op)(AlgInterval, AlgInterval)) {
+  AlgInterval acc = eval(st, e->kids[0]);
+  for (size_t i = 1; i < e->nkids; i++) acc = op(acc, eval(st, e->kids[i]));
+  return acc;
+}
+
+/* Enclosure of a big operator: exact walk of the integer points up to the loop limit, else the
+   interval extension of the body over the hull of the range. */
+static AlgInterval eval_bigop(EvalState *st, const AlgExpr *e) {
+  size_t index = e->kids[0]->u.sym->id;
+  AlgInterval lower = ival_ceil(eval(st, e->kids[1]));
+  AlgInterval upper = ival_floor(eval(st, e->kids[2]));
+  AlgInterval saved = st->values[index];
+  AlgInterval neutral = ival_point(e->kind == ALG_PROD ? 1 : 0);
+  AlgInterval result;
+  int points = ival_is_point(lower) && ival_is_point(upper) && isfinite(lower.lo) && isfinite(upper.lo);
+  if (points && upper.lo < lower.lo) return neutral;
+  st->rebound++;
+  if (points && upper.lo - lower.lo < (double)st->ctx->loop_limit) {
+    int first = 1;
+    result = neutral;
+    for (double i = lower.lo; i <= upper.lo; i++) {
+      st->values[index] = ival_point(i);
+      AlgInterval v = eval(st, e->kids[3]);
+      switch (e->kind) {
+      case ALG_SUM: result = ival_add(result, v); break;
+      case ALG_PROD: result = ival_mul(result, v); break;
+      case ALG_MAXOVER: result = first ? v : ival_max(result, v); break;
+      default: result = first ? v : ival_min(result, v); break;
+      }
+      first = 0;
+    }
+  } else {
+    AlgInterval count = ival_add(ival_sub(upper, lower), ival_point(1));
+    count = ival_max(count, ival_point(0));
+    int maybe_empty = count.lo < 1;
+    st->values[index] = ival_make(lower.lo, upper.hi < lower.lo ? lower.lo : upper.hi);
+    AlgInterval v = eval(st, e->kids[3]);
+    switch (e->kind) {
+    case ALG_SUM: result = ival_mul(count, v); break;
+    case ALG_PROD:
+      result = ival_subset(v, ival_make(0, INFINITY)) ? ival_pow(v, count) : ival_entire();
+      break;
+    default: result = v; break;
+    }
+    if (maybe_empty) result = ival_hull(result, neutral);
+  }
+  st->values[index] = saved;
+  st->rebound--;
+  return result;
+}
+
+static AlgInterval eval_node(EvalState *st, const AlgExpr *e);
+
+/* Bounds over the admissible values are a fixed property of a node: remembered by id while no
+   index is rebound, so shared subexpressions are evaluated once. */
+static AlgInterval eval(EvalState *st, const AlgExpr *e) {
+  AlgCtx *ctx = st->ctx;
+  if (!st->memo || st->rebound || e->nkids == 0) return eval_node(st, e);
+  if (e->id < ctx->bounds_size && ctx->bounds_known[e->id]) return ctx->bounds_memo[e->id];
+  AlgInterval v = eval_node(st, e);
+  if (e->id >= ctx->bounds_size) {
+    size_t size = ctx->nnodes + ctx->nnodes / 2 + 64;
+    AlgInterval *memo = realloc(ctx->bounds_memo, size * sizeof *memo);
+    if (memo) ctx->bounds_memo = memo;
+    unsigned char *known = realloc(ctx->bounds_known, size);
+    if (known) ctx->bounds_known = known;
+    if (!memo || !known) return v;
+    memset(known + ctx->bounds_size, 0, size - ctx->bounds_size);
+    ctx->bounds_size = size;
+  }
+  ctx->bounds_memo[e->id] = v;
+  ctx->bounds_known[e->id] = 1;
+  return v;
+}
+
+static AlgInterval eval_node(EvalState *st, const AlgExpr *e) {
+  switch (e->kind) {
+  case ALG_NUM: case ALG_IVAL: return alg_num_enclosure(e);
+  case ALG_SYM: return st->values[e->u.sym->id];
+  case ALG_ADD: return fold(st, e, ival_add);
+  case ALG_MUL: return fold(st, e, ival_mul);
+  case ALG_MIN: return fold(st, e, ival_min);
+  case ALG_MAX: return fold(st, e, ival_max);
+  case ALG_POW:
+    if (alg_is_num(e->kids[1], -1)) return ival_div(ival_point(1), eval(st, e->kids[0]));
+    return ival_pow(eval(st, e->kids[0]), eval(st, e->kids[1]));
+  case ALG_MOD: return ival_mod(eval(st, e->kids[0]), eval(st, e->kids[1]));
+  case ALG_CEIL: return ival_ceil(eval(st, e->kids[0]));
+  case ALG_FLOOR: return ival_floor(eval(st, e->kids[0]));
+  case ALG_ABS: return ival_abs(eval(st, e->kids[0]));
+  case ALG_LOG: return ival_log(eval(st, e->kids[0]));
+  case ALG_LOG2: return ival_log2(eval(st, e->kids[0]));
+  case ALG_EXP: return ival_exp(eval(st, e->kids[0]));
+  case ALG_SQRT: return ival_sqrt(eval(st, e->kids[0]));
+  case ALG_EQ: return ival_cmp(ALG_CMP_EQ, eval(st, e->kids[0]), eval(st, e->kids[1]));
+  case ALG_NE: return ival_cmp(ALG_CMP_NE, eval(st, e->kids[0]), eval(st, e->kids[1]));
+  case ALG_LT: return ival_cmp(ALG_CMP_LT, eval(st, e->kids[0]), eval(st, e->kids[1]));
+  case ALG_LE: return ival_cmp(ALG_CMP_LE, eval(st, e->kids[0]), eval(st, e->kids[1]));
+  case ALG_AND: case ALG_OR: {   /* n-ary: the deciding value anywhere decides */
+    double decides = e->kind == ALG_OR ? 1 : 0;
+    int undecided = 0;
+    for (size_t i = 0; i < e->nkids; i++) {
+      AlgInterval a = truth_of(eval(st, e->kids[i]));
+      if (a.lo == decides && a.hi == decides) return ival_point(decides);
+      if (a.lo != a.hi) undecided = 1;
+    }
+    return undecided ? ival_make(0, 1) : ival_point(1 - decides);
+  }
+  case ALG_NOT: {
+    AlgInterval a = truth_of(eval(st, e->kids[0]));
+    return ival_make(1 - a.hi, 1 - a.lo);
+  }
+  case ALG_COND: {
+    AlgInterval c = truth_of(eval(st, e->kids[0]));
+    if (c.lo == 1) return eval(st, e->kids[1]);
+    if (c.hi == 0) return eval(st, e->kids[2]);
+    return ival_hull(eval(st, e->kids[1]), eval(st, e->kids[2]));
+  }
+  case ALG_SUM: case ALG_PROD: case ALG_MAXOVER: case ALG_MINOVER: return eval_bigop(st, e);
+  case ALG_LOWER: case ALG_UPPER: return eval(st, e->kids[0]);
+  default: return ival_entire();
+  }
+}
+
+/* One more than the largest id of a symbol free in e (0 when none): env must cover these. */
+static size_t free_id_end(AlgCtx *ctx, const AlgExpr *e) {
+  size_t count = alg_collect_free(ctx, e, NULL, 0), end = 0;
+  AlgSymbol **free_syms = malloc((count ? count : 1) * sizeof *free_syms);
+  if (!free_syms) return ctx->nsymbols;
+  alg_collect_free(ctx, e, free_syms, count);
+  for (size_t i = 0; i < count; i++)
+    if (free_syms[i]->id + 1 > end) end = free_syms[i]->id + 1;
+  free(free_syms);
+  return end;
+}
+
+AlgInterval alg_eval_tree(AlgCtx *ctx, const AlgExpr *e, const AlgInterval *env) {
+  size_t count = ctx->nsymbols;
+  EvalState st = {ctx, malloc((count ? count : 1) * sizeof(AlgInterval)), 0, 0};
+  if (!st.values) return ival_entire();
+  size_t needed = free_id_end(ctx, e);   /* env only has to cover the free symbols */
+  for (size_t i = 0; i < count; i++) st.values[i] = i < needed ? env[i] : ival_entire();
+  AlgInterval v = eval(&st, e);
+  free(st.values);
+  return v;
+}
+
+/* The interval a symbol may take: its assumption, narrowed to integers when it is one. */
+static AlgInterval admissible(const AlgSymbol *sym) {
+  double lo = sym->assume.lo, hi = sym->assume.hi;
+  if (sym->assume.integer) {
+    lo = ceil(lo);
+    hi = floor(hi);
+    if (hi < lo) hi = lo;
+  }
+  return ival_make(lo, hi);
+}
+
+AlgInterval alg_bounds(AlgCtx *ctx, const AlgExpr *e) {
+  if (e->kind == ALG_NUM || e->kind == ALG_IVAL) return alg_num_enclosure(e);
+  if (ctx->admissible_size < ctx->nsymbols) {   /* symbols were added: extend the table */
+    AlgInterval *grown = realloc(ctx->admissible, ctx->nsymbols * sizeof *grown);
+    if (!grown) return ival_entire();
+    for (size_t i = ctx->admissible_size; i < ctx->nsymbols; i++) grown[i] = admissible(ctx->symbols[i]);
+    ctx->admissible = grown;
+    ctx->admissible_size = ctx->nsymbols;
+  }
+  /* evaluation rebinds index entries and restores them: the table is left as it was */
+  EvalState st = {ctx, ctx->admissible, 1, 0};
+  return eval(&st, e);
+}

@@ -1,0 +1,173 @@
+/*
+** minmax.c — canonical n-ary max and min: flattened, numbers folded, duplicates removed,
+** arguments dominated for every admissible value dropped, common addends and nonnegative
+** common factors pulled out (max(a+x, b+x) = max(a, b)+x, max(k a, k b) = k max(a, b), k >= 0).
+*/
+#include "expr_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t count_leaves(AlgExpr *e, AlgKind kind) {
+  if (e->kind != kind) return 1;
+  size_t n = 0;
+  for (size_t i = 0; i < e->nkids; i++) n += count_leaves(e->kids[i], kind);
+  return n;
+}
+
+static void flatten(AlgExpr *e, AlgKind kind, AlgExpr **out, size_t *count) {
+  if (e->kind != kind) {
+    out[(*count)++] = e;
+    return;
+  }
+  for (size_t i = 0; i < e->nkids; i++) flatten(e->kids[i], kind, out, count);
+}
+
+/* x >= y (max) or x <= y (min) for every admissible value. */
+static int dominates(AlgCtx *ctx, AlgKind kind, AlgExpr *x, AlgExpr *y) {
+  AlgExpr *diff = kind == ALG_MAX ? alg_sub(ctx, x, y) : alg_sub(ctx, y, x);
+  return alg_is_nonneg(ctx, diff);
+}
+
+static int term_in(AlgExpr *term, AlgExpr *sum) {
+  if (sum->kind != ALG_ADD) return sum == term;
+  for (size_t i = 0; i < sum->nkids; i++)
+    if (sum->kids[i] == term) return 1;
+  return 0;
+}
+
+/* max(a+x, b+x) = x + max(a, b): the addends common to every argument, or NULL. */
+static AlgExpr *common_addends(AlgCtx *ctx, AlgKind kind, AlgExpr **args, size_t n) {
+  AlgExpr *first = args[0];
+  size_t nterms = first->kind == ALG_ADD ? first->nkids : 1;
+  AlgExpr **common = alg_scratch(ctx, nterms);
+  size_t ncommon = 0;
+  for (size_t t = 0; t < nterms; t++) {
+    AlgExpr *term = first->kind == ALG_ADD ? first->kids[t] : first;
+    size_t i = 1;
+    while (i < n && term_in(term, args[i])) i++;
+    if (i == n) common[ncommon++] = term;
+  }
+  if (ncommon == 0) return NULL;
+  AlgExpr *shift = alg_add_n(ctx, ncommon, common);
+  AlgExpr **rest = alg_scratch(ctx, n);
+  for (size_t i = 0; i < n; i++) rest[i] = alg_sub(ctx, args[i], shift);
+  AlgExpr *inner = kind == ALG_MAX ? alg_max_n(ctx, n, rest) : alg_min_n(ctx, n, rest);
+  return alg_add(ctx, shift, inner);
+}
+
+static int factor_in(AlgExpr *factor, AlgExpr *product) {
+  if (product->kind != ALG_MUL) return product == factor;
+  for (size_t i = 0; i < product->nkids; i++)
+    if (product->kids[i] == factor) return 1;
+  return 0;
+}
+
+/* max(k a, k b) = k max(a, b) for k >= 0: the common nonnegative factor (numeric part: the
+   smallest coefficient when all are positive), or NULL. */
+static AlgExpr *common_factor(AlgCtx *ctx, AlgKind kind, AlgExpr **args, size_t n) {
+  AlgExpr *coef = NULL;   /* smallest coefficient, NULL unless all are positive */
+  for (size_t i = 0; i < n; i++) {
+    AlgExpr *rest;
+    AlgExpr *c = alg_split_coef(ctx, args[i], &rest);
+    if (c->kind != ALG_NUM || mpq_sgn(c->u.num) <= 0) {
+      coef = NULL;
+      break;
+    }
+    if (!coef || mpq_cmp(c->u.num, coef->u.num) < 0) coef = c;
+  }
+  AlgExpr *rest0;
+  alg_split_coef(ctx, args[0], &rest0);
+  size_t nfactors = rest0->kind == ALG_MUL ? rest0->nkids : 1;
+  AlgExpr **common = alg_scratch(ctx, nfactors + 1);
+  size_t ncommon = 0;
+  if (coef && !alg_is_num(coef, 1)) common[ncommon++] = coef;
+  for (size_t f = 0; f < nfactors; f++) {
+    AlgExpr *factor = rest0->kind == ALG_MUL ? rest0->kids[f] : rest0;
+    if (factor->kind == ALG_NUM || !alg_is_nonneg(ctx, factor)) continue;
+    size_t i = 1;
+    while (i < n) {
+      AlgExpr *rest;
+      alg_split_coef(ctx, args[i], &rest);
+      if (!factor_in(factor, rest)) break;
+      i++;
+    }
+    if (i == n) common[ncommon++] = factor;
+  }
+  if (ncommon == 0) return NULL;
+  AlgExpr *k = alg_mul_n(ctx, ncommon, common);
+  AlgExpr **rest = alg_scratch(ctx, n);
+  for (size_t i = 0; i < n; i++) rest[i] = alg_div(ctx, args[i], k);
+  AlgExpr *inner = kind == ALG_MAX ? alg_max_n(ctx, n, rest) : alg_min_n(ctx, n, rest);
+  return alg_mul(ctx, k, inner);
+}
+
+static AlgExpr *extremum_of(AlgCtx *ctx, AlgKind kind, AlgExpr **args, size_t n, AlgExpr *const *in);
+
+static AlgExpr *extremum(AlgCtx *ctx, AlgKind kind, size_t n, AlgExpr *const *in) {
+  size_t cap = 0;
+  for (size_t i = 0; i < n; i++) cap += count_leaves(in[i], kind);
+  AlgExpr **args = alg_temp(cap);
+  AlgExpr *result = extremum_of(ctx, kind, args, n, in);
+  free(args);
+  return result;
+}
+
+/* The canonical extremum of in[0..n), args having room for all their flattened arguments. */
+static AlgExpr *extremum_of(AlgCtx *ctx, AlgKind kind, AlgExpr **args, size_t n, AlgExpr *const *in) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; i++) flatten(in[i], kind, args, &count);
+  /* numbers fold into one (exact), intervals with them */
+  AlgExpr *number = NULL;
+  size_t kept = 0;
+  for (size_t i = 0; i < count; i++) {
+    AlgExpr *a = args[i];
+    if (a->kind == ALG_NUM && (!number || number->kind == ALG_NUM)) {
+      int better = !number || (kind == ALG_MAX ? mpq_cmp(a->u.num, number->u.num) > 0
+                                               : mpq_cmp(a->u.num, number->u.num) < 0);
+      if (better) number = a;
+    } else if (a->kind == ALG_NUM || a->kind == ALG_IVAL) {
+      AlgInterval x = alg_num_enclosure(a);
+      AlgInterval v = number ? (kind == ALG_MAX ? ival_max(alg_num_enclosure(number), x)
+                                                : ival_min(alg_num_enclosure(number), x)) : x;
+      number = alg_ival(ctx, v.lo, v.hi);
+    } else {
+      args[kept++] = a;
+    }
+  }
+  if (number) args[kept++] = number;
+  alg_sort(args, kept);
+  count = 0;
+  for (size_t i = 0; i < kept; i++)
+    if (count == 0 || args[count - 1] != args[i]) args[count++] = args[i];
+  if (count <= ALG_DOMINANCE_MAX_ARGS) {
+    for (size_t i = 0; i < count; i++) {
+      int dropped = 0;
+      for (size_t j = 0; j < count && !dropped; j++)
+        if (j != i && args[j] && dominates(ctx, kind, args[j], args[i])) dropped = 1;
+      if (dropped) args[i] = NULL;
+    }
+    size_t live = 0;
+    for (size_t i = 0; i < count; i++)
+      if (args[i]) args[live++] = args[i];
+    count = live;
+  }
+  if (count == 1) return args[0];
+  AlgExpr *pulled = common_addends(ctx, kind, args, count);
+  if (!pulled) pulled = common_factor(ctx, kind, args, count);
+  if (pulled) return pulled;
+  return alg_intern(ctx, kind, count, args);
+}
+
+AlgExpr *alg_max_n(AlgCtx *ctx, size_t n, AlgExpr *const *args) { return extremum(ctx, ALG_MAX, n, args); }
+AlgExpr *alg_min_n(AlgCtx *ctx, size_t n, AlgExpr *const *args) { return extremum(ctx, ALG_MIN, n, args); }
+
+AlgExpr *alg_max(AlgCtx *ctx, AlgExpr *a, AlgExpr *b) {
+  AlgExpr *args[2] = {a, b};
+  return alg_max_n(ctx, 2, args);
+}
+
+AlgExpr *alg_min(AlgCtx *ctx, AlgExpr *a, AlgExpr *b) {
+  AlgExpr *args[2] = {a, b};
+  return alg_min_n(ctx, 2, args);
+}

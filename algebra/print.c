@@ -1,0 +1,297 @@
+/*
+** print.c — the readable text form of expressions (minimal parentheses; read back by
+** parse_text.c), the text buffer the printers share, and the entry points alg_print/alg_fprint.
+*/
+#include "expr_impl.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- buffer ---- */
+
+static void buf_reserve(AlgBuf *buf, size_t more) {
+  if (buf->length + more + 1 <= buf->cap) return;
+  size_t cap = buf->cap ? buf->cap : 256;
+  while (cap < buf->length + more + 1) cap *= 2;
+  char *data = realloc(buf->data, cap);
+  if (!data) {
+    fputs("pamc: out of memory\n", stderr);
+    abort();
+  }
+  buf->data = data;
+  buf->cap = cap;
+}
+
+void alg_buf_puts(AlgBuf *buf, const char *text) {
+  size_t n = strlen(text);
+  buf_reserve(buf, n);
+  memcpy(buf->data + buf->length, text, n + 1);
+  buf->length += n;
+}
+
+void alg_buf_printf(AlgBuf *buf, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  int n = vsnprintf(NULL, 0, format, args);
+  va_end(args);
+  if (n < 0) return;
+  buf_reserve(buf, (size_t)n);
+  va_start(args, format);
+  vsnprintf(buf->data + buf->length, (size_t)n + 1, format, args);
+  va_end(args);
+  buf->length += (size_t)n;
+}
+
+void alg_buf_double(AlgBuf *buf, double x) {
+  if (isinf(x)) {
+    alg_buf_puts(buf, x < 0 ? "-inf" : "inf");
+    return;
+  }
+  char text[64];
+  for (int digits = 1; digits <= 17; digits++) {   /* shortest round-tripping form */
+    snprintf(text, sizeof text, "%.*g", digits, x);
+    if (strtod(text, NULL) == x) break;
+  }
+  alg_buf_puts(buf, text);
+}
+
+/* ---- fractions ---- */
+
+int alg_fraction(AlgCtx *ctx, const AlgExpr *e, AlgFraction *f) {
+  size_t n = e->kind == ALG_MUL ? e->nkids : 1;
+  if (e->kind != ALG_MUL && e->kind != ALG_NUM &&
+      !(e->kind == ALG_POW && e->kids[1]->kind == ALG_NUM && mpq_sgn(e->kids[1]->u.num) < 0))
+    return 0;
+  memset(f, 0, sizeof *f);
+  mpq_init(f->coef);
+  mpq_set_ui(f->coef, 1, 1);
+  f->num = malloc(n * sizeof *f->num);
+  f->den = malloc(n * sizeof *f->den);
+  f->den_exp = malloc(n * sizeof *f->den_exp);
+  if (!f->num || !f->den || !f->den_exp) abort();
+  for (size_t i = 0; i < n; i++) {
+    const AlgExpr *k = e->kind == ALG_MUL ? e->kids[i] : e;
+    if (k->kind == ALG_NUM) mpq_set(f->coef, k->u.num);
+    else if (k->kind == ALG_IVAL) f->ival = (AlgExpr *)k;
+    else if (k->kind == ALG_POW && k->kids[1]->kind == ALG_NUM && mpq_sgn(k->kids[1]->u.num) < 0) {
+      mpq_t positive;
+      mpq_init(positive);
+      mpq_neg(positive, k->kids[1]->u.num);
+      f->den[f->nden] = k->kids[0];
+      f->den_exp[f->nden++] = alg_num_q(ctx, positive);
+      mpq_clear(positive);
+    } else f->num[f->nnum++] = k;
+  }
+  if (mpq_sgn(f->coef) < 0) {
+    f->negative = 1;
+    mpq_neg(f->coef, f->coef);
+  }
+  return 1;
+}
+
+void alg_fraction_clear(AlgFraction *f) {
+  mpq_clear(f->coef);
+  free(f->num);
+  free(f->den);
+  free(f->den_exp);
+}
+
+/* ---- text ---- */
+
+/* Binding strength, weakest first. */
+enum {
+  PREC_COND = 1, PREC_OR, PREC_AND, PREC_NOT, PREC_CMP, PREC_ADD, PREC_MUL, PREC_NEG, PREC_POW,
+  PREC_ATOM
+};
+
+typedef struct TextPrinter {
+  AlgCtx *ctx;    /* for fractions */
+  AlgBuf *buf;    /* output */
+} TextPrinter;
+
+static void text(TextPrinter *p, const AlgExpr *e, int prec);
+
+static int is_negative_term(AlgCtx *ctx, const AlgExpr *e) {
+  if (e->kind == ALG_NUM) return mpq_sgn(e->u.num) < 0;
+  AlgFraction f;
+  if (!alg_fraction(ctx, e, &f)) return 0;
+  int negative = f.negative;
+  alg_fraction_clear(&f);
+  return negative;
+}
+
+/* The factors of a fraction's numerator or denominator joined by '*'. */
+static void text_factors(TextPrinter *p, mpz_srcptr coef, const AlgExpr *ival, const AlgExpr **bases,
+                         AlgExpr **exponents, size_t n, int need_atom) {
+  size_t items = (mpz_cmp_ui(coef, 1) != 0) + (ival != NULL) + n;
+  int parens = need_atom && items > 1;
+  if (parens) alg_buf_puts(p->buf, "(");
+  int first = 1;
+  if (mpz_cmp_ui(coef, 1) != 0 || items == 0) {
+    char *digits = mpz_get_str(NULL, 10, coef);
+    alg_buf_puts(p->buf, digits);
+    free(digits);
+    first = 0;
+  }
+  if (ival) {
+    if (!first) alg_buf_puts(p->buf, "*");
+    text(p, ival, PREC_ATOM);
+    first = 0;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (!first) alg_buf_puts(p->buf, "*");
+    first = 0;
+    if (exponents && !alg_is_num(exponents[i], 1)) {
+      text(p, bases[i], PREC_ATOM);
+      alg_buf_puts(p->buf, "^");
+      text(p, exponents[i], PREC_POW);
+    } else text(p, bases[i], need_atom && items == 1 ? PREC_NEG + 1 : PREC_MUL + 1);
+  }
+  if (parens) alg_buf_puts(p->buf, ")");
+}
+
+/* coef * num / den, the sign left to the caller. */
+static void text_fraction(TextPrinter *p, AlgFraction *f) {
+  text_factors(p, mpq_numref(f->coef), f->ival, f->num, NULL, f->nnum, 0);
+  if (mpz_cmp_ui(mpq_denref(f->coef), 1) != 0 || f->nden > 0) {
+    alg_buf_puts(p->buf, "/");
+    text_factors(p, mpq_denref(f->coef), NULL, f->den, f->den_exp, f->nden, 1);
+  }
+}
+
+static int fraction_prec(AlgFraction *f) {
+  if (f->negative) return PREC_NEG;
+  size_t items = (mpz_cmp_ui(mpq_numref(f->coef), 1) != 0) + (f->ival != NULL) + f->nnum;
+  if (items > 1 || mpz_cmp_ui(mpq_denref(f->coef), 1) != 0 || f->nden > 0) return PREC_MUL;
+  return PREC_ATOM;
+}
+
+static void text_product(TextPrinter *p, const AlgExpr *e, int prec, int drop_sign) {
+  AlgFraction f;
+  alg_fraction(p->ctx, e, &f);
+  if (drop_sign) f.negative = 0;
+  int own = fraction_prec(&f);
+  if (own < prec) alg_buf_puts(p->buf, "(");
+  if (f.negative) alg_buf_puts(p->buf, "-");
+  text_fraction(p, &f);
+  if (own < prec) alg_buf_puts(p->buf, ")");
+  alg_fraction_clear(&f);
+}
+
+static void text_sum(TextPrinter *p, const AlgExpr *e) {
+  int first = 1;
+  /* the constant goes last: "N + 1" */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < e->nkids; i++) {
+      const AlgExpr *t = e->kids[i];
+      if ((t->kind == ALG_NUM) != (pass == 1)) continue;
+      int negative = is_negative_term(p->ctx, t);
+      if (!first) alg_buf_puts(p->buf, negative ? " - " : " + ");
+      if (negative && !first) text_product(p, t, PREC_ADD + 1, 1);
+      else text(p, t, PREC_ADD);
+      first = 0;
+    }
+}
+
+static void text_call(TextPrinter *p, const char *name, const AlgExpr *e, size_t from) {
+  alg_buf_puts(p->buf, name);
+  alg_buf_puts(p->buf, "(");
+  for (size_t i = from; i < e->nkids; i++) {
+    if (i > from) alg_buf_puts(p->buf, ", ");
+    text(p, e->kids[i], PREC_COND);
+  }
+  alg_buf_puts(p->buf, ")");
+}
+
+static void text_binary(TextPrinter *p, const AlgExpr *e, int own, int prec, const char *op) {
+  if (own < prec) alg_buf_puts(p->buf, "(");
+  text(p, e->kids[0], own + 1);
+  alg_buf_puts(p->buf, op);
+  for (size_t i = 1; i < e->nkids; i++) {
+    if (i > 1) alg_buf_puts(p->buf, op);
+    text(p, e->kids[i], own + 1);
+  }
+  if (own < prec) alg_buf_puts(p->buf, ")");
+}
+
+static void text(TextPrinter *p, const AlgExpr *e, int prec) {
+  switch (e->kind) {
+  case ALG_NUM: case ALG_MUL: text_product(p, e, prec, 0); return;
+  case ALG_IVAL:
+    alg_buf_puts(p->buf, "[");
+    alg_buf_double(p->buf, e->u.ival.lo);
+    alg_buf_puts(p->buf, ", ");
+    alg_buf_double(p->buf, e->u.ival.hi);
+    alg_buf_puts(p->buf, "]");
+    return;
+  case ALG_SYM: alg_buf_puts(p->buf, e->u.sym->name); return;
+  case ALG_ADD:
+    if (PREC_ADD < prec) alg_buf_puts(p->buf, "(");
+    text_sum(p, e);
+    if (PREC_ADD < prec) alg_buf_puts(p->buf, ")");
+    return;
+  case ALG_POW:
+    if (e->kids[1]->kind == ALG_NUM && mpq_sgn(e->kids[1]->u.num) < 0) {
+      text_product(p, e, prec, 0);
+      return;
+    }
+    if (PREC_POW < prec) alg_buf_puts(p->buf, "(");
+    text(p, e->kids[0], PREC_ATOM);
+    alg_buf_puts(p->buf, "^");
+    text(p, e->kids[1], PREC_POW);
+    if (PREC_POW < prec) alg_buf_puts(p->buf, ")");
+    return;
+  case ALG_MOD:
+    if (PREC_MUL < prec) alg_buf_puts(p->buf, "(");
+    text(p, e->kids[0], PREC_MUL);
+    alg_buf_puts(p->buf, " % ");
+    text(p, e->kids[1], PREC_NEG);
+    if (PREC_MUL < prec) alg_buf_puts(p->buf, ")");
+    return;
+  case ALG_EQ: text_binary(p, e, PREC_CMP, prec, " == "); return;
+  case ALG_NE: text_binary(p, e, PREC_CMP, prec, " != "); return;
+  case ALG_LT: text_binary(p, e, PREC_CMP, prec, " < "); return;
+  case ALG_LE: text_binary(p, e, PREC_CMP, prec, " <= "); return;
+  case ALG_AND: text_binary(p, e, PREC_AND, prec, " and "); return;
+  case ALG_OR: text_binary(p, e, PREC_OR, prec, " or "); return;
+  case ALG_NOT:
+    if (PREC_NOT < prec) alg_buf_puts(p->buf, "(");
+    alg_buf_puts(p->buf, "not ");
+    text(p, e->kids[0], PREC_CMP);
+    if (PREC_NOT < prec) alg_buf_puts(p->buf, ")");
+    return;
+  case ALG_COND:
+    if (PREC_COND < prec) alg_buf_puts(p->buf, "(");
+    text(p, e->kids[0], PREC_OR);
+    alg_buf_puts(p->buf, " ? ");
+    text(p, e->kids[1], PREC_COND);
+    alg_buf_puts(p->buf, " : ");
+    text(p, e->kids[2], PREC_COND);
+    if (PREC_COND < prec) alg_buf_puts(p->buf, ")");
+    return;
+  default:   /* calls: functions, min/max, big operators, markers */
+    text_call(p, alg_kind_name(e->kind), e, 0);
+    return;
+  }
+}
+
+/* ---- entry points ---- */
+
+const char *alg_print(AlgCtx *ctx, const AlgExpr *e, AlgFormat format) {
+  AlgBuf buf = {NULL, 0, 0};
+  alg_buf_puts(&buf, "");
+  if (format == ALG_FMT_TEXT) {
+    TextPrinter p = {ctx, &buf};
+    text(&p, e, PREC_COND);
+  } else if (format == ALG_FMT_LATEX) alg_print_latex(ctx, &buf, e);
+  else alg_print_json(&buf, e);
+  char *copy = alg_pool_strdup(&ctx->pool, buf.data);
+  free(buf.data);
+  return copy;
+}
+
+int alg_fprint(FILE *out, AlgCtx *ctx, const AlgExpr *e, AlgFormat format) {
+  return fputs(alg_print(ctx, e, format), out) < 0 ? -1 : 0;
+}

@@ -1,0 +1,347 @@
+/*
+** sums.c — big operators over an index: closed forms of sums (Faulhaber's formulas with exact
+** Bernoulli numbers, constant summands, geometric series), of products of constants, and of
+** max/min where the body is monotone in the index (or convex for max, concave for min);
+** guards for empty ranges; the safe-direction approximations of alg_close where nothing closed
+** applies (REDUCTION.md "Closed forms").
+*/
+#include "expr_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* ---- helpers ---- */
+
+static AlgExpr *num(AlgCtx *ctx, long v) { return alg_num_int(ctx, v); }
+
+/* upper - lower + 1 */
+static AlgExpr *count_of(AlgCtx *ctx, AlgExpr *lower, AlgExpr *upper) {
+  return alg_add(ctx, alg_sub(ctx, upper, lower), num(ctx, 1));
+}
+
+/* F where the range is not empty, neutral where it is: `upper >= lower ? F : neutral`, or F
+   alone when the assumptions rule empty ranges out (REDUCTION.md "Ranges can be empty"). */
+static AlgExpr *guard(AlgCtx *ctx, AlgExpr *lower, AlgExpr *upper, AlgExpr *closed, AlgExpr *neutral) {
+  if (alg_is_nonneg(ctx, alg_sub(ctx, upper, lower))) return closed;
+  return alg_cond(ctx, alg_cmp(ctx, ALG_CMP_GE, upper, lower), closed, neutral);
+}
+
+/* Same as guard, for forms that are already 0 at upper = lower - 1 (sums): no guard needed when
+   upper >= lower - 1 always. */
+static AlgExpr *guard_sum(AlgCtx *ctx, AlgExpr *lower, AlgExpr *upper, AlgExpr *closed) {
+  if (alg_is_nonneg(ctx, count_of(ctx, lower, upper))) return closed;
+  return alg_cond(ctx, alg_cmp(ctx, ALG_CMP_GE, upper, lower), closed, num(ctx, 0));
+}
+
+/* ---- Faulhaber ---- */
+
+/* Bernoulli numbers B_0 .. B_n with B_1 = +1/2 (the convention of sum_{k=1}^{x} k^p). */
+static void bernoulli(mpq_t *b, size_t n) {
+  mpz_t binom;
+  mpq_t term;
+  mpz_init(binom);
+  mpq_init(term);
+  mpq_set_ui(b[0], 1, 1);
+  for (size_t m = 1; m <= n; m++) {   /* B_m = -1/(m+1) sum_{k<m} C(m+1, k) B_k */
+    mpq_set_ui(b[m], 0, 1);
+    for (size_t k = 0; k < m; k++) {
+      mpz_bin_uiui(binom, m + 1, k);
+      mpq_set_z(term, binom);
+      mpq_mul(term, term, b[k]);
+      mpq_add(b[m], b[m], term);
+    }
+    mpq_set_ui(term, 1, m + 1);
+    mpq_mul(b[m], b[m], term);
+    mpq_neg(b[m], b[m]);
+  }
+  if (n >= 1) mpq_neg(b[1], b[1]);
+  mpz_clear(binom);
+  mpq_clear(term);
+}
+
+/* S_p(x) = sum_{k=1}^{x} k^p = 1/(p+1) sum_{j=0}^{p} C(p+1, j) B_j x^(p+1-j) */
+static AlgExpr *faulhaber(AlgCtx *ctx, size_t p, AlgExpr *x, mpq_t *b) {
+  AlgExpr **terms = alg_scratch(ctx, p + 1);
+  mpz_t binom;
+  mpq_t c;
+  mpz_init(binom);
+  mpq_init(c);
+  for (size_t j = 0; j <= p; j++) {
+    mpz_bin_uiui(binom, p + 1, j);
+    mpq_set_z(c, binom);
+    mpq_mul(c, c, b[j]);
+    mpz_mul_ui(mpq_denref(c), mpq_denref(c), p + 1);
+    mpq_canonicalize(c);
+    terms[j] = alg_mul(ctx, alg_num_q(ctx, c), alg_pow(ctx, x, num(ctx, (long)(p + 1 - j))));
+  }
+  mpz_clear(binom);
+  mpq_clear(c);
+  return alg_add_n(ctx, p + 1, terms);
+}
+
+/* sum_{i=lower}^{upper} of the polynomial with these coefficients, unguarded. */
+static AlgExpr *sum_polynomial(AlgCtx *ctx, AlgExpr **coef, size_t degree, AlgExpr *lower,
+                               AlgExpr *upper) {
+  mpq_t b[ALG_POLY_MAX_DEGREE + 1];
+  for (size_t k = 0; k <= degree; k++) mpq_init(b[k]);
+  bernoulli(b, degree);
+  AlgExpr *before = alg_sub(ctx, lower, num(ctx, 1));
+  AlgExpr **terms = alg_scratch(ctx, degree + 1);
+  for (size_t p = 0; p <= degree; p++) {
+    AlgExpr *power_sum = alg_expand(ctx, alg_sub(ctx, faulhaber(ctx, p, upper, b),
+                                                 faulhaber(ctx, p, before, b)));
+    terms[p] = alg_mul(ctx, coef[p], power_sum);
+  }
+  for (size_t k = 0; k <= degree; k++) mpq_clear(b[k]);
+  return alg_add_n(ctx, degree + 1, terms);
+}
+
+/* ---- geometric series ---- */
+
+/* term = K * c^(p i + q) with K, c, p, q free of i: sum = K c^q sum r^i with r = c^p, where
+   sum_{i=a}^{b} r^i = (r^(b+1) - r^a) / (r - 1), or b - a + 1 when r = 1. Unguarded. */
+static AlgExpr *sum_geometric(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper,
+                              AlgExpr *term) {
+  size_t nfactors = term->kind == ALG_MUL ? term->nkids : 1;
+  AlgExpr *power = NULL;
+  AlgExpr **others = alg_scratch(ctx, nfactors);
+  size_t nothers = 0;
+  for (size_t k = 0; k < nfactors; k++) {
+    AlgExpr *f = term->kind == ALG_MUL ? term->kids[k] : term;
+    if (!alg_contains(f, index)) others[nothers++] = f;
+    else if (!power && f->kind == ALG_POW && !alg_contains(f->kids[0], index)) power = f;
+    else return NULL;
+  }
+  if (!power) return NULL;
+  AlgExpr *coef[2];
+  size_t degree;
+  if (alg_poly_coeffs(ctx, power->kids[1], index, 1, coef, &degree) || degree != 1) return NULL;
+  AlgExpr *base = power->kids[0];
+  AlgExpr *ratio = alg_pow(ctx, base, coef[1]);
+  AlgExpr *scale = alg_mul(ctx, alg_mul_n(ctx, nothers, others), alg_pow(ctx, base, coef[0]));
+  AlgExpr *series = alg_div(ctx, alg_sub(ctx, alg_pow(ctx, ratio, alg_add(ctx, upper, num(ctx, 1))),
+                                         alg_pow(ctx, ratio, lower)),
+                            alg_sub(ctx, ratio, num(ctx, 1)));
+  AlgExpr *is_one = alg_cmp(ctx, ALG_CMP_EQ, ratio, num(ctx, 1));
+  if (alg_is_num(is_one, 0)) return alg_mul(ctx, scale, series);
+  return alg_mul(ctx, scale, alg_cond(ctx, is_one, count_of(ctx, lower, upper), series));
+}
+
+/* sum over one term, unguarded, or NULL. */
+static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
+  AlgExpr *coef[ALG_POLY_MAX_DEGREE + 1];
+  size_t degree;
+  if (!alg_contains(term, index)) return alg_mul(ctx, count_of(ctx, lower, upper), term);
+  if (alg_poly_coeffs(ctx, term, index, ALG_POLY_MAX_DEGREE, coef, &degree) == 0)
+    return sum_polynomial(ctx, coef, degree, lower, upper);
+  return sum_geometric(ctx, index, lower, upper, term);
+}
+
+/* Closed sum, or a sum node over the terms that have none (closed parts outside). */
+static AlgExpr *close_sum(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *body) {
+  AlgExpr *whole = sum_term(ctx, index, lower, upper, body);
+  if (whole) return guard_sum(ctx, lower, upper, whole);
+  if (body->kind != ALG_ADD) return NULL;
+  AlgExpr **closed = alg_scratch(ctx, body->nkids);
+  AlgExpr **open = alg_scratch(ctx, body->nkids);
+  size_t nclosed = 0, nopen = 0;
+  for (size_t k = 0; k < body->nkids; k++) {
+    AlgExpr *s = sum_term(ctx, index, lower, upper, body->kids[k]);
+    if (s) closed[nclosed++] = s;
+    else open[nopen++] = body->kids[k];
+  }
+  if (nclosed == 0) return NULL;
+  AlgExpr *kids[4] = {index->node, lower, upper, alg_add_n(ctx, nopen, open)};
+  AlgExpr *rest = alg_intern(ctx, ALG_SUM, 4, kids);
+  return alg_add(ctx, guard_sum(ctx, lower, upper, alg_add_n(ctx, nclosed, closed)), rest);
+}
+
+/* max (want_max) or min of body over a nonempty range when monotone (at an end) or convex for
+   a max, concave for a min (the larger/smaller end), unguarded; or NULL. */
+static AlgExpr *extremum_at_end(AlgCtx *ctx, int want_max, AlgSymbol *index, AlgExpr *lower,
+                                AlgExpr *upper, AlgExpr *body) {
+  int m = alg_monotone(ctx, body, index);
+  if (m == ALG_MONO_CONST) return body;
+  if (m != ALG_MONO_UNKNOWN) {
+    AlgExpr *end = (m == ALG_MONO_UP) == want_max ? upper : lower;
+    return alg_subst(ctx, body, index, end);
+  }
+  /* a convex body takes its max at one of the ends, a concave one its min */
+  AlgExpr *slope = alg_diff(ctx, body, index);
+  AlgExpr *curvature = slope ? alg_diff(ctx, slope, index) : NULL;
+  if (!curvature || !(want_max ? alg_is_nonneg(ctx, curvature) : alg_is_nonpos(ctx, curvature))) return NULL;
+  AlgExpr *at_lower = alg_subst(ctx, body, index, lower), *at_upper = alg_subst(ctx, body, index, upper);
+  return want_max ? alg_max(ctx, at_lower, at_upper) : alg_min(ctx, at_lower, at_upper);
+}
+
+/* ---- the big operators ---- */
+
+AlgExpr *alg_closed_form(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *lower,
+                         AlgExpr *upper, AlgExpr *body) {
+  switch (kind) {
+  case ALG_SUM:
+    return close_sum(ctx, index, lower, upper, body);
+  case ALG_PROD:
+    if (alg_contains(body, index)) return NULL;
+    return guard(ctx, lower, upper, alg_pow(ctx, body, count_of(ctx, lower, upper)), num(ctx, 1));
+  case ALG_MAXOVER: case ALG_MINOVER: {
+    AlgExpr *f = extremum_at_end(ctx, kind == ALG_MAXOVER, index, lower, upper, body);
+    return f ? guard(ctx, lower, upper, f, num(ctx, 0)) : NULL;
+  }
+  default:
+    return NULL;
+  }
+}
+
+AlgExpr *alg_bigop(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper,
+                   AlgExpr *body) {
+  AlgExpr *neutral = num(ctx, kind == ALG_PROD ? 1 : 0);
+  AlgExpr *span = alg_sub(ctx, upper, lower);
+  if (span->kind == ALG_NUM && mpq_sgn(span->u.num) < 0) return neutral;
+  if (span->kind != ALG_NUM && alg_bounds(ctx, span).hi < 0) return neutral;
+  if (alg_is_num(span, 0)) return alg_subst(ctx, body, index, lower);
+  AlgExpr *closed = alg_closed_form(ctx, kind, index, lower, upper, body);
+  if (closed) return closed;
+  AlgExpr *kids[4] = {index->node, lower, upper, body};
+  return alg_intern(ctx, kind, 4, kids);
+}
+
+AlgExpr *alg_sum(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *body) {
+  return alg_bigop(ctx, ALG_SUM, index, lower, upper, body);
+}
+
+AlgExpr *alg_max_over(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *body) {
+  return alg_bigop(ctx, ALG_MAXOVER, index, lower, upper, body);
+}
+
+AlgExpr *alg_min_over(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *body) {
+  return alg_bigop(ctx, ALG_MINOVER, index, lower, upper, body);
+}
+
+/* ---- safe approximations ---- */
+
+/* Sum over the terms of body of their max (want_max) or min over the range, unguarded: an upper
+   (lower) bound of the max (min) of body. A term with no closed extremum counts with its
+   interval bound; NULL when that is infinite. */
+static AlgExpr *termwise_extremum(AlgCtx *ctx, int want_max, AlgSymbol *index, AlgExpr *lower,
+                                  AlgExpr *upper, AlgExpr *body) {
+  size_t n = body->kind == ALG_ADD ? body->nkids : 1;
+  AlgExpr **parts = alg_scratch(ctx, n);
+  for (size_t k = 0; k < n; k++) {
+    AlgExpr *term = body->kind == ALG_ADD ? body->kids[k] : body;
+    if ((parts[k] = extremum_at_end(ctx, want_max, index, lower, upper, term))) continue;
+    /* else the term's bound over all admissible values (the index's included), when finite */
+    AlgInterval range = alg_bounds(ctx, term);
+    double end = want_max ? range.hi : range.lo;
+    if (!isfinite(end)) return NULL;
+    parts[k] = alg_num_double(ctx, end);
+  }
+  return alg_add_n(ctx, n, parts);
+}
+
+/* A closed value of big operator e, safe in direction dir, unguarded; or NULL. */
+static AlgExpr *approximate(AlgCtx *ctx, AlgExpr *e, AlgDir dir) {
+  AlgSymbol *index = e->kids[0]->u.sym;
+  AlgExpr *lower = e->kids[1], *upper = e->kids[2], *body = e->kids[3];
+  int up = dir == ALG_DIR_UPPER;
+  switch (e->kind) {
+  case ALG_SUM: {   /* count * (max or min of the body) */
+    AlgExpr *f = termwise_extremum(ctx, up, index, lower, upper, body);
+    return f ? guard(ctx, lower, upper, alg_mul(ctx, count_of(ctx, lower, upper), f), num(ctx, 0)) : NULL;
+  }
+  case ALG_MAXOVER: case ALG_MINOVER: {
+    int is_max = e->kind == ALG_MAXOVER;
+    AlgExpr *f;
+    if (up == is_max) f = termwise_extremum(ctx, is_max, index, lower, upper, body);
+    else {   /* the body at both ends: values the extremum reaches */
+      AlgExpr *at_lower = alg_subst(ctx, body, index, lower);
+      AlgExpr *at_upper = alg_subst(ctx, body, index, upper);
+      f = is_max ? alg_max(ctx, at_lower, at_upper) : alg_min(ctx, at_lower, at_upper);
+    }
+    return f ? guard(ctx, lower, upper, f, num(ctx, 0)) : NULL;
+  }
+  default:
+    return NULL;
+  }
+}
+
+typedef struct Closer {
+  AlgCtx *ctx;        /* where the nodes go */
+  AlgExpr **done;     /* results by 2 * node id + direction (malloc), for shared nodes */
+  size_t size;        /* node ids below this are remembered */
+} Closer;
+
+static AlgExpr *close_rec(Closer *cl, AlgExpr *e, AlgDir dir);
+
+static AlgDir flip(AlgDir dir) { return dir == ALG_DIR_LOWER ? ALG_DIR_UPPER : ALG_DIR_LOWER; }
+
+static int has_bigop(const AlgExpr *e) { return (e->traits & ALG_TRAIT_BIGOP) != 0; }
+
+static AlgExpr *close_node(Closer *cl, AlgExpr *e, AlgDir dir);
+
+static AlgExpr *close_rec(Closer *cl, AlgExpr *e, AlgDir dir) {
+  if (!has_bigop(e)) return e;
+  size_t slot = 2 * e->id + (dir == ALG_DIR_UPPER);
+  if (e->id < cl->size && cl->done[slot]) return cl->done[slot];
+  AlgExpr *result = close_node(cl, e, dir);
+  if (e->id < cl->size) cl->done[slot] = result;
+  return result;
+}
+
+static AlgExpr *close_node(Closer *cl, AlgExpr *e, AlgDir dir) {
+  AlgCtx *ctx = cl->ctx;
+  AlgExpr **kids = alg_scratch(ctx, e->nkids);
+  for (size_t k = 0; k < e->nkids; k++) kids[k] = e->kids[k];
+  switch (e->kind) {
+  case ALG_ADD: case ALG_MAX: case ALG_MIN: case ALG_CEIL: case ALG_FLOOR: case ALG_EXP:
+  case ALG_LOG: case ALG_LOG2: case ALG_SQRT:   /* nondecreasing in every argument */
+    for (size_t k = 0; k < e->nkids; k++) kids[k] = close_rec(cl, e->kids[k], dir);
+    break;
+  case ALG_COND:
+    kids[1] = close_rec(cl, e->kids[1], dir);
+    kids[2] = close_rec(cl, e->kids[2], dir);
+    break;
+  case ALG_MUL:   /* a factor's direction follows the sign of the product of the others */
+    for (size_t k = 0; k < e->nkids; k++) {
+      if (!has_bigop(e->kids[k])) continue;
+      AlgExpr **others = alg_scratch(ctx, e->nkids);
+      size_t n = 0;
+      for (size_t j = 0; j < e->nkids; j++)
+        if (j != k) others[n++] = e->kids[j];
+      AlgExpr *rest = alg_mul_n(ctx, n, others);
+      if (alg_is_nonneg(ctx, rest)) kids[k] = close_rec(cl, e->kids[k], dir);
+      else if (alg_is_nonpos(ctx, rest)) kids[k] = close_rec(cl, e->kids[k], flip(dir));
+    }
+    break;
+  case ALG_POW:
+    if (alg_is_num(e->kids[1], -1) && alg_bounds(ctx, e->kids[0]).lo > 0)
+      kids[0] = close_rec(cl, e->kids[0], flip(dir));
+    else if (e->kids[1]->kind == ALG_NUM && mpq_sgn(e->kids[1]->u.num) > 0 && alg_is_nonneg(ctx, e->kids[0]))
+      kids[0] = close_rec(cl, e->kids[0], dir);
+    break;
+  case ALG_SUM: case ALG_MAXOVER: case ALG_MINOVER: case ALG_PROD: {
+    AlgExpr *body = e->kind == ALG_PROD ? e->kids[3] : close_rec(cl, e->kids[3], dir);
+    AlgExpr *node = e;
+    if (body != e->kids[3]) {
+      kids[3] = body;
+      node = alg_make(ctx, e->kind, 4, kids);
+      if (!has_bigop(node)) return node;
+      if (node->kind != e->kind) return close_rec(cl, node, dir);
+    }
+    AlgExpr *f = approximate(ctx, node, dir);
+    return alg_approx(ctx, dir, f ? f : node);
+  }
+  default:
+    break;
+  }
+  return alg_make(ctx, e->kind, e->nkids, kids);
+}
+
+AlgExpr *alg_close(AlgCtx *ctx, AlgExpr *e, AlgDir dir) {
+  Closer cl = {ctx, calloc(2 * ctx->nnodes + 2, sizeof(AlgExpr *)), ctx->nnodes};
+  if (!cl.done) cl.size = 0;
+  AlgExpr *result = close_rec(&cl, e, dir);
+  free(cl.done);
+  return result;
+}
+

@@ -1,0 +1,373 @@
+/*
+** test_alg_sums.c — algebra/sums.c: closed forms of sums, products and max/min over an index
+** checked against brute-force loops written here in C (Faulhaber up to degree 12, symbolic
+** coefficients and bounds, geometric series with the ratio 1 case, nested sums), empty ranges
+** giving 0, the monotone max/min at an end of the range, and the safe-direction approximations
+** of alg_close (lower <= exact <= upper, marked). EXAMPLES.md §3 is checked number by number.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "alg_check.h"
+
+static int setup(void **state) {
+  *state = check_ctx_new();
+  return 0;
+}
+
+static int teardown(void **state) {
+  check_ctx_free(*state);
+  return 0;
+}
+
+static AlgInterval *env_new(CheckCtx *c) {
+  return calloc(alg_symbol_count(c->ctx) + 1, sizeof(AlgInterval));
+}
+
+static void set(AlgInterval *env, AlgSymbol *s, double v) { env[alg_symbol_id(s)] = ival_point(v); }
+
+static void assert_value(CheckCtx *c, AlgExpr *e, AlgInterval *env, double expected) {
+  AlgInterval v = alg_eval_tree(c->ctx, e, env);
+  if (!(v.lo <= expected + 1e-9 * (1 + fabs(expected)) && expected - 1e-9 * (1 + fabs(expected)) <= v.hi))
+    fail_msg("%s = [%.17g, %.17g], expected %.17g", alg_print(c->ctx, e, ALG_FMT_TEXT), v.lo, v.hi, expected);
+}
+
+static int has_kind(const AlgExpr *e, AlgKind kind) {
+  if (alg_kind(e) == kind) return 1;
+  for (size_t i = 0; i < alg_nkids(e); i++)
+    if (has_kind(alg_kid(e, i), kind)) return 1;
+  return 0;
+}
+
+static int has_bigop(const AlgExpr *e) {
+  return has_kind(e, ALG_SUM) || has_kind(e, ALG_PROD) || has_kind(e, ALG_MAXOVER) || has_kind(e, ALG_MINOVER);
+}
+
+/* sum_{i=a}^{b} i^p for p = 0..12 with symbolic a, b, at every a, b in -4..9 (b < a included). */
+static void test_faulhaber_symbolic_bounds(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *a = check_sym(c, c->a), *b = check_sym(c, c->b);
+  AlgSymbol *i = alg_index_new(ctx, "i", a, b);
+  for (long p = 0; p <= 12; p++) {
+    AlgExpr *closed = alg_sum(ctx, i, a, b, alg_pow(ctx, check_sym(c, i), alg_num_int(ctx, p)));
+    assert_false(has_bigop(closed));
+    AlgInterval *env = env_new(c);
+    for (long lo = -4; lo <= 9; lo++)
+      for (long hi = -4; hi <= 9; hi++) {
+        double brute = 0;
+        for (long k = lo; k <= hi; k++) brute += pow((double)k, (double)p);
+        set(env, c->a, (double)lo);
+        set(env, c->b, (double)hi);
+        assert_value(c, closed, env, brute);
+      }
+    free(env);
+  }
+}
+
+/* Symbolic coefficients: sum_{i=1}^{N} (x i^2 + t i + y). */
+static void test_polynomial_symbolic_coefficients(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *one = alg_num_int(ctx, 1), *n = check_sym(c, c->N);
+  AlgSymbol *i = alg_index_new(ctx, "i", one, n);
+  AlgExpr *iv = check_sym(c, i);
+  AlgExpr *body = alg_add(ctx, alg_add(ctx, alg_mul(ctx, check_sym(c, c->x), alg_mul(ctx, iv, iv)),
+                                       alg_mul(ctx, check_sym(c, c->t), iv)), check_sym(c, c->y));
+  AlgExpr *closed = alg_sum(ctx, i, one, n, body);
+  assert_false(has_bigop(closed));
+  assert_false(has_kind(closed, ALG_COND));   /* N >= 1: never empty, no guard */
+  AlgInterval *env = env_new(c);
+  for (int k = 0; k < 30; k++) {
+    double x = check_uniform(&c->rng, -3, 3), t = check_uniform(&c->rng, 0, 2), y = check_uniform(&c->rng, -1, 1);
+    long N = check_int(&c->rng, 1, 40);
+    double brute = 0;
+    for (long j = 1; j <= N; j++) brute += x * j * j + t * j + y;
+    set(env, c->x, x);
+    set(env, c->t, t);
+    set(env, c->y, y);
+    set(env, c->N, (double)N);
+    assert_value(c, closed, env, brute);
+  }
+  free(env);
+}
+
+/* sum_{i=a}^{b} x^i, including x = 1 (count) and empty ranges. */
+static void test_geometric(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *a = check_sym(c, c->a), *b = check_sym(c, c->b), *x = check_sym(c, c->x);
+  AlgSymbol *i = alg_index_new(ctx, "i", a, b);
+  AlgExpr *closed = alg_sum(ctx, i, a, b, alg_mul(ctx, alg_num_int(ctx, 3), alg_pow(ctx, x, check_sym(c, i))));
+  assert_false(has_bigop(closed));
+  AlgInterval *env = env_new(c);
+  const double ratios[] = {1, 2, 0.5, -1, -2, 3};
+  for (size_t r = 0; r < sizeof ratios / sizeof ratios[0]; r++)
+    for (long lo = 0; lo <= 4; lo++)
+      for (long hi = -1; hi <= 6; hi++) {
+        double brute = 0;
+        for (long k = lo; k <= hi; k++) brute += 3 * pow(ratios[r], (double)k);
+        set(env, c->x, ratios[r]);
+        set(env, c->a, (double)lo);
+        set(env, c->b, (double)hi);
+        assert_value(c, closed, env, brute);
+      }
+  free(env);
+}
+
+/* sum_{i=1}^{N} sum_{j=i}^{N} i*j and sum_{i=1}^{M} sum_{j=1}^{N} (i + j)*t */
+static void test_nested(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *one = alg_num_int(ctx, 1), *n = check_sym(c, c->N), *m = check_sym(c, c->M), *t = check_sym(c, c->t);
+  AlgSymbol *i = alg_index_new(ctx, "i", one, n);
+  AlgSymbol *j = alg_index_new(ctx, "j", check_sym(c, i), n);
+  AlgExpr *inner = alg_sum(ctx, j, check_sym(c, i), n, alg_mul(ctx, check_sym(c, i), check_sym(c, j)));
+  AlgExpr *outer = alg_sum(ctx, i, one, n, inner);
+  assert_false(has_bigop(outer));
+  AlgSymbol *p = alg_index_new(ctx, "p", one, m);
+  AlgSymbol *q = alg_index_new(ctx, "q", one, n);
+  AlgExpr *second = alg_sum(ctx, p, one, m, alg_sum(ctx, q, one, n,
+                            alg_mul(ctx, alg_add(ctx, check_sym(c, p), check_sym(c, q)), t)));
+  assert_false(has_bigop(second));
+  AlgInterval *env = env_new(c);
+  for (long N = 1; N <= 15; N++) {
+    double brute = 0, brute2 = 0;
+    long M = 1 + N % 5;
+    for (long k = 1; k <= N; k++)
+      for (long l = k; l <= N; l++) brute += (double)(k * l);
+    for (long k = 1; k <= M; k++)
+      for (long l = 1; l <= N; l++) brute2 += (double)(k + l) * 0.5;
+    set(env, c->N, (double)N);
+    set(env, c->M, (double)M);
+    set(env, c->t, 0.5);
+    assert_value(c, outer, env, brute);
+    assert_value(c, second, env, brute2);
+  }
+  free(env);
+}
+
+/* Empty ranges give 0 (REDUCTION.md): guarded where the params allow them, not where they don't. */
+static void test_empty_ranges(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *one = alg_num_int(ctx, 1), *n = check_sym(c, c->N), *P = check_sym(c, c->P);
+  /* par (p = 1, P - 1): P >= 1 so the count P - 1 is >= 0 and the formula is 0 at P = 1: no guard */
+  AlgExpr *pm1 = alg_sub(ctx, P, one);
+  AlgSymbol *p = alg_index_new(ctx, "p", one, pm1);
+  AlgExpr *s1 = alg_sum(ctx, p, one, pm1, alg_mul(ctx, check_sym(c, p), check_sym(c, p)));
+  assert_false(has_kind(s1, ALG_COND));
+  /* 1 .. N - 2 is empty with count -1 at N = 1: guarded */
+  AlgExpr *nm2 = alg_sub(ctx, n, alg_num_int(ctx, 2));
+  AlgSymbol *i = alg_index_new(ctx, "i", one, nm2);
+  AlgExpr *s2 = alg_sum(ctx, i, one, nm2, alg_mul(ctx, check_sym(c, i), check_sym(c, i)));
+  assert_true(has_kind(s2, ALG_COND));
+  AlgExpr *m2 = alg_max_over(ctx, i, one, nm2, check_sym(c, i));
+  AlgExpr *c2 = alg_sum(ctx, i, one, nm2, check_sym(c, c->t));
+  AlgInterval *env = env_new(c);
+  set(env, c->P, 1);
+  assert_value(c, s1, env, 0);
+  set(env, c->P, 4);
+  assert_value(c, s1, env, 1 + 4 + 9);
+  set(env, c->t, 2);
+  for (long N = 1; N <= 6; N++) {
+    double squares = 0;
+    for (long k = 1; k <= N - 2; k++) squares += (double)(k * k);
+    set(env, c->N, (double)N);
+    assert_value(c, s2, env, squares);
+    assert_value(c, m2, env, N >= 3 ? (double)(N - 2) : 0);   /* a max over an empty range is 0 */
+    assert_value(c, c2, env, N >= 3 ? 2.0 * (double)(N - 2) : 0);
+  }
+  /* decided empty: N + 1 .. N */
+  AlgExpr *np1 = alg_add(ctx, n, one);
+  AlgSymbol *k = alg_index_new(ctx, "k", np1, n);
+  assert_ptr_equal(alg_sum(ctx, k, np1, n, check_sym(c, k)), alg_num_int(ctx, 0));
+  assert_ptr_equal(alg_max_over(ctx, k, np1, n, check_sym(c, k)), alg_num_int(ctx, 0));
+  free(env);
+}
+
+/* max/min over an index at the right end, decided by derivative sign or by structure. */
+static void test_monotone_extrema(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *one = alg_num_int(ctx, 1), *n = check_sym(c, c->N), *t = check_sym(c, c->t);
+  AlgSymbol *i = alg_index_new(ctx, "i", one, n);
+  AlgExpr *iv = check_sym(c, i);
+  /* t*(N - i)^2 + t decreases on 1..N: max at i = 1, min at i = N */
+  AlgExpr *body = alg_add(ctx, alg_mul(ctx, t, alg_pow(ctx, alg_sub(ctx, n, iv), alg_num_int(ctx, 2))), t);
+  AlgExpr *mx = alg_max_over(ctx, i, one, n, body), *mn = alg_min_over(ctx, i, one, n, body);
+  assert_false(has_bigop(mx));
+  assert_false(has_bigop(mn));
+  /* i^3 + i (nonnegative coefficients, i >= 1): max at N */
+  AlgExpr *cube = alg_max_over(ctx, i, one, n, alg_add(ctx, alg_pow(ctx, iv, alg_num_int(ctx, 3)), iv));
+  assert_ptr_equal(cube, alg_add(ctx, alg_pow(ctx, n, alg_num_int(ctx, 3)), n));
+  /* max(i, N/2) - not monotone by derivative, monotone by structure */
+  AlgExpr *mixed = alg_max_over(ctx, i, one, n, alg_max(ctx, iv, alg_div(ctx, n, alg_num_int(ctx, 2))));
+  assert_false(has_bigop(mixed));
+  AlgInterval *env = env_new(c);
+  for (long N = 1; N <= 12; N++) {
+    set(env, c->N, (double)N);
+    set(env, c->t, 1.5);
+    assert_value(c, mx, env, 1.5 * (double)((N - 1) * (N - 1)) + 1.5);
+    assert_value(c, mn, env, 1.5);
+    assert_value(c, mixed, env, (double)N);
+  }
+  free(env);
+}
+
+/* Where nothing closed applies: the node stays exact, evaluates by looping, and alg_close gives
+   marked approximations on the asked side. */
+static void test_no_closed_form_and_close(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *one = alg_num_int(ctx, 1), *n = check_sym(c, c->N), *x = check_sym(c, c->x);
+  AlgSymbol *i = alg_index_new(ctx, "i", one, n);
+  AlgExpr *iv = check_sym(c, i);
+  AlgExpr *roots = alg_sum(ctx, i, one, n, alg_func(ctx, ALG_SQRT, iv));           /* no closed form */
+  AlgExpr *wave = alg_max_over(ctx, i, one, n, alg_mul(ctx, x, alg_mod(ctx, iv, alg_num_int(ctx, 3))));
+  AlgExpr *both = alg_add(ctx, roots, alg_sum(ctx, i, one, n, iv));                  /* closed + open */
+  assert_true(alg_kind(roots) == ALG_SUM);
+  assert_true(alg_kind(wave) == ALG_MAXOVER);
+  AlgExpr *roots_lo = alg_close(ctx, roots, ALG_DIR_LOWER), *roots_hi = alg_close(ctx, roots, ALG_DIR_UPPER);
+  AlgExpr *neg_lo = alg_close(ctx, alg_neg(ctx, roots), ALG_DIR_LOWER);              /* direction flips */
+  AlgExpr *wave_lo = alg_close(ctx, wave, ALG_DIR_LOWER), *wave_hi = alg_close(ctx, wave, ALG_DIR_UPPER);
+  assert_true(alg_is_approx(roots_lo) && alg_is_approx(roots_hi) && alg_is_approx(wave_lo));
+  assert_false(has_bigop(roots_lo));
+  assert_false(has_bigop(roots_hi));
+  assert_false(has_bigop(neg_lo));
+  assert_false(alg_is_approx(both) || alg_is_approx(roots));
+  AlgInterval *env = env_new(c);
+  for (long N = 1; N <= 30; N += 3) {
+    double xv = check_uniform(&c->rng, -2, 2);
+    double sum_roots = 0, max_wave = -INFINITY;
+    for (long k = 1; k <= N; k++) {
+      sum_roots += sqrt((double)k);
+      if (xv * (double)(k % 3) > max_wave) max_wave = xv * (double)(k % 3);
+    }
+    set(env, c->N, (double)N);
+    set(env, c->x, xv);
+    assert_value(c, roots, env, sum_roots);
+    assert_value(c, both, env, sum_roots + (double)(N * (N + 1) / 2));
+    assert_value(c, wave, env, max_wave);
+    assert_true(alg_eval_tree(ctx, roots_lo, env).lo <= sum_roots + 1e-9);
+    assert_true(alg_eval_tree(ctx, roots_hi, env).hi >= sum_roots - 1e-9);
+    assert_true(alg_eval_tree(ctx, neg_lo, env).lo <= -sum_roots + 1e-9);
+    assert_true(alg_eval_tree(ctx, wave_lo, env).lo <= max_wave + 1e-9);
+    assert_true(alg_eval_tree(ctx, wave_hi, env).hi >= max_wave - 1e-9);
+  }
+  /* beyond the loop limit the evaluation encloses the exact value */
+  alg_ctx_set_loop_limit(ctx, 5);
+  assert_int_equal(alg_ctx_loop_limit(ctx), 5);
+  set(env, c->N, 100);
+  double exact = 0;
+  for (long k = 1; k <= 100; k++) exact += sqrt((double)k);
+  AlgInterval v = alg_eval_tree(ctx, roots, env);
+  assert_true(v.lo <= exact && exact <= v.hi);
+  free(env);
+}
+
+/* alg_close on random open big operators: lower <= exact <= upper, also under negation. */
+static void test_close_random(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *one = alg_num_int(ctx, 1), *n = check_sym(c, c->N), *t = check_sym(c, c->t);
+  AlgSymbol *i = alg_index_new(ctx, "i", one, n);
+  AlgExpr *iv = check_sym(c, i);
+  AlgInterval *env = env_new(c);
+  for (int trial = 0; trial < 200; trial++) {
+    long c1 = check_int(&c->rng, -3, 3), c2 = check_int(&c->rng, -3, 3), c3 = check_int(&c->rng, -3, 3);
+    AlgExpr *body = alg_add_n(ctx, 3, (AlgExpr *[]){
+      alg_mul(ctx, alg_num_int(ctx, c1), alg_mod(ctx, iv, alg_num_int(ctx, 3))),
+      alg_mul(ctx, alg_mul(ctx, alg_num_int(ctx, c2), t), alg_func(ctx, ALG_SQRT, iv)),
+      alg_mul(ctx, alg_num_int(ctx, c3), iv)});
+    int which = (int)check_int(&c->rng, 0, 2);
+    AlgKind kind = which == 0 ? ALG_SUM : which == 1 ? ALG_MAXOVER : ALG_MINOVER;
+    AlgExpr *exact = alg_bigop(ctx, kind, i, one, n, body);
+    int negate = (int)check_int(&c->rng, 0, 1);
+    if (negate) exact = alg_neg(ctx, exact);
+    AlgExpr *lo = alg_close(ctx, exact, ALG_DIR_LOWER), *hi = alg_close(ctx, exact, ALG_DIR_UPPER);
+    long N = check_int(&c->rng, 1, 40);
+    double tv = check_uniform(&c->rng, 0, 3), brute = 0;
+    for (long k = 1; k <= N; k++) {
+      double v = (double)(c1 * (k % 3)) + (double)c2 * tv * sqrt((double)k) + (double)(c3 * k);
+      if (kind == ALG_SUM) brute += v;
+      else if (k == 1) brute = v;
+      else brute = kind == ALG_MAXOVER ? fmax(brute, v) : fmin(brute, v);
+    }
+    if (negate) brute = -brute;
+    set(env, c->N, (double)N);
+    set(env, c->t, tv);
+    AlgInterval l = alg_eval_tree(ctx, lo, env), h = alg_eval_tree(ctx, hi, env);
+    if (!(l.lo <= brute + 1e-9 * (1 + fabs(brute)) && h.hi >= brute - 1e-9 * (1 + fabs(brute))))
+      fail_msg("%s: lower %s = %g, upper %s = %g, exact %g", alg_print(ctx, exact, ALG_FMT_TEXT),
+               alg_print(ctx, lo, ALG_FMT_TEXT), l.lo, alg_print(ctx, hi, ALG_FMT_TEXT), h.hi, brute);
+  }
+  free(env);
+}
+
+/* EXAMPLES.md §3: seq (i = 1, N) delay(i*t); par (i = 1, N) use(mem, i*t), mem = fcfs(4). */
+static void test_examples_section_3(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *one = alg_num_int(ctx, 1), *four = alg_num_int(ctx, 4), *n = check_sym(c, c->N), *t = check_sym(c, c->t);
+  AlgSymbol *i = alg_index_new(ctx, "i", one, n);
+  AlgExpr *it = alg_mul(ctx, check_sym(c, i), t);
+  AlgExpr *seq = alg_sum(ctx, i, one, n, it);
+  /* N(N+1)/2 * t, by hand */
+  AlgExpr *expected = alg_mul(ctx, alg_div(ctx, alg_mul(ctx, n, alg_add(ctx, n, one)), alg_num_int(ctx, 2)), t);
+  assert_ptr_equal(alg_expand(ctx, seq), alg_expand(ctx, expected));
+  AlgExpr *d_mem = alg_sum(ctx, i, one, n, it);
+  AlgExpr *phi = alg_max_over(ctx, i, one, n, it);
+  AlgExpr *lower = alg_max(ctx, phi, alg_div(ctx, d_mem, four));
+  AlgExpr *upper = alg_max_over(ctx, i, one, n, alg_add(ctx, it, alg_div(ctx, alg_sub(ctx, d_mem, it), four)));
+  assert_false(has_bigop(lower) || has_bigop(upper));
+  AlgExpr *t_lo = alg_add(ctx, seq, lower), *t_hi = alg_add(ctx, seq, upper);
+  AlgInterval *env = env_new(c);
+  set(env, c->N, 10);
+  set(env, c->t, 1);
+  assert_value(c, t_lo, env, 68.75);
+  assert_value(c, t_hi, env, 76.25);
+  /* U = N t 3/4 + N(N+1)/8 t, by hand */
+  AlgExpr *u_hand = alg_add(ctx, alg_mul(ctx, alg_num_frac(ctx, 3, 4), alg_mul(ctx, n, t)),
+                            alg_mul(ctx, alg_num_frac(ctx, 1, 8), alg_mul(ctx, alg_mul(ctx, n, alg_add(ctx, n, one)), t)));
+  assert_ptr_equal(alg_expand(ctx, upper), alg_expand(ctx, u_hand));
+  free(env);
+}
+
+/* EXAMPLES.md §1: exact folding of decimal literals: ceil(10^6/8) * 0.001 = 125, 2 + 8192*0.0005 = 6.096. */
+static void test_examples_section_1_numbers(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *ms, *half_ns, *expect_m;
+  assert_int_equal(alg_num_decimal(ctx, "0.001", &ms), 0);
+  assert_int_equal(alg_num_decimal(ctx, "0.0005", &half_ns), 0);
+  assert_int_equal(alg_num_decimal(ctx, "6.096", &expect_m), 0);
+  AlgExpr *c_time = alg_mul(ctx, alg_func(ctx, ALG_CEIL, alg_div(ctx, alg_num_int(ctx, 1000000), alg_num_int(ctx, 8))), ms);
+  assert_ptr_equal(c_time, alg_num_int(ctx, 125));
+  AlgExpr *m = alg_add(ctx, alg_num_int(ctx, 2), alg_mul(ctx, alg_num_int(ctx, 8192), half_ns));
+  assert_ptr_equal(m, expect_m);
+  /* L = max(c + m, 8m, c) = 131.096 exactly */
+  AlgExpr *L = alg_max_n(ctx, 3, (AlgExpr *[]){alg_add(ctx, c_time, m), alg_mul(ctx, alg_num_int(ctx, 8), m), c_time});
+  AlgExpr *expect_L;
+  assert_int_equal(alg_num_decimal(ctx, "131.096", &expect_L), 0);
+  assert_ptr_equal(L, expect_L);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test_setup_teardown(test_faulhaber_symbolic_bounds, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_polynomial_symbolic_coefficients, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_geometric, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_nested, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_empty_ranges, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_monotone_extrema, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_no_closed_form_and_close, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_close_random, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_examples_section_3, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_examples_section_1_numbers, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
