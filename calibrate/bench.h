@@ -1,0 +1,47 @@
+/*
+** bench.h — what the benchmark families (bench_*.c) share: the run they add series to, the
+** cache sizes they size working sets by, and the sample-length calibration.
+*/
+#ifndef PAMC_CAL_BENCH_H
+#define PAMC_CAL_BENCH_H
+
+#include <stddef.h>
+#include "cal.h"
+
+typedef struct CalCaches {
+  size_t l1, l2, llc;             /* data cache sizes in bytes (per core for l1/l2) */
+  const char *source;             /* where they were read: sysfs, sysconf or defaults */
+} CalCaches;
+
+typedef struct CalRun {
+  CalOptions opt;                 /* as given, with defaults filled */
+  CalSeries series[CAL_MAX_SERIES]; /* measured so far, in measurement order */
+  int count;                      /* series used */
+  int planned;                    /* series the run will measure (for progress) */
+  CalProgress progress;           /* NULL: silent */
+  void *progress_user;            /* passed to progress */
+  CalCaches caches;               /* for the memory working sets and the header */
+  long cores;                     /* online processors */
+} CalRun;
+
+/* A new empty series at the end of run->series; NULL (err filled) when full. */
+CalSeries *cal_run_add_series(CalRun *run, const char *name, const char *bench, CalKind kind,
+                              double x, CalError *err);
+/* Appends one sample to a series of this run (ignored beyond CAL_MAX_REPS). */
+void cal_series_push(CalSeries *series, double sample);
+/* Reports a finished series to the progress callback. */
+void cal_run_finished(CalRun *run, const CalSeries *series);
+
+/* Cache sizes: sysfs (/sys/devices/system/cpu/cpu0/cache), then sysconf, then defaults. */
+void cal_read_caches(CalCaches *out);
+
+/* Families: each measures its series and appends them to run. *_count says how many. */
+int cal_bench_arith_count(const CalOptions *opt);
+int cal_bench_arith(CalRun *run, CalError *err);
+int cal_bench_memory_count(const CalOptions *opt);
+int cal_bench_memory(CalRun *run, CalError *err);
+int cal_bench_message_count(const CalOptions *opt);
+int cal_bench_message(CalRun *run, CalError *err);
+long cal_bench_cores(void);
+
+#endif

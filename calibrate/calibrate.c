@@ -1,0 +1,251 @@
+/*
+** calibrate.c — the calibration run: benchmark families in order, the history merge, the
+** statistics of each series, the message fit, and the machine file.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include "bench.h"
+#include "cal_fit.h"
+#include "cal_stats.h"
+#include "calibrate.h"
+#include "history.h"
+#include "machine_file.h"
+
+void cal_options_default(CalOptions *opt, int quick) {
+  memset(opt, 0, sizeof *opt);
+  opt->quick = quick;
+  opt->reps = quick ? CAL_REPS_QUICK : CAL_REPS_DEFAULT;
+  opt->sample_seconds = quick ? CAL_SAMPLE_SECONDS_QUICK : CAL_SAMPLE_SECONDS;
+  opt->history_keep = CAL_HISTORY_KEEP_DEFAULT;
+  opt->command_line = "pamc calibrate";
+}
+
+CalSeries *cal_run_add_series(CalRun *run, const char *name, const char *bench, CalKind kind,
+                              double x, CalError *err) {
+  if (run->count == CAL_MAX_SERIES) {
+    cal_fail(err, "more than %d benchmarks", CAL_MAX_SERIES);
+    return NULL;
+  }
+  CalSeries *s = &run->series[run->count++];
+  memset(s, 0, sizeof *s);
+  snprintf(s->name, sizeof s->name, "%s", name);
+  snprintf(s->bench, sizeof s->bench, "%s", bench);
+  s->kind = kind;
+  s->x = x;
+  return s;
+}
+
+void cal_series_push(CalSeries *series, double sample) {
+  if (series->count < CAL_MAX_REPS) {
+    series->samples[series->count++] = sample;
+    series->fresh = series->count;
+  }
+}
+
+void cal_run_finished(CalRun *run, const CalSeries *series) {
+  if (run->progress) run->progress(run->progress_user, (int)(series - run->series) + 1, run->planned, series);
+}
+
+/* Size in readable binary units ("48 KiB"). */
+static void format_bytes(size_t bytes, char *buf, size_t size) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) snprintf(buf, size, "%zu MiB", bytes >> 20);
+  else if (bytes >= 1024 && bytes % 1024 == 0) snprintf(buf, size, "%zu KiB", bytes >> 10);
+  else snprintf(buf, size, "%zu B", bytes);
+}
+
+/* A point estimate for a comment: 5 significant digits, nearest. */
+static void format_point(double v, int per_byte, char *buf, size_t size) {
+  const char *unit;
+  int unit_exp = cal_unit_for(v, v, per_byte, &unit);
+  snprintf(buf, size, "%.5g%s", v * pow(10, unit_exp), unit);
+}
+
+static void describe_kept(const CalSeries *s, const CalSummary *sum, const char *date, char *buf,
+                          size_t size) {
+  if (s->fresh < s->count)
+    snprintf(buf, size, "%s; %zu of %zu samples kept (%zu from earlier runs); %s", s->bench,
+             sum->kept, sum->total, s->count - s->fresh, date);
+  else
+    snprintf(buf, size, "%s; %zu of %zu samples kept; %s", s->bench, sum->kept, sum->total, date);
+}
+
+/* The constants of the time and per-byte series, clamped at 0 below. */
+static int add_series_consts(CalRun *run, CalMachine *m, const char *date, double *scratch,
+                             CalError *err) {
+  for (int i = 0; i < run->count; i++) {
+    const CalSeries *s = &run->series[i];
+    if (s->kind == CAL_KIND_FIT_POINT) continue;
+    CalSummary sum;
+    if (cal_stats_summarize(s->samples, s->count, scratch, &sum))
+      return cal_fail(err, "benchmark %s has no samples", s->name);
+    char comment[CAL_LINE_MAX];
+    describe_kept(s, &sum, date, comment, sizeof comment);
+    if (cal_machine_const(m, s->name, fmax(sum.lo, 0), fmax(sum.hi, 0), s->kind == CAL_KIND_PER_BYTE,
+                          comment, err))
+      return -1;
+  }
+  return 0;
+}
+
+/* latency and byte_time: least squares over the kept samples of every message size, weighted
+** by 1 / median(size)^2, that is assuming a spread proportional to the time (the 4 MiB samples
+** vary by more microseconds than the whole time of a 1 B message: unweighted, they would decide
+** the intercept alone). */
+static int add_message_fit(CalRun *run, CalMachine *m, const char *date, double *scratch,
+                           CalError *err) {
+  size_t cap = (size_t)run->count * CAL_MAX_SAMPLES, n = 0, total = 0;
+  double *xs = malloc(cap * sizeof *xs), *ys = malloc(cap * sizeof *ys), *ws = malloc(cap * sizeof *ws);
+  int status = (xs && ys && ws) ? 0 : cal_fail(err, "out of memory for the message fit");
+  double size_lo = 0, size_hi = 0;
+  for (int i = 0; status == 0 && i < run->count; i++) {
+    const CalSeries *s = &run->series[i];
+    if (s->kind != CAL_KIND_FIT_POINT) continue;
+    CalSummary sum;
+    if (cal_stats_summarize(s->samples, s->count, scratch, &sum)) continue;
+    for (size_t j = 0; j < s->count; j++) {
+      if (s->samples[j] < sum.fence_lo || s->samples[j] > sum.fence_hi) continue;
+      xs[n] = s->x;
+      ws[n] = sum.kept_median > 0 ? 1 / (sum.kept_median * sum.kept_median) : 1;
+      ys[n++] = s->samples[j];
+    }
+    total += s->count;
+    if (size_lo == 0 || s->x < size_lo) size_lo = s->x;
+    if (s->x > size_hi) size_hi = s->x;
+    char line[CAL_LINE_MAX], interval[128];
+    cal_format_interval(sum.lo, sum.hi, 0, interval, sizeof interval);
+    snprintf(line, sizeof line, "# %10.0f B: one-way %s, %zu of %zu kept", s->x, interval,
+             sum.kept, sum.total);
+    status = cal_machine_text(m, line, err);
+  }
+  CalFit fit;
+  if (status == 0 && cal_fit_line_weighted(xs, ys, ws, n, &fit))
+    status = cal_fail(err, "message benchmark: the least-squares fit failed (%zu points)", n);
+  if (status == 0) {
+    char lo_b[32], hi_b[32], comment[CAL_LINE_MAX], est[128];
+    format_bytes((size_t)size_lo, lo_b, sizeof lo_b);
+    format_bytes((size_t)size_hi, hi_b, sizeof hi_b);
+    format_point(fit.c0, 0, est, sizeof est);
+    snprintf(comment, sizeof comment,
+             "fit intercept, 95%% CI, estimate %s; %zu of %zu samples kept, %s .. %s; %s", est, n,
+             total, lo_b, hi_b, date);
+    status = cal_machine_const(m, "latency", fmax(fit.c0_lo, 0), fmax(fit.c0_hi, 0), 0, comment, err);
+    format_point(fit.c1, 1, est, sizeof est);
+    snprintf(comment, sizeof comment,
+             "fit slope, seconds per byte, 95%% CI, estimate %s; %zu of %zu samples kept; %s", est,
+             n, total, date);
+    if (status == 0)
+      status = cal_machine_const(m, "byte_time", fmax(fit.c1_lo, 0), fmax(fit.c1_hi, 0), 1, comment, err);
+    if (status == 0) status = cal_machine_text(m, "fn send(bytes) = latency + bytes * byte_time;", err);
+  }
+  free(xs);
+  free(ys);
+  free(ws);
+  return status;
+}
+
+static int add_header(CalRun *run, CalMachine *m, CalError *err) {
+  char line[CAL_LINE_MAX], l1[32], l2[32], llc[32];
+  snprintf(line, sizeof line,
+           "statistics: each benchmark is repeated %d times (a sample lasts ~%.1f ms); samples "
+           "outside [Q1 - 1.5 IQR, Q3 + 1.5 IQR]", run->opt.reps, run->opt.sample_seconds * 1e3);
+  if (cal_machine_note(m, line, err)) return -1;
+  if (cal_machine_note(m, "  (quartiles by linear interpolation) are dropped; each const is "
+                          "[min, max] of the samples kept, rounded outward.", err))
+    return -1;
+  if (cal_machine_note(m, "arithmetic: time per operation, the loop overhead (an empty loop of "
+                          "the same shape) subtracted; add, sub, mul,", err) ||
+      cal_machine_note(m, "  div, cmp: dependent chains (latency-bound); assign: independent "
+                          "stores (throughput-bound); negative ends clamped at 0.", err))
+    return -1;
+  format_bytes(run->caches.l1, l1, sizeof l1);
+  format_bytes(run->caches.l2, l2, sizeof l2);
+  format_bytes(run->caches.llc, llc, sizeof llc);
+  snprintf(line, sizeof line, "memory: time per byte read, written, copied; caches (%s): L1d %s, "
+           "L2 %s, LLC %s; working sets: half of each, mem: beyond the LLC.", run->caches.source, l1, l2, llc);
+  if (cal_machine_note(m, line, err)) return -1;
+  if (cal_machine_note(m, "messages: one-way time between two processes (socketpair ping-pong); "
+                          "latency and byte_time are the 95% confidence", err) ||
+      cal_machine_note(m, "  intervals of a least-squares line over all kept samples, weighted by "
+                          "1/median(size)^2 (spread proportional to time),", err) ||
+      cal_machine_note(m, "  covariance scaled by the residuals; a negative lower end is clamped "
+                          "at 0.", err))
+    return -1;
+  if (run->opt.history_dir) {
+    snprintf(line, sizeof line, "history: %s (last %d samples per benchmark, merged with this run)",
+             run->opt.history_dir, run->opt.history_keep);
+    if (cal_machine_note(m, line, err)) return -1;
+  }
+  return 0;
+}
+
+static void fill_identity(CalMachine *m, const CalOptions *opt, char *date, size_t date_size) {
+  struct utsname u;
+  if (uname(&u) == 0)
+    snprintf(m->machine, sizeof m->machine, "%s %s %s %s", u.sysname, u.nodename, u.release, u.machine);
+  else
+    snprintf(m->machine, sizeof m->machine, "unknown");
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(m->date, sizeof m->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  strftime(date, date_size, "%Y-%m-%d", &tm);
+  snprintf(m->command, sizeof m->command, "%s", opt->command_line ? opt->command_line : "pamc calibrate");
+}
+
+static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
+  char date[32];
+  fill_identity(m, &run->opt, date, sizeof date);
+  double *scratch = malloc(CAL_MAX_SAMPLES * sizeof *scratch);
+  if (!scratch) return cal_fail(err, "out of memory");
+  int status = add_header(run, m, err);
+  if (status == 0) status = add_series_consts(run, m, date, scratch, err);
+  if (status == 0) status = cal_machine_text(m, "", err);
+  if (status == 0) status = cal_machine_text(m, "# messages between two processes of this machine, per size:", err);
+  if (status == 0) status = add_message_fit(run, m, date, scratch, err);
+  char line[CAL_LINE_MAX];
+  snprintf(line, sizeof line, "resource cores = fcfs(%ld);                 # processors online, %s",
+           run->cores, date);
+  if (status == 0) status = cal_machine_text(m, "", err);
+  if (status == 0) status = cal_machine_text(m, line, err);
+  free(scratch);
+  return status;
+}
+
+static int measure(CalRun *run, CalError *err) {
+  if (cal_bench_arith(run, err)) return -1;
+  if (cal_bench_memory(run, err)) return -1;
+  if (cal_bench_message(run, err)) return -1;
+  run->cores = cal_bench_cores();
+  return 0;
+}
+
+int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progress, void *user,
+                  CalError *err) {
+  CalRun *run = calloc(1, sizeof *run);
+  CalMachine *m = calloc(1, sizeof *m);
+  int status = (run && m) ? 0 : cal_fail(err, "out of memory");
+  if (status == 0) {
+    run->opt = *opt;
+    if (run->opt.reps < 1) run->opt.reps = 1;
+    if (run->opt.reps > CAL_MAX_REPS) run->opt.reps = CAL_MAX_REPS;
+    if (run->opt.history_keep < 1) run->opt.history_keep = CAL_HISTORY_KEEP_DEFAULT;
+    if (run->opt.history_keep > CAL_HISTORY_KEEP_MAX) run->opt.history_keep = CAL_HISTORY_KEEP_MAX;
+    run->progress = progress;
+    run->progress_user = user;
+    run->planned = cal_bench_arith_count(opt) + cal_bench_memory_count(opt) + cal_bench_message_count(opt);
+    cal_read_caches(&run->caches);
+    status = measure(run, err);
+  }
+  if (status == 0 && run->opt.history_dir)
+    status = cal_history_update(run->opt.history_dir, run->series, run->count,
+                                (size_t)run->opt.history_keep, err);
+  if (status == 0) status = build_machine(run, m, err);
+  if (status == 0) status = cal_machine_write(out_path, m, err);
+  free(run);
+  free(m);
+  return status;
+}

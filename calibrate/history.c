@@ -1,0 +1,164 @@
+/*
+** history.c — reading, merging (FIFO, capped) and atomically writing the benchmark history.
+*/
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include "atomic_file.h"
+#include "history.h"
+
+#define HISTORY_HEADER "# pamc calibrate history, version 1"
+#define HISTORY_END "# end"
+
+void cal_history_free(CalHistory *h) {
+  for (size_t i = 0; i < h->count; i++) free(h->entries[i].samples);
+  h->count = 0;
+}
+
+static CalHistoryEntry *find_entry(CalHistory *h, const char *name) {
+  for (size_t i = 0; i < h->count; i++)
+    if (!strcmp(h->entries[i].name, name)) return &h->entries[i];
+  return NULL;
+}
+
+/* Parses "NAME COUNT S1 ... SCOUNT" into a new entry. */
+static int parse_line(const char *path, int line_no, char *line, CalHistory *h, CalError *err) {
+  char *save = NULL;
+  char *name = strtok_r(line, " \t\n", &save);
+  char *count_text = strtok_r(NULL, " \t\n", &save);
+  if (!name || !count_text || strlen(name) >= CAL_NAME_MAX)
+    return cal_fail(err, "%s:%d: malformed history line", path, line_no);
+  char *end;
+  long count = strtol(count_text, &end, 10);
+  if (*end || count < 0 || count > CAL_HISTORY_KEEP_MAX)
+    return cal_fail(err, "%s:%d: bad sample count", path, line_no);
+  if (find_entry(h, name)) return cal_fail(err, "%s:%d: '%s' appears twice", path, line_no, name);
+  if (h->count == CAL_HISTORY_MAX_ENTRIES)
+    return cal_fail(err, "%s: more than %d benchmarks", path, CAL_HISTORY_MAX_ENTRIES);
+  CalHistoryEntry *e = &h->entries[h->count];
+  e->samples = malloc(((size_t)count + 1) * sizeof *e->samples);
+  if (!e->samples) return cal_fail(err, "out of memory reading %s", path);
+  snprintf(e->name, sizeof e->name, "%s", name);
+  e->count = 0;
+  h->count++;
+  for (long i = 0; i < count; i++) {
+    char *word = strtok_r(NULL, " \t\n", &save);
+    if (!word) return cal_fail(err, "%s:%d: fewer samples than announced", path, line_no);
+    double v = strtod(word, &end);
+    if (*end || end == word) return cal_fail(err, "%s:%d: bad sample '%s'", path, line_no, word);
+    e->samples[e->count++] = v;
+  }
+  if (strtok_r(NULL, " \t\n", &save)) return cal_fail(err, "%s:%d: more samples than announced", path, line_no);
+  return 0;
+}
+
+int cal_history_read(const char *path, CalHistory *h, CalError *err) {
+  h->count = 0;
+  FILE *in = fopen(path, "r");
+  if (!in) {
+    if (errno == ENOENT) return 0;
+    return cal_fail(err, "%s: %s", path, strerror(errno));
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  int line_no = 0, status = 0, ended = 0;
+  while (status == 0 && getline(&line, &cap, in) > 0) {
+    line_no++;
+    if (ended) status = cal_fail(err, "%s:%d: text after the end line", path, line_no);
+    else if (!strncmp(line, HISTORY_END, strlen(HISTORY_END))) ended = 1;
+    else if (line[0] == '#' || line[0] == '\n') continue;
+    else status = parse_line(path, line_no, line, h, err);
+  }
+  free(line);
+  if (status == 0 && ferror(in)) status = cal_fail(err, "%s: read error", path);
+  if (status == 0 && !ended) status = cal_fail(err, "%s: incomplete history (no end line)", path);
+  fclose(in);
+  if (status) cal_history_free(h);
+  return status;
+}
+
+static int write_history(FILE *out, void *user, CalError *err) {
+  (void)err;
+  const CalHistory *h = user;
+  fprintf(out, "%s\n", HISTORY_HEADER);
+  for (size_t i = 0; i < h->count; i++) {
+    const CalHistoryEntry *e = &h->entries[i];
+    fprintf(out, "%s %zu", e->name, e->count);
+    for (size_t j = 0; j < e->count; j++) fprintf(out, " %.17g", e->samples[j]);
+    fputc('\n', out);
+  }
+  fprintf(out, "%s\n", HISTORY_END);
+  return 0;
+}
+
+int cal_history_write(const char *path, const CalHistory *h, CalError *err) {
+  return cal_atomic_write(path, write_history, (void *)h, err);
+}
+
+int cal_history_merge_into(CalHistory *h, CalSeries *series, int count, size_t keep, CalError *err) {
+  if (keep < 1) keep = 1;
+  if (keep > CAL_HISTORY_KEEP_MAX) keep = CAL_HISTORY_KEEP_MAX;
+  for (int i = 0; i < count; i++) {
+    CalSeries *s = &series[i];
+    CalHistoryEntry *e = find_entry(h, s->name);
+    if (!e) {
+      if (h->count == CAL_HISTORY_MAX_ENTRIES)
+        return cal_fail(err, "history: more than %d benchmarks", CAL_HISTORY_MAX_ENTRIES);
+      e = &h->entries[h->count++];
+      snprintf(e->name, sizeof e->name, "%s", s->name);
+      e->count = 0;
+      e->samples = NULL;
+    }
+    size_t total = e->count + s->count;
+    size_t merged_count = total < keep ? total : keep;
+    double *merged = malloc((merged_count + 1) * sizeof *merged);
+    if (!merged) return cal_fail(err, "out of memory merging the history");
+    size_t skip = total - merged_count;   /* oldest samples dropped first */
+    size_t n = 0;
+    for (size_t j = 0; j < e->count; j++)
+      if (j >= skip) merged[n++] = e->samples[j];
+    for (size_t j = 0; j < s->count; j++)
+      if (e->count + j >= skip) merged[n++] = s->samples[j];
+    free(e->samples);
+    e->samples = merged;
+    e->count = merged_count;
+    s->fresh = s->count < merged_count ? s->count : merged_count;
+    memcpy(s->samples, merged, merged_count * sizeof *merged);
+    s->count = merged_count;
+  }
+  return 0;
+}
+
+int cal_history_update(const char *dir, CalSeries *series, int count, size_t keep, CalError *err) {
+  char path[CAL_PATH_MAX], lock_path[CAL_PATH_MAX];
+  if (snprintf(path, sizeof path, "%s/%s", dir, CAL_HISTORY_FILE) >= (int)sizeof path ||
+      snprintf(lock_path, sizeof lock_path, "%s/%s", dir, CAL_HISTORY_LOCK) >= (int)sizeof lock_path)
+    return cal_fail(err, "%s: path too long", dir);
+  if (cal_make_dirs(dir, err)) return -1;
+  int lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock < 0) return cal_fail(err, "%s: %s", lock_path, strerror(errno));
+  while (flock(lock, LOCK_EX)) {
+    if (errno != EINTR) {
+      int e = errno;
+      close(lock);
+      return cal_fail(err, "%s: cannot lock: %s", lock_path, strerror(e));
+    }
+  }
+  cal_atomic_remove_stale(path);  /* we hold the lock: no other writer has a temp file open */
+  CalHistory *h = calloc(1, sizeof *h);
+  int status = h ? 0 : cal_fail(err, "out of memory for the history");
+  if (status == 0) status = cal_history_read(path, h, err);
+  if (status == 0) status = cal_history_merge_into(h, series, count, keep, err);
+  if (status == 0) status = cal_history_write(path, h, err);
+  if (h) {
+    cal_history_free(h);
+    free(h);
+  }
+  flock(lock, LOCK_UN);
+  close(lock);
+  return status;
+}

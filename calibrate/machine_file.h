@@ -1,0 +1,65 @@
+/*
+** machine_file.h — the machine file calibrate writes: a header comment (machine, date, command
+** line, statistics rule), then `const NAME = [LO, HI];  # comment` lines and other declarations
+** (`fn`, `resource`), written atomically (atomic_file.h).
+**
+** Numbers: the unit is chosen per constant for readability (ns, us, ms or s by the larger end;
+** per-byte times always in ns), with CAL_SIG_DIGITS significant digits, and rounded outward from
+** the exact decimal value of the double: the printed lower end is <= the true lower end, the
+** printed upper end >= the true upper end, so printing never narrows an interval.
+*/
+#ifndef PAMC_CAL_MACHINE_FILE_H
+#define PAMC_CAL_MACHINE_FILE_H
+
+#include <stdio.h>
+#include "cal.h"
+
+#define CAL_SIG_DIGITS 5          /* widens an interval by at most 1e-4 relative per end */
+#define CAL_NUMBER_MAX 64         /* a number with unit, e.g. "0.000012346ns" */
+#define CAL_LINE_MAX 512          /* one declaration or comment line (uname alone is up to 260) */
+#define CAL_MAX_DECLS 128         /* 30 arithmetic + 12 memory + message + cores, with room */
+#define CAL_MAX_NOTES 24          /* header comment lines beyond the fixed ones */
+
+typedef enum CalDeclKind {
+  CAL_DECL_CONST,                 /* const name = [lo, hi]; */
+  CAL_DECL_TEXT                   /* a declaration written as is (fn, resource) */
+} CalDeclKind;
+
+typedef struct CalDecl {
+  CalDeclKind kind;               /* which of the two */
+  char name[CAL_NAME_MAX];        /* CAL_DECL_CONST: the constant */
+  double lo, hi;                  /* CAL_DECL_CONST: seconds, or seconds per byte */
+  int per_byte;                   /* CAL_DECL_CONST: print in ns whatever the size */
+  char text[CAL_LINE_MAX];        /* CAL_DECL_TEXT: the declaration; else the trailing comment */
+} CalDecl;
+
+typedef struct CalMachine {
+  char machine[CAL_LINE_MAX];     /* uname: system, node, release, machine */
+  char date[64];                  /* ISO 8601 UTC time of the run */
+  char command[CAL_LINE_MAX];     /* the command line that wrote the file */
+  char notes[CAL_MAX_NOTES][CAL_LINE_MAX]; /* further header lines (rules, caches) */
+  int note_count;                 /* notes used */
+  CalDecl decls[CAL_MAX_DECLS];   /* in file order */
+  int decl_count;                 /* decls used */
+} CalMachine;
+
+/* Formats seconds v as "<number><unit>" with the given unit exponent (9: ns, 6: us, 3: ms, 0: s),
+** rounding toward -inf (round_up 0) or +inf (round_up 1). */
+void cal_format_scaled(double v, int unit_exp, int round_up, char *buf, size_t size);
+/* The unit exponent for an interval (see above); unit name into *unit. */
+int cal_unit_for(double lo, double hi, int per_byte, const char **unit);
+/* "[LO, HI]" rounded outward in the unit cal_unit_for picks. */
+void cal_format_interval(double lo, double hi, int per_byte, char *buf, size_t size);
+
+/* Adds a declaration or a header note; return -1 (err filled) when full. */
+int cal_machine_const(CalMachine *m, const char *name, double lo, double hi, int per_byte,
+                      const char *comment, CalError *err);
+int cal_machine_text(CalMachine *m, const char *text, CalError *err);
+int cal_machine_note(CalMachine *m, const char *text, CalError *err);
+
+/* The file's text into out (a CalWriteFn). */
+int cal_machine_print(FILE *out, void *machine, CalError *err);
+/* Writes the machine file at path atomically. */
+int cal_machine_write(const char *path, const CalMachine *m, CalError *err);
+
+#endif

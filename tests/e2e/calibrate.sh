@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# tests/e2e/calibrate.sh — `pamc calibrate --quick` writes a machine file with every required
+# constant, well-formed intervals, the send function and the cores resource; the default path,
+# option errors and exit statuses of CLI.md.
+set -eu
+pamc=${PAMC:-./build/pamc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "calibrate.sh: $*" >&2; exit 1; }
+
+"$pamc" calibrate --quick --reps 3 -o "$tmp/m.mach" 2>"$tmp/err" || fail "calibrate failed: $(cat "$tmp/err")"
+out="$tmp/m.mach"
+for type in int long float double char; do
+  for op in add sub mul div cmp assign; do
+    grep -q "^const t_${op}_${type} = \[" "$out" || fail "missing t_${op}_${type}"
+  done
+done
+for op in read write copy; do
+  for level in l1 l2 llc mem; do
+    grep -q "^const t_${op}_${level} = \[" "$out" || fail "missing t_${op}_${level}"
+  done
+done
+grep -q '^const latency = \[' "$out" || fail "missing latency"
+grep -q '^const byte_time = \[' "$out" || fail "missing byte_time"
+grep -qx 'fn send(bytes) = latency + bytes \* byte_time;' "$out" || fail "missing fn send"
+cores=$(getconf _NPROCESSORS_ONLN)
+grep -q "^resource cores = fcfs($cores);" "$out" || fail "missing resource cores = fcfs($cores)"
+for key in machine date command statistics; do
+  grep -q "^# $key: " "$out" || fail "header has no '$key' line"
+done
+# Every const: [LO, HI] with units, LO <= HI once both are in seconds; a comment saying what was kept.
+awk '
+  function secs(t,   u) { u = t; sub(/^[-0-9.e]+/, "", u); sub(/[a-z]+$/, "", t);
+    return t * (u == "ns" ? 1e-9 : u == "us" ? 1e-6 : u == "ms" ? 1e-3 : u == "s" ? 1 : -1e99) }
+  /^const / {
+    if ($0 !~ /^const [a-z0-9_]+ = \[[0-9.e-]+(ns|us|ms|s), [0-9.e-]+(ns|us|ms|s)\];/) { print "bad line: " $0; bad = 1; next }
+    split($0, a, /[\[\],]/); lo = secs(a[2]); gsub(/ /, "", a[3]); hi = secs(a[3]);
+    if (lo < 0 || hi < lo) { print "bad interval: " $0; bad = 1 }
+    if ($0 !~ /# .*[0-9]+ of [0-9]+ samples kept/) { print "no sample count: " $0; bad = 1 }
+  }
+  END { exit bad }' "$out" || fail "malformed constants"
+n_const=$(grep -c '^const ' "$out")
+[ "$n_const" -eq 44 ] || fail "expected 44 constants, found $n_const"
+n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
+[ "$n_progress" -ge 42 ] || fail "expected a progress line per benchmark, found $n_progress"
+[ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "temporary file left behind"
+
+# Default output path: ${XDG_CONFIG_HOME}/pamc/machine.mach, directory created.
+XDG_CONFIG_HOME="$tmp/xdg" "$pamc" calibrate --quick --reps 2 2>/dev/null || fail "default path run failed"
+[ -s "$tmp/xdg/pamc/machine.mach" ] || fail "no machine file at the default path"
+
+# Exit statuses: --help 0; usage errors 2; an unwritable output 3, with nothing left behind.
+"$pamc" calibrate --help | grep -q 'usage: pamc calibrate' || fail "--help"
+set +e
+"$pamc" calibrate --mpi -o "$tmp/x.mach" 2>"$tmp/err"; [ $? -eq 2 ] || fail "--mpi should be a usage error"
+grep -q 'not built yet' "$tmp/err" || fail "--mpi should say it is not built yet"
+"$pamc" calibrate --bogus 2>/dev/null; [ $? -eq 2 ] || fail "unknown option should exit 2"
+"$pamc" calibrate --reps 0 2>/dev/null; [ $? -eq 2 ] || fail "--reps 0 should exit 2"
+"$pamc" calibrate -o 2>/dev/null; [ $? -eq 2 ] || fail "-o without a value should exit 2"
+"$pamc" calibrate --quick --reps 2 -o "$tmp/no/such/dir/m.mach" 2>/dev/null; [ $? -eq 3 ] || fail "unwritable output should exit 3"
+set -e
+[ ! -e "$tmp/x.mach" ] || fail "--mpi wrote a file"
+[ ! -e "$tmp/no" ] || fail "an unwritable output created something"
+
+# `pamc check` accepts the machine file alone, imported by a model that uses its constants, its
+# function and its resource, and given with -m to a model that declares the constants unvalued.
+cat > "$tmp/use.pam" <<'PAM'
+import "m.mach";
+process main { use(cores, 1000 * t_add_double + 64 * t_copy_mem); delay(send(4096)) }
+PAM
+cat > "$tmp/declared.pam" <<'PAM'
+const latency;
+const byte_time;
+fn msg(bytes) = latency + bytes * byte_time;
+process main { delay(msg(8192)) }
+PAM
+check() {
+  if "$pamc" check "$@" 2>"$tmp/check_err"; then
+    :
+  elif grep -q 'not built yet' "$tmp/check_err"; then
+    echo "note: pamc check not built yet; $* not checked"
+  else
+    cat "$tmp/check_err" >&2
+    fail "pamc check rejects $*"
+  fi
+}
+check "$out"
+check "$tmp/use.pam"
+check -m "$out" "$tmp/declared.pam"
+echo "calibrate.sh: ok"

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# tests/e2e/calibrate_history.sh — `--history DIR` keeps every benchmark's samples across runs:
+# two runs of K samples leave 2K per benchmark (below the cap), the second machine file says how
+# many came from earlier runs, and no temporary file stays in DIR.
+set -eu
+pamc=${PAMC:-./build/pamc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "calibrate_history.sh: $*" >&2; exit 1; }
+
+for run in 1 2; do
+  "$pamc" calibrate --quick --reps 3 --history "$tmp/hist" -o "$tmp/m$run.mach" 2>/dev/null || fail "run $run failed"
+done
+h="$tmp/hist/history.txt"
+[ -f "$h" ] || fail "no history file"
+tail -n 1 "$h" | grep -qx '# end' || fail "history does not end with '# end'"
+for name in t_add_int t_copy_mem msg_1 msg_4194304; do
+  count=$(awk -v n="$name" '$1 == n { print $2 }' "$h")
+  [ "$count" = 6 ] || fail "$name: expected 6 samples in the history, found '${count}'"
+  words=$(awk -v n="$name" '$1 == n { print NF - 2 }' "$h")
+  [ "$words" = 6 ] || fail "$name: the line holds $words samples"
+done
+grep -q '^const t_add_int = .*of 6 samples kept (3 from earlier runs)' "$tmp/m2.mach" || fail "second file does not count the history"
+grep -q '^# history: ' "$tmp/m2.mach" || fail "no history line in the header"
+[ -z "$(ls "$tmp/hist" | grep '\.tmp\.')" ] || fail "temporary file left in the history directory"
+echo "calibrate_history.sh: ok"

@@ -1,0 +1,93 @@
+/*
+** test_cal_bench.c — the benchmark families measure something: facts that hold on every CPU
+** (a division is slower than an addition, an addition takes more than 0.05 ns, a 4 MiB message
+** takes longer than a 1 B one, caches grow with their level). If the compiler deleted or hoisted
+** a kernel's work, its time would be ~0 and these would fail.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "bench.h"
+#include "cal_stats.h"
+
+static CalRun *new_run(void) {
+  CalRun *run = calloc(1, sizeof *run);
+  assert_non_null(run);
+  run->opt.reps = 5;
+  run->opt.quick = 1;
+  run->opt.sample_seconds = 0.0005;
+  cal_read_caches(&run->caches);
+  return run;
+}
+
+static double median_of(const CalRun *run, const char *name) {
+  for (int i = 0; i < run->count; i++) {
+    if (strcmp(run->series[i].name, name)) continue;
+    double scratch[CAL_MAX_SAMPLES];
+    CalSummary s;
+    assert_int_equal(cal_stats_summarize(run->series[i].samples, run->series[i].count, scratch, &s), 0);
+    return s.median;
+  }
+  fail_msg("no series %s", name);
+  return 0;
+}
+
+static void test_caches(void **state) {
+  (void)state;
+  CalCaches c;
+  cal_read_caches(&c);
+  assert_true(c.l1 >= 4096);
+  assert_true(c.l2 > c.l1);
+  assert_true(c.llc >= c.l2);
+  assert_non_null(c.source);
+}
+
+static void test_arith_measures_work(void **state) {
+  (void)state;
+  CalRun *run = new_run();
+  CalError err = {""};
+  assert_int_equal(cal_bench_arith(run, &err), 0);
+  assert_int_equal(run->count, cal_bench_arith_count(&run->opt));
+  assert_int_equal(run->count, 30);
+  for (int i = 0; i < run->count; i++) assert_int_equal(run->series[i].count, 5);
+  /* 0.05 ns is one cycle at 20 GHz: a dependent add cannot be faster. */
+  assert_true(median_of(run, "t_add_int") > 0.05e-9);
+  assert_true(median_of(run, "t_add_double") > 0.05e-9);
+  /* Division latency is several times an addition's on every core we know (3x is generous). */
+  assert_true(median_of(run, "t_div_double") > 3 * median_of(run, "t_add_int"));
+  assert_true(median_of(run, "t_div_long") > 3 * median_of(run, "t_add_long"));
+  free(run);
+}
+
+static void test_message_grows_with_size(void **state) {
+  (void)state;
+  CalRun *run = new_run();
+  CalError err = {""};
+  assert_int_equal(cal_bench_message(run, &err), 0);
+  assert_int_equal(run->count, cal_bench_message_count(&run->opt));
+  assert_int_equal(run->series[0].kind, CAL_KIND_FIT_POINT);
+  assert_true(run->series[0].x == 1);
+  assert_true(run->series[run->count - 1].x == 4194304);
+  /* Copying 4 MiB twice through the kernel takes far longer than a 1 B round trip. */
+  assert_true(median_of(run, "msg_4194304") > 2 * median_of(run, "msg_1"));
+  assert_true(median_of(run, "msg_1") > 0);
+  free(run);
+}
+
+static void test_cores(void **state) {
+  (void)state;
+  assert_true(cal_bench_cores() >= 1);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_caches),
+    cmocka_unit_test(test_arith_measures_work),
+    cmocka_unit_test(test_message_grows_with_size),
+    cmocka_unit_test(test_cores),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
