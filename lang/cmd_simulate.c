@@ -1,0 +1,225 @@
+/*
+** cmd_simulate.c — `pamc simulate FILE [-m M] [-D ...] [-e NAME] [--scenario lo|mid|hi|random]
+** [--runs K] [--seed S] [--format table|csv|json]`: loads and checks the model, runs the reference
+** simulation (sim.h) and prints the makespan over the runs and, per resource, its utilisation and
+** total waiting time. A family is one row: its members aggregated (utilisation over all members,
+** plus the busiest member's).
+*/
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+#include "commands.h"
+#include "sim.h"
+
+static const char usage[] =
+  "usage: pamc simulate FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
+  "                     [--scenario lo|mid|hi|random] [--runs K] [--seed S]\n"
+  "                     [--format table|csv|json]\n"
+  "\n"
+  "Runs the reference discrete-event simulation of the entry process (LANGUAGE.md §6) and\n"
+  "prints its time (time_min, time_mean, time_max over the runs) and, per resource, the\n"
+  "utilisation (busy server-time / (servers x members x makespan)) and the total waiting time,\n"
+  "both averaged over the runs. A family is one row: its members together, with the busiest\n"
+  "member's utilisation beside.\n"
+  "\n"
+  "options:\n"
+  "  -m FILE          machine file (repeatable; later files override earlier ones)\n"
+  "  -D NAME=VALUE    set a param or const (repeatable)\n"
+  "  -e NAME          entry process (default main)\n"
+  "  --scenario S     values of the intervals: lo, mid (default), hi, or random (every interval\n"
+  "                   literal drawn uniformly once per run)\n"
+  "  --runs K         number of runs (default 1)\n"
+  "  --seed S         seed of choose() and random scenarios (default 1)\n"
+  "  --format F       table (default; times with units), csv or json (seconds)\n"
+  "  --help           this text\n"
+  "\n"
+  "csv: a line `time_min,time_mean,time_max,runs` and its values, an empty line, then\n"
+  "`resource,members,servers,utilisation,max_member_utilisation,waiting,requests` and one line\n"
+  "per resource.\n"
+  "\n"
+  "Exit status: 0 ok, 1 model error (also at run time: negative duration, index out of range,\n"
+  "...), 2 usage error, 3 unreadable file.\n";
+
+typedef enum Format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } Format;
+
+/* Runs at most this many times (each run is a full simulation; more is a typo). */
+#define SIMULATE_MAX_RUNS 1000000
+
+static int usage_error(const char *message, const char *what) {
+  fprintf(stderr, "pamc simulate: %s %s (see pamc simulate --help)\n", message, what);
+  return EXIT_USAGE;
+}
+
+static int parse_count(const char *text, unsigned long long limit, unsigned long long *out) {
+  if (!text || !*text || *text == '-') return 0;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 0);
+  if (errno || *end || v > limit) return 0;
+  *out = v;
+  return 1;
+}
+
+static void progress_line(void *ctx, const SimProgress *p) {
+  (void)ctx;
+  char now[32];
+  fprintf(stderr, "pamc simulate: run %d/%d: %.1f s, %" PRIu64 " events, simulated time %s\n",
+          p->run + 1, p->runs, p->elapsed, p->events, sim_format_time(p->now, now, sizeof now));
+}
+
+static void json_string(FILE *out, const char *text) {
+  fputc('"', out);
+  for (const char *p = text; *p; p++) {
+    if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+    else if ((unsigned char)*p < 0x20) fprintf(out, "\\u%04x", *p);
+    else fputc(*p, out);
+  }
+  fputc('"', out);
+}
+
+static const char *scenario_names[] = {"lo", "mid", "hi", "random"};
+
+static void print_report(FILE *out, const SimReport *r, Format format, SimScenario scenario,
+                         uint64_t seed) {
+  char a[32], b[32], c[32];
+  if (format == FORMAT_CSV) {
+    fprintf(out, "time_min,time_mean,time_max,runs\n%.17g,%.17g,%.17g,%d\n\n", r->time_min,
+            r->time_mean, r->time_max, r->runs);
+    fprintf(out, "resource,members,servers,utilisation,max_member_utilisation,waiting,requests\n");
+    for (int i = 0; i < r->resource_count; i++) {
+      const SimResourceReport *x = &r->resources[i];
+      fprintf(out, "%s,%" PRId64 ",%" PRId64 ",%.17g,%.17g,%.17g,%.17g\n", x->name, x->members,
+              x->servers, x->utilisation, x->max_member_utilisation, x->waiting, x->requests);
+    }
+    return;
+  }
+  if (format == FORMAT_JSON) {
+    fprintf(out, "{\"scenario\": \"%s\", \"runs\": %d, \"seed\": %" PRIu64 ", \"events\": %" PRIu64
+            ",\n \"time_min\": %.17g, \"time_mean\": %.17g, \"time_max\": %.17g,\n \"resources\": [",
+            scenario_names[scenario], r->runs, seed, r->events, r->time_min, r->time_mean, r->time_max);
+    for (int i = 0; i < r->resource_count; i++) {
+      const SimResourceReport *x = &r->resources[i];
+      fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
+      json_string(out, x->name);
+      fprintf(out, ", \"family\": %s, \"members\": %" PRId64 ", \"servers\": %" PRId64
+              ", \"utilisation\": %.17g, \"max_member_utilisation\": %.17g, \"waiting\": %.17g"
+              ", \"requests\": %.17g}", x->family ? "true" : "false", x->members, x->servers,
+              x->utilisation, x->max_member_utilisation, x->waiting, x->requests);
+    }
+    fprintf(out, "%s]}\n", r->resource_count ? "\n " : "");
+    return;
+  }
+  fprintf(out, "scenario %s, %d run%s, seed %" PRIu64 ", %" PRIu64 " events in %.2f s\n\n",
+          scenario_names[scenario], r->runs, r->runs == 1 ? "" : "s", seed, r->events,
+          r->wall_seconds);
+  fprintf(out, "%-14s %-14s %s\n", "time_min", "time_mean", "time_max");
+  fprintf(out, "%-14s %-14s %s\n", sim_format_time(r->time_min, a, sizeof a),
+          sim_format_time(r->time_mean, b, sizeof b), sim_format_time(r->time_max, c, sizeof c));
+  if (!r->resource_count) return;
+  int width = 8;
+  for (int i = 0; i < r->resource_count; i++) {
+    int n = (int)strlen(r->resources[i].name) + (r->resources[i].family ? 2 : 0);
+    if (n > width) width = n;
+  }
+  fprintf(out, "\n%-*s %10s %8s %12s %12s %14s\n", width, "resource", "members", "servers",
+          "utilisation", "busiest", "waiting");
+  for (int i = 0; i < r->resource_count; i++) {
+    const SimResourceReport *x = &r->resources[i];
+    char name[256];
+    snprintf(name, sizeof name, "%s%s", x->name, x->family ? "[]" : "");
+    char busiest[32];
+    if (x->family) snprintf(busiest, sizeof busiest, "%.1f%%", 100 * x->max_member_utilisation);
+    else snprintf(busiest, sizeof busiest, "-");
+    fprintf(out, "%-*s %10" PRId64 " %8" PRId64 " %11.1f%% %12s %14s\n", width, name, x->members,
+            x->servers, 100 * x->utilisation, busiest, sim_format_time(x->waiting, a, sizeof a));
+  }
+}
+
+static int simulate_file(const char *path, const CliOptions *opts, const SimOptions *sim,
+                         Format format) {
+  DiagList diags;
+  diag_init(&diags);
+  ProgramOptions popts = cli_program_options(opts);
+  Program prog;
+  ProgramStatus status = program_load(&prog, &diags, path, &popts);
+  int result = EXIT_OK;
+  if (status == PROGRAM_IO) result = EXIT_IO;
+  else if (status != PROGRAM_OK || diags.errors > 0) result = EXIT_MODEL;
+  else if (check_program(&prog) > 0 || diags.errors > 0) result = EXIT_MODEL;
+  Decl *entry = NULL;
+  if (result == EXIT_OK) {
+    entry = program_entry(&prog);
+    if (!entry) {
+      diag_report(&diags, DIAG_ERROR, (SrcLoc){path, 1, 1, 1, 1}, "no entry process '%s'",
+                  prog.entry_name ? prog.entry_name : "main");
+      result = EXIT_MODEL;
+    }
+  }
+  if (result == EXIT_OK) {
+    SimReport report;
+    SimError err;
+    if (sim_simulate(entry, sim, &report, &err) != 0) {
+      diag_report(&diags, DIAG_ERROR, err.loc, "%s", err.message);
+      result = EXIT_MODEL;
+    } else {
+      print_report(stdout, &report, format, sim->scenario, sim->seed);
+      if (fflush(stdout) != 0) result = EXIT_IO;
+      sim_report_free(&report);
+    }
+  }
+  diag_print(&diags, stderr);
+  program_free(&prog);
+  diag_free(&diags);
+  return result;
+}
+
+int cmd_simulate(int argc, char **argv) {
+  const char *scenario_text = NULL, *runs_text = NULL, *seed_text = NULL;
+  const CliExtra extras[] = {
+    {"--scenario", 1, &scenario_text, NULL},
+    {"--runs", 1, &runs_text, NULL},
+    {"--seed", 1, &seed_text, NULL},
+  };
+  const CliSpec spec = {"simulate", usage, extras, 3, 1, 1, 1};
+  CliOptions opts;
+  int status = cli_parse(&opts, &spec, argc, argv);
+  if (status != EXIT_OK || opts.help) {
+    cli_free(&opts);
+    return status;
+  }
+  SimOptions sim = {SIM_SCENARIO_MID, 1, 1, progress_line, NULL};
+  Format format = FORMAT_TABLE;
+  unsigned long long value;
+  if (scenario_text) {
+    int found = -1;
+    for (int i = 0; i < 4; i++)
+      if (!strcmp(scenario_text, scenario_names[i])) found = i;
+    if (found < 0) status = usage_error("unknown scenario", scenario_text);
+    else sim.scenario = (SimScenario)found;
+  }
+  if (status == EXIT_OK && runs_text) {
+    if (!parse_count(runs_text, SIMULATE_MAX_RUNS, &value) || value < 1)
+      status = usage_error("--runs wants a count from 1 to 1000000, not", runs_text);
+    else sim.runs = (int)value;
+  }
+  if (status == EXIT_OK && seed_text) {
+    if (!parse_count(seed_text, UINT64_MAX, &value))
+      status = usage_error("--seed wants a non-negative integer, not", seed_text);
+    else sim.seed = value;
+  }
+  if (status == EXIT_OK && opts.format) {
+    if (!strcmp(opts.format, "table")) format = FORMAT_TABLE;
+    else if (!strcmp(opts.format, "csv")) format = FORMAT_CSV;
+    else if (!strcmp(opts.format, "json")) format = FORMAT_JSON;
+    else status = usage_error("unknown format (table, csv, json):", opts.format);
+  }
+  if (status == EXIT_OK && opts.output) status = usage_error("takes no", "-o (results go to stdout)");
+  if (status == EXIT_OK) status = simulate_file(opts.files[0], &opts, &sim, format);
+  cli_free(&opts);
+  return status;
+}
