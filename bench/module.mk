@@ -1,4 +1,25 @@
 # bench/module.mk — `make bench`: benchmarks of pamc itself; each prints ratios measured in one run.
 BENCH_TARGETS :=
+
+# algebra: tape vs compiled C (bench/alg_bench.c)
+ALG_BENCH := $(BUILD)/bench/alg_bench
+$(ALG_BENCH): $(call obj,bench/alg_bench.c) $(LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+.PHONY: bench-alg
+bench-alg: $(ALG_BENCH)
+	$(ALG_BENCH)
+BENCH_TARGETS += bench-alg
+
+# simulator: events per second, and 10^5 processes of 100 activities (bench/sim_bench.c)
+SIM_BENCH := $(BUILD)/bench/sim_bench
+$(SIM_BENCH): $(call obj,bench/sim_bench.c) $(LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+.PHONY: bench-sim
+bench-sim: $(SIM_BENCH)
+	$(SIM_BENCH)
+BENCH_TARGETS += bench-sim
+
 bench: all $(BENCH_TARGETS)
 	@echo "bench: done"

@@ -10,9 +10,6 @@ static int not_built(const char *name) {
   return EXIT_USAGE;
 }
 
-int cmd_check(int argc, char **argv) { (void)argc; (void)argv; return not_built("check"); }
 int cmd_reduce(int argc, char **argv) { (void)argc; (void)argv; return not_built("reduce"); }
 int cmd_predict(int argc, char **argv) { (void)argc; (void)argv; return not_built("predict"); }
-int cmd_simulate(int argc, char **argv) { (void)argc; (void)argv; return not_built("simulate"); }
-int cmd_calibrate(int argc, char **argv) { (void)argc; (void)argv; return not_built("calibrate"); }
 int cmd_gen(int argc, char **argv) { (void)argc; (void)argv; return not_built("gen"); }
