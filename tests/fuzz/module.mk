@@ -18,3 +18,17 @@ fuzz: $(FUZZ_BIN)
 	cp tests/models/ok/*.pam tests/models/ok/*.mach $(FUZZ_CORPUS)/
 	cd $(FUZZ_DIR) && ./fuzz_frontend -max_total_time=$(SECONDS) -max_len=4096 -timeout=10 -dict=$(abspath tests/fuzz/pam.dict) \
 	  -artifact_prefix=$(abspath $(FUZZ_DIR))/ corpus
+
+# The loader and checker on top of the parser: `make fuzz-check SECONDS=N`.
+FUZZ_CHECK_BIN     := $(FUZZ_DIR)/fuzz_check
+FUZZ_CHECK_SOURCES := tests/fuzz/fuzz_check.c $(PARSER_SRCS) $(filter lang/load.c lang/check%.c lang/eval.c,$(LANG_SRCS)) algebra/interval.c
+
+$(FUZZ_CHECK_BIN): $(FUZZ_CHECK_SOURCES) $(PARSER_GEN_DIR)/grammar.c $(PARSER_GEN_DIR)/lexer.c $(PARSER_GEN_DIR)/grammar.h $(PARSER_GEN_DIR)/lexer.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -o $@ $(FUZZ_CHECK_SOURCES) $(PARSER_GEN_DIR)/grammar.c $(PARSER_GEN_DIR)/lexer.c -lm
+
+fuzz-check: $(FUZZ_CHECK_BIN)
+	@mkdir -p $(FUZZ_DIR)/corpus-check
+	cp tests/models/ok/*.pam tests/models/check/*.pam models/*.pam $(FUZZ_DIR)/corpus-check/
+	cd $(FUZZ_DIR) && ./fuzz_check -max_total_time=$(SECONDS) -max_len=4096 -timeout=10 -dict=$(abspath tests/fuzz/pam.dict) \
+	  -artifact_prefix=$(abspath $(FUZZ_DIR))/check- corpus-check
