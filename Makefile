@@ -66,6 +66,7 @@ $(BUILD)/obj/%.o: %.c
 
 include tests/module.mk
 include tests/fuzz/module.mk
+include tests/prop/module.mk
 include bench/module.mk
 
 deps:

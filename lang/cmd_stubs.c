@@ -10,6 +10,5 @@ static int not_built(const char *name) {
   return EXIT_USAGE;
 }
 
-int cmd_reduce(int argc, char **argv) { (void)argc; (void)argv; return not_built("reduce"); }
 int cmd_predict(int argc, char **argv) { (void)argc; (void)argv; return not_built("predict"); }
 int cmd_gen(int argc, char **argv) { (void)argc; (void)argv; return not_built("gen"); }

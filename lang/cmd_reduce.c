@@ -1,0 +1,129 @@
+/*
+** cmd_reduce.c — `pamc reduce FILE`: loads, checks and reduces the entry process; prints the
+** closed forms T_lo and T_hi (text, json, latex or a C function).
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+#include "commands.h"
+#include "eval.h"
+#include "print_c.h"
+#include "reduce.h"
+
+static const char usage[] =
+  "usage: pamc reduce [-m MACHINE]... [-D NAME=VALUE]... [-e NAME] [--format text|json|latex|c]\n"
+  "                   [--subst] [--verbose] FILE\n"
+  "\n"
+  "Reduces the entry process to closed-form bounds T_lo <= time <= T_hi over the params left\n"
+  "free (params set with -D are substituted).\n"
+  "\n"
+  "options:\n"
+  "  -m FILE         machine file (repeatable)\n"
+  "  -D NAME=VALUE   set a param or const (repeatable)\n"
+  "  -e NAME         entry process (default main)\n"
+  "  --format F      text (default), json, latex or c\n"
+  "  --subst         replace the constants by their values\n"
+  "  --verbose       also print phi and the demand per resource\n"
+  "  --help          this text\n"
+  "\n"
+  "Exit status: 0 ok, 1 model error, 2 usage error, 3 unreadable file.\n";
+
+/* Replaces every const symbol of r by its value (intervals become interval constants). */
+static int subst_consts(ReduceResult *r, DiagList *diags) {
+  for (int i = 0; i < r->symbol_count; i++) {
+    if (r->symbol_decls[i]->kind != DECL_CONST) continue;
+    EvalEnv env;
+    eval_env_init(&env);
+    AlgInterval v;
+    EvalError err;
+    if (eval_decl_value(&env, r->symbol_decls[i], &v, &err) != EVAL_OK) {
+      diag_report(diags, DIAG_ERROR, r->symbol_decls[i]->loc, "const '%s' has no value: %s",
+                  r->symbol_decls[i]->name.name, err.message);
+      return 1;
+    }
+    AlgExpr *value = v.lo == v.hi ? alg_num_double(r->alg, v.lo) : alg_ival(r->alg, v.lo, v.hi);
+    r->t_lo = alg_subst(r->alg, r->t_lo, r->symbols[i], value);
+    r->t_hi = alg_subst(r->alg, r->t_hi, r->symbols[i], value);
+    r->phi = alg_subst(r->alg, r->phi, r->symbols[i], value);
+    for (int k = 0; k < r->term_count; k++)
+      r->terms[k].value = alg_subst(r->alg, r->terms[k].value, r->symbols[i], value);
+  }
+  return 0;
+}
+
+static int print_result(ReduceResult *r, const char *format, int verbose) {
+  AlgCtx *g = r->alg;
+  if (!strcmp(format, "c")) {
+    char err[256];
+    if (alg_print_c(stdout, g, r->t_lo, "pamc_t_lo", err, sizeof err) != 0 ||
+        alg_print_c(stdout, g, r->t_hi, "pamc_t_hi", err, sizeof err) != 0) {
+      fprintf(stderr, "pamc reduce: %s\n", err);
+      return EXIT_IO;
+    }
+    return EXIT_OK;
+  }
+  if (!strcmp(format, "json")) {
+    printf("{\"t_lo\": %s, \"t_hi\": %s", alg_print(g, r->t_lo, ALG_FMT_JSON),
+           alg_print(g, r->t_hi, ALG_FMT_JSON));
+    if (verbose) {
+      printf(", \"terms\": [");
+      for (int k = 0; k < r->term_count; k++)
+        printf("%s{\"name\": \"%s\", \"value\": %s}", k ? ", " : "", r->terms[k].name,
+               alg_print(g, r->terms[k].value, ALG_FMT_JSON));
+      printf("]");
+    }
+    printf("}\n");
+    return EXIT_OK;
+  }
+  AlgFormat f = !strcmp(format, "latex") ? ALG_FMT_LATEX : ALG_FMT_TEXT;
+  printf("T_lo = %s\n", alg_print(g, r->t_lo, f));
+  printf("T_hi = %s\n", alg_print(g, r->t_hi, f));
+  if (verbose) {
+    printf("phi = %s\n", alg_print(g, r->phi, f));
+    for (int k = 1; k < r->term_count; k++)
+      printf("D/m %s = %s\n", r->terms[k].name, alg_print(g, r->terms[k].value, f));
+  }
+  return EXIT_OK;
+}
+
+int cmd_reduce(int argc, char **argv) {
+  int subst = 0, verbose = 0;
+  const CliExtra extras[] = {{"--subst", 0, NULL, &subst}, {"--verbose", 0, NULL, &verbose}};
+  const CliSpec spec = {"reduce", usage, extras, 2, 1, 1, 1};
+  CliOptions opts;
+  int status = cli_parse(&opts, &spec, argc, argv);
+  if (status != EXIT_OK || opts.help) {
+    cli_free(&opts);
+    return status;
+  }
+  const char *format = opts.format ? opts.format : "text";
+  if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "latex") &&
+      strcmp(format, "c")) {
+    fprintf(stderr, "pamc reduce: unknown format '%s' (text, json, latex or c)\n", format);
+    cli_free(&opts);
+    return EXIT_USAGE;
+  }
+  DiagList diags;
+  diag_init(&diags);
+  ProgramOptions popts = cli_program_options(&opts);
+  Program prog;
+  ProgramStatus ps = program_load(&prog, &diags, opts.files[0], &popts);
+  int result = EXIT_OK;
+  if (ps == PROGRAM_IO) result = EXIT_IO;
+  else if (ps != PROGRAM_OK || check_program(&prog) > 0 || diags.errors > 0) result = EXIT_MODEL;
+  if (result == EXIT_OK) {
+    ReduceOptions ropts = {0, 0};
+    ReduceResult r;
+    if (reduce_program(&prog, &ropts, &r, &diags) != 0) result = EXIT_MODEL;
+    else if (subst && subst_consts(&r, &diags) != 0) result = EXIT_MODEL;
+    else result = print_result(&r, format, verbose);
+    reduce_result_free(&r);
+  }
+  diag_print(&diags, stderr);
+  program_free(&prog);
+  diag_free(&diags);
+  cli_free(&opts);
+  return result;
+}

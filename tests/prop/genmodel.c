@@ -1,0 +1,285 @@
+/*
+** genmodel.c — the random model generator of the property tests (genmodel.h): a seeded tree of
+** seq/par/||/blocks/repeat/if over delays and uses of up to 5 resources, and its model text.
+*/
+#include "genmodel.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Generator state: the random stream and the loop indices in scope. */
+typedef struct GenState {
+  uint64_t rng;                     /* splitmix64 state */
+  GenModel *m;                      /* model being built */
+  int scope_hi[GEN_MAX_DEPTH + 1];  /* for each index depth in scope: its largest value */
+  int nvars;                        /* indices in scope */
+} GenState;
+
+static uint64_t gen_next(GenState *g) {
+  uint64_t z = (g->rng += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Uniform in 0 .. n-1 (n >= 1). */
+static int gen_below(GenState *g, int n) { return (int)(gen_next(g) % (uint64_t)n); }
+
+static int gen_new_node(GenState *g, GenKind kind) {
+  GenModel *m = g->m;
+  int id = m->node_count++;
+  GenNode *n = &m->nodes[id];
+  memset(n, 0, sizeof *n);
+  n->kind = kind;
+  for (int k = 0; k < GEN_MAX_KIDS; k++) n->kids[k] = -1;
+  n->dur.c = n->dur.ci = n->dur.var = -1;
+  return id;
+}
+
+static GenDur gen_dur(GenState *g) {
+  GenDur d = {-1, 1, -1, -1, 0};
+  int parts = 0;
+  if (g->m->const_count > 0 && gen_below(g, 4) != 0) {
+    d.c = gen_below(g, g->m->const_count);
+    d.coef_c = 1 + gen_below(g, 3);
+    parts++;
+  }
+  if (g->nvars > 0 && gen_below(g, 3) == 0) {
+    d.var = gen_below(g, g->nvars);
+    d.ci = g->m->const_count > 0 && gen_below(g, 2) ? gen_below(g, g->m->const_count) : -1;
+    parts++;
+  }
+  if (parts == 0 || gen_below(g, 4) == 0) d.lit_us = gen_below(g, 4);
+  return d;
+}
+
+static int gen_leaf(GenState *g) {
+  GenModel *m = g->m;
+  int r = gen_below(g, 10);
+  if (r == 0) return gen_new_node(g, GEN_SKIP);
+  if (r <= 3 || m->res_count == 0) {
+    int id = gen_new_node(g, GEN_DELAY);
+    m->nodes[id].dur = gen_dur(g);
+    return id;
+  }
+  int id = gen_new_node(g, GEN_USE);
+  GenNode *n = &m->nodes[id];
+  n->res = gen_below(g, m->res_count);
+  if (m->res[n->res].family) {
+    int how = g->nvars > 0 ? gen_below(g, 3) : GEN_MEMBER_CONST;
+    n->member = (GenMember)how;
+    if (how == GEN_MEMBER_CONST) n->member_val = gen_below(g, GEN_FAMILY_SIZE);
+    else {
+      n->member_var = gen_below(g, g->nvars);
+      if (how == GEN_MEMBER_MOD) n->member_val = 2 + gen_below(g, 2);
+    }
+  }
+  n->dur = gen_dur(g);
+  return id;
+}
+
+static int gen_stmt(GenState *g, int depth) {
+  GenModel *m = g->m;
+  /* room for the largest compound (a node and GEN_MAX_KIDS leaves) at every level below */
+  if (depth >= GEN_MAX_DEPTH || m->node_count + 4 * (GEN_MAX_DEPTH - depth + 1) >= GEN_MAX_NODES ||
+      (depth > 0 && gen_below(g, 10) < 2 + depth))
+    return gen_leaf(g);
+  int r = gen_below(g, 6);
+  if (r == 0 || r == 1) {
+    int id = gen_new_node(g, r == 0 ? GEN_BLOCK : GEN_PARALLEL);
+    int count = 2 + gen_below(g, GEN_MAX_KIDS - 1);
+    for (int k = 0; k < count; k++) {
+      int kid = gen_stmt(g, depth + 1);
+      m->nodes[id].kids[k] = kid;
+      m->nodes[id].nkids = k + 1;
+    }
+    return id;
+  }
+  if (r == 2 || r == 3 || r == 4) {
+    GenKind kind = r == 2 ? GEN_SEQ : r == 3 ? GEN_PAR : GEN_REPEAT;
+    int id = gen_new_node(g, kind);
+    GenNode *n = &m->nodes[id];
+    if (kind == GEN_REPEAT) {
+      n->hi = gen_below(g, GEN_MAX_BOUND + 1);
+      int kid = gen_stmt(g, depth + 1);
+      m->nodes[id].kids[0] = kid;
+      return id;
+    }
+    n->var = g->nvars;
+    if (gen_below(g, 4) == 0) {
+      n->lo = 0;
+      n->hi_param = 1;
+      n->hi = m->param_default - 1;
+    } else {
+      n->lo = gen_below(g, 2);
+      n->hi = n->lo - 1 + gen_below(g, GEN_MAX_BOUND + 1 - n->lo + 1); /* may be empty */
+    }
+    g->scope_hi[g->nvars++] = n->hi_param ? GEN_MAX_BOUND : (n->hi < 0 ? 0 : n->hi);
+    int kid = gen_stmt(g, depth + 1);
+    g->nvars--;
+    m->nodes[id].kids[0] = kid;
+    return id;
+  }
+  if (g->nvars == 0) return gen_leaf(g);
+  int id = gen_new_node(g, GEN_IF);
+  GenNode *n = &m->nodes[id];
+  n->cond_var = gen_below(g, g->nvars);
+  n->cond = (GenCond)gen_below(g, 3);
+  int top = g->scope_hi[n->cond_var];
+  if (n->cond == GEN_COND_EQ) n->cond_val = gen_below(g, top + 1);
+  else if (n->cond == GEN_COND_LT) n->cond_val = gen_below(g, top + 2);
+  else {
+    n->cond_mod = 2 + gen_below(g, 2);
+    n->cond_val = gen_below(g, n->cond_mod);
+  }
+  int then_kid = gen_stmt(g, depth + 1);
+  int else_kid = gen_below(g, 3) ? gen_stmt(g, depth + 1) : gen_new_node(g, GEN_SKIP);
+  m->nodes[id].kids[0] = then_kid;
+  m->nodes[id].kids[1] = else_kid;
+  return id;
+}
+
+void gen_model(GenModel *m, uint64_t seed) {
+  memset(m, 0, sizeof *m);
+  GenState g = {seed * 0x2545F4914F6CDD1Dull + 1, m, {0}, 0};
+  m->res_count = gen_below(&g, GEN_MAX_RES + 1);
+  for (int k = 0; k < m->res_count; k++) {
+    m->res[k].family = gen_below(&g, 3) == 0;
+    m->res[k].servers = 1 + (gen_below(&g, 2) ? 0 : gen_below(&g, 4));
+  }
+  m->const_count = 1 + gen_below(&g, GEN_MAX_CONSTS);
+  for (int k = 0; k < m->const_count; k++) {
+    m->consts[k].lo_ns = 1 + gen_below(&g, 5) * 250;
+    m->consts[k].hi_ns = m->consts[k].lo_ns + (gen_below(&g, 3) ? gen_below(&g, 4) * 500 : 0);
+  }
+  m->param_default = 1 + gen_below(&g, GEN_MAX_BOUND + 1);
+  m->root = gen_stmt(&g, 0);
+}
+
+/* ------------------------------------------------------------------ text */
+
+typedef struct GenBuf {
+  char *text;   /* malloc'd, NUL-terminated */
+  size_t len;   /* characters written */
+  size_t cap;   /* allocated */
+} GenBuf;
+
+static void gen_put(GenBuf *b, const char *format, ...) {
+  va_list ap;
+  for (;;) {
+    va_start(ap, format);
+    int need = vsnprintf(b->text + b->len, b->cap - b->len, format, ap);
+    va_end(ap);
+    if (need >= 0 && (size_t)need < b->cap - b->len) {
+      b->len += (size_t)need;
+      return;
+    }
+    b->cap = 2 * b->cap + (size_t)need + 64;
+    char *grown = realloc(b->text, b->cap);
+    if (!grown) abort();
+    b->text = grown;
+  }
+}
+
+static void gen_put_dur(GenBuf *b, const GenDur *d) {
+  int parts = 0;
+  if (d->c >= 0) {
+    if (d->coef_c == 1) gen_put(b, "t%d", d->c);
+    else gen_put(b, "%d * t%d", d->coef_c, d->c);
+    parts++;
+  }
+  if (d->var >= 0) {
+    if (parts++) gen_put(b, " + ");
+    if (d->ci >= 0) gen_put(b, "i%d * t%d", d->var, d->ci);
+    else gen_put(b, "i%d * 1us", d->var);
+  }
+  if (d->lit_us > 0 || parts == 0) {
+    if (parts++) gen_put(b, " + ");
+    gen_put(b, "%dus", d->lit_us);
+  }
+}
+
+static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
+  const GenNode *n = &m->nodes[id];
+  switch (n->kind) {
+  case GEN_SKIP: gen_put(b, "skip"); break;
+  case GEN_DELAY:
+    gen_put(b, "delay(");
+    gen_put_dur(b, &n->dur);
+    gen_put(b, ")");
+    break;
+  case GEN_USE:
+    gen_put(b, "use(r%d", n->res);
+    if (m->res[n->res].family) {
+      if (n->member == GEN_MEMBER_CONST) gen_put(b, "[%d]", n->member_val);
+      else if (n->member == GEN_MEMBER_VAR) gen_put(b, "[i%d]", n->member_var);
+      else gen_put(b, "[i%d %% %d]", n->member_var, n->member_val);
+    }
+    gen_put(b, ", ");
+    gen_put_dur(b, &n->dur);
+    gen_put(b, ")");
+    break;
+  case GEN_BLOCK:
+  case GEN_PARALLEL:
+    gen_put(b, "{\n");
+    for (int k = 0; k < n->nkids; k++) {
+      gen_put(b, "%*s", 2 * (indent + 1), "");
+      gen_put_stmt(b, m, n->kids[k], indent + 1);
+      if (k + 1 < n->nkids) gen_put(b, n->kind == GEN_BLOCK ? ";\n" : " ||\n");
+    }
+    gen_put(b, "\n%*s}", 2 * indent, "");
+    break;
+  case GEN_SEQ:
+  case GEN_PAR:
+    gen_put(b, "%s (i%d = %d, ", n->kind == GEN_SEQ ? "seq" : "par", n->var, n->lo);
+    if (n->hi_param) gen_put(b, "P - 1) ");
+    else gen_put(b, "%d) ", n->hi);
+    gen_put_stmt(b, m, n->kids[0], indent);
+    break;
+  case GEN_REPEAT:
+    gen_put(b, "repeat (%d) ", n->hi);
+    gen_put_stmt(b, m, n->kids[0], indent);
+    break;
+  case GEN_IF:
+    if (n->cond == GEN_COND_EQ) gen_put(b, "if (i%d == %d) ", n->cond_var, n->cond_val);
+    else if (n->cond == GEN_COND_LT) gen_put(b, "if (i%d < %d) ", n->cond_var, n->cond_val);
+    else gen_put(b, "if (i%d %% %d == %d) ", n->cond_var, n->cond_mod, n->cond_val);
+    /* braces keep an inner if from taking this if's else */
+    gen_put(b, "{ ");
+    gen_put_stmt(b, m, n->kids[0], indent + 1);
+    gen_put(b, " } else ");
+    gen_put_stmt(b, m, n->kids[1], indent);
+    break;
+  }
+}
+
+char *gen_model_text(const GenModel *m, const char *header) {
+  GenBuf b = {NULL, 0, 0};
+  gen_put(&b, "");
+  if (header) {
+    const char *line = header;
+    while (*line) {
+      const char *end = strchr(line, '\n');
+      int len = end ? (int)(end - line) : (int)strlen(line);
+      gen_put(&b, "# %.*s\n", len, line);
+      line += len + (end ? 1 : 0);
+    }
+  }
+  gen_put(&b, "param P = %d in 1 .. %d;\n", m->param_default, GEN_MAX_BOUND + 1);
+  for (int k = 0; k < m->const_count; k++) {
+    if (m->consts[k].dropped) continue;
+    if (m->consts[k].lo_ns == m->consts[k].hi_ns) gen_put(&b, "const t%d = %dns;\n", k, m->consts[k].lo_ns);
+    else gen_put(&b, "const t%d = [%dns, %dns];\n", k, m->consts[k].lo_ns, m->consts[k].hi_ns);
+  }
+  for (int k = 0; k < m->res_count; k++) {
+    if (m->res[k].dropped) continue;
+    if (m->res[k].family) gen_put(&b, "resource r%d[%d] = fcfs(%d);\n", k, GEN_FAMILY_SIZE, m->res[k].servers);
+    else gen_put(&b, "resource r%d = fcfs(%d);\n", k, m->res[k].servers);
+  }
+  gen_put(&b, "process main {\n  ");
+  gen_put_stmt(&b, m, m->root, 1);
+  gen_put(&b, "\n}\n");
+  return b.text;
+}

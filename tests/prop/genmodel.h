@@ -1,0 +1,91 @@
+/*
+** genmodel.h — seeded random models for the property tests (REDUCTION.md: the reduced bounds
+** against the simulator). A model is a small tree in a fixed pool of nodes (so a shrinker can copy
+** it and edit it) and is written out as model text (so every case can be saved as a .pam file).
+*/
+#ifndef PAMC_GENMODEL_H
+#define PAMC_GENMODEL_H
+
+#include <stdint.h>
+
+/* Nodes of one model: enough for nesting depth GEN_MAX_DEPTH with small fan-out. */
+#define GEN_MAX_NODES 96
+/* Nesting depth of statements (loops, blocks): keeps simulation and reduction fast. */
+#define GEN_MAX_DEPTH 4
+/* Children of a block or `||` chain. */
+#define GEN_MAX_KIDS 3
+/* Resources, consts of a model (the brief: up to 5 resources). */
+#define GEN_MAX_RES 5
+#define GEN_MAX_CONSTS 3
+/* Members of every family: every index expression the generator writes is in 0 .. size-1
+   (loop indices run in 0 .. GEN_MAX_BOUND, moduli and constants stay below the size). */
+#define GEN_FAMILY_SIZE 6
+/* Largest loop bound (index values 0 .. GEN_MAX_BOUND): simulation stays small. */
+#define GEN_MAX_BOUND 3
+
+typedef enum GenKind {
+  GEN_SKIP, GEN_DELAY, GEN_USE, GEN_BLOCK, GEN_PARALLEL, GEN_SEQ, GEN_PAR, GEN_REPEAT, GEN_IF
+} GenKind;
+
+/* A duration: coef_c * consts[c] + coef_i * index * consts[ci] + lit_us microseconds; every part
+   optional, every coefficient nonnegative, so the duration is nonnegative. */
+typedef struct GenDur {
+  int c;        /* const id or -1 */
+  int coef_c;   /* its integer coefficient (>= 1) */
+  int var;      /* depth of an enclosing loop index, or -1 */
+  int ci;       /* const id multiplying the index (or -1: the index times 1us) */
+  int lit_us;   /* literal microseconds (>= 0) */
+} GenDur;
+
+/* How a family member is chosen. */
+typedef enum GenMember { GEN_MEMBER_VAR, GEN_MEMBER_CONST, GEN_MEMBER_MOD } GenMember;
+
+/* Condition of an `if` on an enclosing index: var == v, var < v, var % k == v. */
+typedef enum GenCond { GEN_COND_EQ, GEN_COND_LT, GEN_COND_MOD } GenCond;
+
+typedef struct GenNode {
+  GenKind kind;             /* what statement */
+  int kids[GEN_MAX_KIDS];   /* child node ids (-1 unused): block/||: all; loops: [0]; if: [0],[1] */
+  int nkids;                /* children of a block or || chain */
+  int var;                  /* loops: depth of the index they bind (name i<depth>) */
+  int lo, hi;               /* loop bounds (repeat: count in hi) */
+  int hi_param;             /* 1: upper bound written `P - 1` (P's default is hi + 1) */
+  int res;                  /* use: resource id */
+  GenMember member;         /* use of a family: how the member is chosen */
+  int member_var;           /* GEN_MEMBER_VAR / MOD: index depth */
+  int member_val;           /* GEN_MEMBER_CONST: member; GEN_MEMBER_MOD: modulus K */
+  GenDur dur;               /* delay/use duration */
+  GenCond cond;             /* if: kind of condition */
+  int cond_var;             /* if: index depth */
+  int cond_val, cond_mod;   /* if: compared value, modulus */
+} GenNode;
+
+typedef struct GenResource {
+  int family;               /* 1: `r<k>[GEN_FAMILY_SIZE]` */
+  int servers;              /* multiplicity 1..4 */
+  int dropped;              /* 1: not written (shrinker) */
+} GenResource;
+
+typedef struct GenConst {
+  int lo_ns, hi_ns;         /* interval [lo, hi] in ns (lo == hi: a plain number) */
+  int dropped;              /* 1: not written (shrinker) */
+} GenConst;
+
+typedef struct GenModel {
+  GenNode nodes[GEN_MAX_NODES]; /* the pool */
+  int node_count;               /* nodes in use */
+  int root;                     /* body of main */
+  GenResource res[GEN_MAX_RES]; /* resources r0 .. */
+  int res_count;                /* length of res */
+  GenConst consts[GEN_MAX_CONSTS]; /* consts t0 .. */
+  int const_count;              /* length of consts */
+  int param_default;            /* default of `param P` (in 1 .. GEN_MAX_BOUND + 1) */
+} GenModel;
+
+/* Fills m with the model of seed. */
+void gen_model(GenModel *m, uint64_t seed);
+/* Writes m as model text, with header (may be NULL) as comment lines first. Returns a malloc'd
+   string (caller frees). */
+char *gen_model_text(const GenModel *m, const char *header);
+
+#endif

@@ -1,0 +1,145 @@
+/*
+** test_reduce.c — the reduction (lang/reduce.h) on the worked examples of EXAMPLES.md and small
+** models whose bounds are derived by hand in the comments.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "eval.h"
+#include "program.h"
+#include "reduce.h"
+
+/* Relative tolerance of an evaluated bound against its hand derivation (a few roundings). */
+#define REDTEST_REL_TOL 1e-9
+
+/* Reduces text and evaluates T_lo and T_hi with the consts at their values and each param named
+** in names set to values (others at their defaults). */
+static void redtest_eval(const char *text, int n, const char *const *names, const double *values,
+                         double *lo, double *hi) {
+  DiagList diags;
+  diag_init(&diags);
+  Program prog;
+  assert_int_equal(program_load_string(&prog, &diags, "test.pam", text, NULL), PROGRAM_OK);
+  assert_int_equal(check_program(&prog), 0);
+  ReduceResult r;
+  ReduceOptions opts = {0, 0};
+  int status = reduce_program(&prog, &opts, &r, &diags);
+  if (status) diag_print(&diags, stderr);
+  assert_int_equal(status, 0);
+  size_t count = alg_symbol_count(r.alg);
+  AlgInterval *env = calloc(count + 1, sizeof *env);
+  for (size_t k = 0; k < count; k++) { env[k].lo = -INFINITY; env[k].hi = INFINITY; }
+  for (int k = 0; k < r.symbol_count; k++) {
+    const Decl *d = r.symbol_decls[k];
+    AlgInterval v = {0, 0};
+    int set = 0;
+    for (int j = 0; j < n; j++)
+      if (!strcmp(names[j], d->name.name)) { v.lo = v.hi = values[j]; set = 1; }
+    if (!set) {
+      EvalEnv e;
+      eval_env_init(&e);
+      assert_int_equal(eval_decl_value(&e, d, &v, NULL), EVAL_OK);
+    }
+    env[alg_symbol_id(r.symbols[k])] = v;
+  }
+  AlgInterval l = alg_eval_tree(r.alg, r.t_lo, env), h = alg_eval_tree(r.alg, r.t_hi, env);
+  *lo = l.lo;
+  *hi = h.hi;
+  free(env);
+  reduce_result_free(&r);
+  program_free(&prog);
+  diag_free(&diags);
+}
+
+static void assert_near(double got, double want) {
+  if (fabs(got - want) > REDTEST_REL_TOL * fabs(want) + 1e-18) {
+    fprintf(stderr, "got %.17g, want %.17g\n", got, want);
+    fail();
+  }
+}
+
+/* EXAMPLES.md §1: T_lo = 1310.96 us, T_hi = 1737.68 us. */
+static void test_example1(void **state) {
+  (void)state;
+  const char *text =
+    "param N = 1_000_000; param P = 8; param iters = 10;\n"
+    "const t_point = 1ns; const latency = 2us; const byte_time = 0.5ns;\n"
+    "resource cpu[P]; resource bus;\n"
+    "fn msg(bytes) = latency + bytes * byte_time;\n"
+    "process step(p) { use(cpu[p], ceil(N / P) * t_point); use(bus, msg(8 * 1024)) }\n"
+    "process main { repeat (iters) par (p = 0, P - 1) step(p) }\n";
+  double lo, hi;
+  redtest_eval(text, 0, NULL, NULL, &lo, &hi);
+  assert_near(lo, 1310.96e-6);
+  assert_near(hi, 1737.68e-6);
+}
+
+/* EXAMPLES.md §2: T_lo = 4, T_hi = 5. */
+static void test_example2(void **state) {
+  (void)state;
+  double lo, hi;
+  redtest_eval("resource r;\nprocess main { par (p = 0, 1) par (q = 0, 1) use(r, 1us) }\n", 0,
+               NULL, NULL, &lo, &hi);
+  assert_near(lo, 4e-6);
+  assert_near(hi, 5e-6);
+}
+
+/* EXAMPLES.md §3 at N = 10: T_lo = 68.75, T_hi = 76.25. */
+static void test_example3(void **state) {
+  (void)state;
+  const char *text =
+    "param N = 5;\nconst t = 1us;\nresource mem = fcfs(4);\n"
+    "process main { seq (i = 1, N) delay(i * t); par (i = 1, N) use(mem, i * t) }\n";
+  const char *names[] = {"N"};
+  double values[] = {10};
+  double lo, hi;
+  redtest_eval(text, 1, names, values, &lo, &hi);
+  assert_near(lo, 68.75e-6);
+  assert_near(hi, 76.25e-6);
+}
+
+/* An empty par range (P = 1): par (p = 1, P - 1) use(r, 1) is 0; plus delay(2) gives 2. */
+static void test_empty_range(void **state) {
+  (void)state;
+  const char *text = "param P = 4;\nresource r;\n"
+                     "process main { delay(2); par (p = 1, P - 1) use(r, 1) }\n";
+  const char *names[] = {"P"};
+  double one[] = {1}, four[] = {4};
+  double lo, hi;
+  redtest_eval(text, 1, names, one, &lo, &hi);
+  assert_near(lo, 2);
+  assert_near(hi, 2);
+  /* P = 4: 3 uses of r, serial: L = 2 + 3 = 5; U = 2 + max_p(1 + (3 - 1)) = 5 */
+  redtest_eval(text, 1, names, four, &lo, &hi);
+  assert_near(lo, 5);
+  assert_near(hi, 5);
+}
+
+/* choose hull: choose(0.5) delay(1) else delay(3): L = 1, U = 3. */
+static void test_choose_hull(void **state) {
+  (void)state;
+  double lo, hi;
+  redtest_eval("process main { choose (0.5) delay(1) else delay(3) }\n", 0, NULL, NULL, &lo, &hi);
+  assert_near(lo, 1);
+  assert_near(hi, 3);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_example1),
+    cmocka_unit_test(test_example2),
+    cmocka_unit_test(test_example3),
+    cmocka_unit_test(test_empty_range),
+    cmocka_unit_test(test_choose_hull),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
