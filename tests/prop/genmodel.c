@@ -68,12 +68,13 @@ static int gen_leaf(GenState *g) {
   GenNode *n = &m->nodes[id];
   n->res = gen_below(g, m->res_count);
   if (m->res[n->res].family) {
-    int how = g->nvars > 0 ? gen_below(g, 3) : GEN_MEMBER_CONST;
+    int how = g->nvars > 0 ? gen_below(g, 4) : GEN_MEMBER_CONST;
     n->member = (GenMember)how;
     if (how == GEN_MEMBER_CONST) n->member_val = gen_below(g, GEN_FAMILY_SIZE);
     else {
       n->member_var = gen_below(g, g->nvars);
-      if (how == GEN_MEMBER_MOD) n->member_val = 2 + gen_below(g, 2);
+      if (how == GEN_MEMBER_MOD || how == GEN_MEMBER_BLOCK) n->member_val = 2 + gen_below(g, 2);
+      if (how == GEN_MEMBER_MOD && gen_below(g, 2)) n->member_off = 1 + gen_below(g, 2);
     }
   }
   n->dur = gen_dur(g);
@@ -215,6 +216,8 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
     if (m->res[n->res].family) {
       if (n->member == GEN_MEMBER_CONST) gen_put(b, "[%d]", n->member_val);
       else if (n->member == GEN_MEMBER_VAR) gen_put(b, "[i%d]", n->member_var);
+      else if (n->member == GEN_MEMBER_BLOCK) gen_put(b, "[floor(i%d / %d)]", n->member_var, n->member_val);
+      else if (n->member_off) gen_put(b, "[(i%d + %d) %% %d]", n->member_var, n->member_off, n->member_val);
       else gen_put(b, "[i%d %% %d]", n->member_var, n->member_val);
     }
     gen_put(b, ", ");

@@ -38,7 +38,7 @@ typedef struct GenDur {
 } GenDur;
 
 /* How a family member is chosen. */
-typedef enum GenMember { GEN_MEMBER_VAR, GEN_MEMBER_CONST, GEN_MEMBER_MOD } GenMember;
+typedef enum GenMember { GEN_MEMBER_VAR, GEN_MEMBER_CONST, GEN_MEMBER_MOD, GEN_MEMBER_BLOCK } GenMember;
 
 /* Condition of an `if` on an enclosing index: var == v, var < v, var % k == v. */
 typedef enum GenCond { GEN_COND_EQ, GEN_COND_LT, GEN_COND_MOD } GenCond;
@@ -53,7 +53,8 @@ typedef struct GenNode {
   int res;                  /* use: resource id */
   GenMember member;         /* use of a family: how the member is chosen */
   int member_var;           /* GEN_MEMBER_VAR / MOD: index depth */
-  int member_val;           /* GEN_MEMBER_CONST: member; GEN_MEMBER_MOD: modulus K */
+  int member_val;           /* GEN_MEMBER_CONST: member; MOD: modulus K; BLOCK: block size B */
+  int member_off;           /* GEN_MEMBER_MOD: offset c in (i + c) % K (0: plain i % K) */
   GenDur dur;               /* delay/use duration */
   GenCond cond;             /* if: kind of condition */
   int cond_var;             /* if: index depth */

@@ -1,0 +1,362 @@
+/*
+** reduce_demand.c — service demand in the summaries of the reduction (REDUCTION.md): D_r per
+** resource and per family member, how it adds up over sequences, branches and loops, the lower
+** bound from the most loaded resource, and W_ir, the demand that can make a branch wait.
+**
+** A family member is named by its index expression while that expression is open; closing a
+** loop over an index the member depends on turns the demand into `extra_hi` (an upper bound on
+** the family's unnamed demand) and `spread_lo` (a lower bound on its most loaded member).
+*/
+#include <string.h>
+
+#include "reduce_internal.h"
+
+static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
+
+void reduce_sum_init(RCtx *c, Summary *s) {
+  memset(s, 0, sizeof *s);
+  s->phi_lo = s->phi_hi = s->L = s->U = zero(c);
+  s->chain = 1;
+}
+
+/* m_r: the multiplicity of res (1 when the declaration gives none). */
+AlgExpr *reduce_mult(RCtx *c, const Decl *res) {
+  if (!res->u.resource.servers) return alg_num_int(c->alg, 1);
+  REnv env; memset(&env, 0, sizeof env);
+  return reduce_expr(c, &env, res->u.resource.servers);
+}
+
+/* The number of members of family res as an exact positive integer, or NULL. */
+static AlgExpr *family_size(RCtx *c, const Decl *res) {
+  if (!res->u.resource.count) return NULL;
+  REnv env; memset(&env, 0, sizeof env);
+  AlgExpr *size = reduce_expr(c, &env, res->u.resource.count);
+  if (alg_kind(size) != ALG_NUM || mpz_cmp_ui(mpq_denref(alg_num_value(size)), 1) != 0 ||
+      mpq_sgn(alg_num_value(size)) <= 0) return NULL;
+  return size;
+}
+
+static RFam *fam_find(const Summary *s, const Decl *res) {
+  for (int i = 0; i < s->nfams; i++) if (s->fams[i].res == res) return &s->fams[i];
+  return NULL;
+}
+
+static RFam *fam_get(RCtx *c, Summary *s, const Decl *res) {
+  RFam *found = fam_find(s, res);
+  if (found) return found;
+  RFam *grown = arena_alloc(&c->arena, (size_t)(s->nfams + 1) * sizeof *grown);
+  if (s->nfams) memcpy(grown, s->fams, (size_t)s->nfams * sizeof *grown);
+  s->fams = grown;
+  RFam *fam = &s->fams[s->nfams++];
+  fam->res = res; fam->spread_lo = NULL; fam->extra_hi = zero(c);
+  return fam;
+}
+
+static RTerm *term_find(const Summary *s, const Decl *res, AlgExpr *index) {
+  for (int i = 0; i < s->nterms; i++)
+    if (s->terms[i].res == res && s->terms[i].index == index) return &s->terms[i];
+  return NULL;
+}
+
+static RTerm *term_new(RCtx *c, Summary *s, const Decl *res, AlgExpr *index) {
+  RTerm *grown = arena_alloc(&c->arena, (size_t)(s->nterms + 1) * sizeof *grown);
+  if (s->nterms) memcpy(grown, s->terms, (size_t)s->nterms * sizeof *grown);
+  s->terms = grown;
+  RTerm *term = &s->terms[s->nterms++];
+  term->res = res; term->index = index; term->d_lo = term->d_hi = zero(c);
+  return term;
+}
+
+static AlgExpr *term_hi(RCtx *c, const Summary *s, const Decl *res, AlgExpr *index) {
+  const RTerm *term = term_find(s, res, index);
+  return term ? term->d_hi : zero(c);
+}
+
+static void spread_into(RCtx *c, RFam *fam, AlgExpr *spread) {
+  fam->spread_lo = fam->spread_lo ? alg_max(c->alg, fam->spread_lo, spread) : spread;
+}
+
+/* Adds demand (lo, hi) on res[index] (index NULL for a plain resource) to s. */
+void reduce_add_demand(RCtx *c, Summary *s, const Decl *res, AlgExpr *index, AlgExpr *lo,
+                       AlgExpr *hi) {
+  RTerm *term = term_find(s, res, index);
+  if (!term) term = term_new(c, s, res, index);
+  term->d_lo = alg_add(c->alg, term->d_lo, lo);
+  term->d_hi = alg_add(c->alg, term->d_hi, hi);
+  if (res->u.resource.count) fam_get(c, s, res);
+}
+
+/* Adds the demands of from to into (terms and unnamed demand add; spreads take the max). */
+void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from) {
+  for (int i = 0; i < from->nterms; i++) {
+    const RTerm *term = &from->terms[i];
+    reduce_add_demand(c, into, term->res, term->index, term->d_lo, term->d_hi);
+  }
+  for (int i = 0; i < from->nfams; i++) {
+    RFam *fam = fam_get(c, into, from->fams[i].res);
+    if (from->fams[i].spread_lo) spread_into(c, fam, from->fams[i].spread_lo);
+    fam->extra_hi = alg_add(c->alg, fam->extra_hi, from->fams[i].extra_hi);
+  }
+}
+
+/* Total demand on family res in s (upper-bound use): named members plus unnamed demand. */
+static AlgExpr *fam_total(RCtx *c, const Summary *s, const Decl *res) {
+  const RFam *fam = fam_find(s, res);
+  AlgExpr *total = fam ? fam->extra_hi : zero(c);
+  for (int i = 0; i < s->nterms; i++)
+    if (s->terms[i].res == res) total = alg_add(c->alg, total, s->terms[i].d_hi);
+  return total;
+}
+
+/* Lower bound from the loads: max over resources (and members) of D_r / m_r. */
+AlgExpr *reduce_load_lo(RCtx *c, const Summary *s) {
+  AlgExpr *load = zero(c);
+  for (int i = 0; i < s->nterms; i++)
+    load = alg_max(c->alg, load, alg_div(c->alg, s->terms[i].d_lo, reduce_mult(c, s->terms[i].res)));
+  for (int i = 0; i < s->nfams; i++)
+    if (s->fams[i].spread_lo)
+      load = alg_max(c->alg, load, alg_div(c->alg, s->fams[i].spread_lo, reduce_mult(c, s->fams[i].res)));
+  return load;
+}
+
+/* ------------------------------------------------------------------ index shapes */
+
+/* How a member index depends on a loop index i (REDUCTION.md, resource families). */
+typedef enum {
+  SHAPE_OTHER,       /* anything else */
+  SHAPE_INJECTIVE,   /* a*i + c, a a nonzero integer: one member per branch */
+  SHAPE_MODULO,      /* (i + c) % K or (-i + c) % K, K a positive integer: round robin */
+  SHAPE_BLOCK        /* floor(d*i + c), d a nonzero number: blocks of about 1/|d| indices */
+} IndexShape;
+
+typedef struct Shape {
+  IndexShape kind;   /* the shape */
+  AlgExpr *inner;    /* SHAPE_BLOCK: the argument of floor */
+  AlgExpr *modulus;  /* SHAPE_MODULO: K */
+  AlgExpr *slope;    /* SHAPE_BLOCK: |d| */
+} Shape;
+
+static int is_integer_num(AlgExpr *e) {
+  return alg_kind(e) == ALG_NUM && mpz_cmp_ui(mpq_denref(alg_num_value(e)), 1) == 0;
+}
+
+/* d e / d i when e = d*i + rest with d a number and rest free of i, else NULL. */
+static AlgExpr *linear_slope(RCtx *c, AlgExpr *e, AlgSymbol *i) {
+  AlgExpr *slope = alg_diff(c->alg, e, i);
+  if (!slope || alg_kind(slope) != ALG_NUM || alg_is_num(slope, 0)) return NULL;
+  AlgExpr *rest = alg_sub(c->alg, e, alg_mul(c->alg, slope, alg_sym(c->alg, i)));
+  return alg_contains(rest, i) ? NULL : slope;
+}
+
+static Shape index_shape(RCtx *c, AlgExpr *index, AlgSymbol *i) {
+  Shape shape = {SHAPE_OTHER, NULL, NULL, NULL};
+  if (!i || !index || !alg_contains(index, i)) return shape;
+  AlgExpr *slope = linear_slope(c, index, i);
+  if (slope && is_integer_num(slope)) { shape.kind = SHAPE_INJECTIVE; return shape; }
+  if (alg_kind(index) == ALG_MOD) {
+    AlgExpr *modulus = alg_kid(index, 1);
+    AlgExpr *inner_slope = linear_slope(c, alg_kid(index, 0), i);
+    if (is_integer_num(modulus) && mpq_sgn(alg_num_value(modulus)) > 0 && inner_slope &&
+        (alg_is_num(inner_slope, 1) || alg_is_num(inner_slope, -1))) {
+      shape.kind = SHAPE_MODULO; shape.modulus = modulus;
+    }
+    return shape;
+  }
+  if (alg_kind(index) == ALG_FLOOR) {
+    AlgExpr *inner_slope = linear_slope(c, alg_kid(index, 0), i);
+    if (inner_slope) {
+      shape.kind = SHAPE_BLOCK; shape.inner = alg_kid(index, 0);
+      shape.slope = mpq_sgn(alg_num_value(inner_slope)) < 0 ? alg_neg(c->alg, inner_slope) : inner_slope;
+    }
+  }
+  return shape;
+}
+
+/* Number of indices in a..b (may be <= 0 for an empty range). */
+static AlgExpr *range_count(RCtx *c, AlgExpr *a, AlgExpr *b) {
+  return alg_add(c->alg, alg_sub(c->alg, b, a), alg_num_int(c->alg, 1));
+}
+
+/* A lower bound on how many indices of a..b the fullest member receives, or NULL. */
+static AlgExpr *fullest_lo(RCtx *c, const Decl *res, AlgExpr *index, AlgSymbol *i, AlgExpr *a,
+                           AlgExpr *b) {
+  AlgCtx *g = c->alg;
+  AlgExpr *count = range_count(c, a, b);
+  Shape shape = index_shape(c, index, i);
+  AlgExpr *members = NULL;      /* members the range can reach at most */
+  switch (shape.kind) {
+  case SHAPE_INJECTIVE: return NULL;
+  case SHAPE_MODULO: members = shape.modulus; break;
+  case SHAPE_BLOCK: {
+    AlgExpr *at_a = alg_func(g, ALG_FLOOR, alg_subst(g, shape.inner, i, a));
+    AlgExpr *at_b = alg_func(g, ALG_FLOOR, alg_subst(g, shape.inner, i, b));
+    members = alg_add(g, alg_func(g, ALG_ABS, alg_sub(g, at_b, at_a)), alg_num_int(g, 1));
+    break;
+  }
+  case SHAPE_OTHER: members = family_size(c, res); break;
+  }
+  if (!members) return NULL;
+  AlgExpr *size = family_size(c, res);
+  if (size && shape.kind == SHAPE_MODULO) members = alg_min(g, members, size);
+  return alg_func(g, ALG_CEIL, alg_div(g, count, members));
+}
+
+/* An upper bound on how many indices of a..b share the member of index i, or NULL. */
+static AlgExpr *sharing_hi(RCtx *c, const Shape *shape, AlgExpr *a, AlgExpr *b) {
+  AlgCtx *g = c->alg;
+  switch (shape->kind) {
+  case SHAPE_MODULO:
+    return alg_max(g, alg_num_int(g, 1), alg_func(g, ALG_CEIL, alg_div(g, range_count(c, a, b),
+                                                                        shape->modulus)));
+  case SHAPE_BLOCK:
+    return alg_max(g, alg_num_int(g, 1), alg_func(g, ALG_CEIL, alg_div(g, alg_num_int(g, 1),
+                                                                        shape->slope)));
+  default: return NULL;
+  }
+}
+
+/* ------------------------------------------------------------------ loops */
+
+/* Closes the demands of body over index i = a..b into out: sums per member that stays named;
+** members named through i become unnamed demand with its fullest-member lower bound. */
+void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol *i, AlgExpr *a,
+                          AlgExpr *b) {
+  AlgCtx *g = c->alg;
+  for (int k = 0; k < body->nterms; k++) {
+    const RTerm *term = &body->terms[k];
+    if (!term->index || !alg_contains(term->index, i)) {
+      reduce_add_demand(c, out, term->res, term->index, alg_sum(g, i, a, b, term->d_lo),
+                        alg_sum(g, i, a, b, term->d_hi));
+      continue;
+    }
+    RFam *fam = fam_get(c, out, term->res);
+    AlgExpr *spread = alg_max_over(g, i, a, b, term->d_lo);
+    AlgExpr *fullest = alg_contains(term->d_lo, i) ? NULL
+                     : fullest_lo(c, term->res, term->index, i, a, b);
+    if (fullest) spread = alg_max(g, spread, alg_mul(g, fullest, term->d_lo));
+    spread_into(c, fam, spread);
+    fam->extra_hi = alg_add(g, fam->extra_hi, alg_sum(g, i, a, b, term->d_hi));
+  }
+  for (int k = 0; k < body->nfams; k++) {
+    const RFam *inner = &body->fams[k];
+    RFam *fam = fam_get(c, out, inner->res);
+    if (inner->spread_lo) spread_into(c, fam, alg_max_over(g, i, a, b, inner->spread_lo));
+    if (!alg_is_num(inner->extra_hi, 0))
+      fam->extra_hi = alg_add(g, fam->extra_hi, alg_sum(g, i, a, b, inner->extra_hi));
+  }
+}
+
+/* ------------------------------------------------------------------ waits */
+
+/* The one index expression every use of family res in branch names, or NULL (several, or
+** unnamed demand). */
+static AlgExpr *single_index(const Summary *branch, const RFam *fam) {
+  if (fam->spread_lo || !alg_is_num(fam->extra_hi, 0)) return NULL;
+  AlgExpr *one = NULL;
+  for (int j = 0; j < branch->nterms; j++) {
+    if (branch->terms[j].res != fam->res) continue;
+    if (one && one != branch->terms[j].index) return NULL;
+    one = branch->terms[j].index;
+  }
+  return one;
+}
+
+/* 1 when every use of family res in s names a member by a number (no unnamed demand). */
+static int fam_members_known(const Summary *s, const Decl *res) {
+  const RFam *fam = fam_find(s, res);
+  if (fam && (fam->spread_lo || !alg_is_num(fam->extra_hi, 0))) return 0;
+  for (int i = 0; i < s->nterms; i++)
+    if (s->terms[i].res == res && alg_kind(s->terms[i].index) != ALG_NUM) return 0;
+  return 1;
+}
+
+/* W / m for family fam of branch inside whole: a par over i = a..b (i != NULL) or a ||. */
+static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *branch, const RFam *fam,
+                            AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
+  AlgCtx *g = c->alg;
+  const Decl *res = fam->res;
+  AlgExpr *m = reduce_mult(c, res);
+  AlgExpr *own = fam_total(c, branch, res);
+  AlgExpr *one = single_index(branch, fam);
+  if (one && i) {
+    Shape shape = index_shape(c, one, i);
+    if (shape.kind == SHAPE_INJECTIVE)          /* member i is this branch's alone */
+      return branch->chain ? zero(c) : alg_div(g, own, m);
+    AlgExpr *sharing = sharing_hi(c, &shape, a, b);
+    if (sharing && !alg_contains(own, i)) {     /* its member serves `sharing` equal branches */
+      AlgExpr *others = branch->chain ? alg_sub(g, sharing, alg_num_int(g, 1)) : sharing;
+      return alg_div(g, alg_mul(g, others, own), m);
+    }
+  }
+  if (!i && fam_members_known(whole, res)) {    /* || over numbered members: each on its own */
+    AlgExpr *wait = zero(c);
+    for (int j = 0; j < branch->nterms; j++) {
+      const RTerm *term = &branch->terms[j];
+      if (term->res != res) continue;
+      AlgExpr *W = term_hi(c, whole, res, term->index);
+      if (branch->chain) W = alg_sub(g, W, term->d_hi);
+      wait = alg_add(g, wait, alg_div(g, W, m));
+    }
+    return wait;
+  }
+  /* Otherwise the whole family as one resource: the waits of a chain at distinct members are
+  ** disjoint in time, so together they are at most the others' demand on the family over m. */
+  AlgExpr *W = fam_total(c, whole, res);
+  if (branch->chain) W = alg_sub(g, W, own);
+  return alg_div(g, W, m);
+}
+
+/* sum over r in res(branch) of W_r / m_r: W_r = D_r(whole) - D_r(branch) for a chain branch,
+** D_r(whole) otherwise; families as family_wait says. i = a..b is the par index (NULL for ||). */
+AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *branch, AlgSymbol *i,
+                     AlgExpr *a, AlgExpr *b) {
+  AlgCtx *g = c->alg;
+  AlgExpr *wait = zero(c);
+  for (int k = 0; k < branch->nterms; k++) {
+    const RTerm *term = &branch->terms[k];
+    if (term->index) continue;
+    AlgExpr *W = term_hi(c, whole, term->res, NULL);
+    if (branch->chain) W = alg_sub(g, W, term->d_hi);
+    wait = alg_add(g, wait, alg_div(g, W, reduce_mult(c, term->res)));
+  }
+  for (int k = 0; k < branch->nfams; k++)
+    wait = alg_add(g, wait, family_wait(c, whole, branch, &branch->fams[k], i, a, b));
+  return wait;
+}
+
+/* ------------------------------------------------------------------ if and choose */
+
+/* Demands of x and y combined: piecewise on cond, or (cond NULL) the hull — min where they feed
+** a lower bound, max where they feed an upper bound. */
+void reduce_combine_demands(RCtx *c, AlgExpr *cond, const Summary *x, const Summary *y,
+                            Summary *out) {
+  AlgCtx *g = c->alg;
+#define PICK_LO(p, q) (cond ? alg_cond(g, cond, (p), (q)) : alg_min(g, (p), (q)))
+#define PICK_HI(p, q) (cond ? alg_cond(g, cond, (p), (q)) : alg_max(g, (p), (q)))
+  for (int pass = 0; pass < 2; pass++) {
+    const Summary *p = pass ? y : x, *q = pass ? x : y;   /* p's entries first, x always left */
+    for (int k = 0; k < p->nterms; k++) {
+      const RTerm *term = &p->terms[k];
+      if (term_find(out, term->res, term->index)) continue;
+      const RTerm *other = term_find(q, term->res, term->index);
+      AlgExpr *q_lo = other ? other->d_lo : zero(c), *q_hi = other ? other->d_hi : zero(c);
+      RTerm *both = term_new(c, out, term->res, term->index);
+      both->d_lo = pass ? PICK_LO(q_lo, term->d_lo) : PICK_LO(term->d_lo, q_lo);
+      both->d_hi = pass ? PICK_HI(q_hi, term->d_hi) : PICK_HI(term->d_hi, q_hi);
+    }
+    for (int k = 0; k < p->nfams; k++) {
+      const RFam *fam = &p->fams[k];
+      if (fam_find(out, fam->res)) continue;
+      const RFam *other = fam_find(q, fam->res);
+      RFam *both = fam_get(c, out, fam->res);
+      AlgExpr *p_spread = fam->spread_lo ? fam->spread_lo : zero(c);
+      AlgExpr *q_spread = other && other->spread_lo ? other->spread_lo : zero(c);
+      AlgExpr *q_extra = other ? other->extra_hi : zero(c);
+      both->spread_lo = pass ? PICK_LO(q_spread, p_spread) : PICK_LO(p_spread, q_spread);
+      if (alg_is_num(both->spread_lo, 0)) both->spread_lo = NULL;
+      both->extra_hi = pass ? PICK_HI(q_extra, fam->extra_hi) : PICK_HI(fam->extra_hi, q_extra);
+    }
+  }
+#undef PICK_LO
+#undef PICK_HI
+}

@@ -1,0 +1,155 @@
+/*
+** reduce_expr.c — model expressions into the algebra for the reduction: numbers with units exact,
+** params and consts as symbols (or their values when set), loop indices and arguments from the
+** scope, fns inlined, binders as big operators.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "reduce_internal.h"
+
+
+void reduce_fail(RCtx *c, SrcLoc loc, const char *msg) {
+  if (!c->failed) diag_report(c->diags, DIAG_ERROR, loc, "%s", msg);
+  c->failed = 1;
+}
+
+static AlgSymbol *symbol_of_decl(RCtx *c, const Decl *d) {
+  for (int i = 0; i < c->out->symbol_count; i++)
+    if (c->out->symbol_decls[i] == d) return c->out->symbols[i];
+  return NULL;
+}
+
+static AlgExpr *tr_num(RCtx *c, const Expr *e) {
+  AlgExpr *v;
+  if (!e->u.num.text || alg_num_decimal(c->alg, e->u.num.text, &v) != 0)
+    return alg_num_double(c->alg, e->u.num.value);
+  return alg_mul(c->alg, v, alg_num_frac(c->alg, (long)e->u.num.unit_num, (long)e->u.num.unit_den));
+}
+
+static AlgExpr *tr_name(RCtx *c, REnv *env, const Expr *e) {
+  switch (e->u.name.kind) {
+  case NAME_INDEX:
+    if (e->u.name.slot < env->depth && env->idx[e->u.name.slot]) return env->idx[e->u.name.slot];
+    break;
+  case NAME_ARG:
+    if (e->u.name.slot < env->argc) return env->args[e->u.name.slot];
+    break;
+  case NAME_PARAM: case NAME_CONST: {
+    AlgSymbol *s = symbol_of_decl(c, e->u.name.decl);
+    if (s) return alg_sym(c->alg, s);
+    const Expr *v = e->u.name.kind == NAME_PARAM ? e->u.name.decl->u.param.value
+                                                  : e->u.name.decl->u.constant.value;
+    if (v) { REnv fresh; memset(&fresh, 0, sizeof fresh); return reduce_expr(c, &fresh, v); }
+    break;
+  }
+  default: break;
+  }
+  reduce_fail(c, e->loc, "reduce: name without a value");
+  return alg_num_int(c->alg, 0);
+}
+
+static AlgExpr *tr_binary(RCtx *c, Op op, AlgExpr *a, AlgExpr *b) {
+  AlgCtx *g = c->alg;
+  switch (op) {
+  case OP_ADD: return alg_add(g, a, b);
+  case OP_SUB: return alg_sub(g, a, b);
+  case OP_MUL: return alg_mul(g, a, b);
+  case OP_DIV: return alg_div(g, a, b);
+  case OP_MOD: return alg_mod(g, a, b);
+  case OP_POW: return alg_pow(g, a, b);
+  case OP_EQ: return alg_cmp(g, ALG_CMP_EQ, a, b);
+  case OP_NE: return alg_cmp(g, ALG_CMP_NE, a, b);
+  case OP_LT: return alg_cmp(g, ALG_CMP_LT, a, b);
+  case OP_LE: return alg_cmp(g, ALG_CMP_LE, a, b);
+  case OP_GT: return alg_cmp(g, ALG_CMP_GT, a, b);
+  case OP_GE: return alg_cmp(g, ALG_CMP_GE, a, b);
+  case OP_AND: return alg_and(g, a, b);
+  case OP_OR: return alg_or(g, a, b);
+  default: return a;
+  }
+}
+
+static AlgExpr *tr_call(RCtx *c, REnv *env, const Expr *e) {
+  AlgCtx *g = c->alg;
+  int n = e->u.call.args.count;
+  if (n > REDUCE_MAX_ARGS || n < 1) {
+    if (e->u.call.builtin < 0 && n == 0) goto user;
+    reduce_fail(c, e->loc, "reduce: too many arguments");
+    return alg_num_int(g, 0);
+  }
+  user:;
+  AlgExpr *a[REDUCE_MAX_ARGS];
+  for (int i = 0; i < n; i++) a[i] = reduce_expr(c, env, e->u.call.args.items[i]);
+  if (e->u.call.builtin < 0) {
+    const Decl *fn = e->u.call.decl;
+    REnv inner; memset(&inner, 0, sizeof inner);
+    inner.args = a; inner.argc = n;
+    return reduce_expr(c, &inner, fn->u.fn.body);
+  }
+  switch (e->u.call.builtin) {
+  case EVAL_B_MIN: return alg_min_n(g, (size_t)n, a);
+  case EVAL_B_MAX: return alg_max_n(g, (size_t)n, a);
+  case EVAL_B_CEIL: return alg_func(g, ALG_CEIL, a[0]);
+  case EVAL_B_FLOOR: return alg_func(g, ALG_FLOOR, a[0]);
+  case EVAL_B_ABS: return alg_func(g, ALG_ABS, a[0]);
+  case EVAL_B_SQRT: return alg_func(g, ALG_SQRT, a[0]);
+  case EVAL_B_LOG: return alg_func(g, ALG_LOG, a[0]);
+  case EVAL_B_LOG2: return alg_func(g, ALG_LOG2, a[0]);
+  case EVAL_B_EXP: return alg_func(g, ALG_EXP, a[0]);
+  default: break;
+  }
+  if (alg_kind(a[0]) == ALG_NUM || alg_kind(a[0]) == ALG_IVAL) {
+    AlgInterval v = alg_num_enclosure(a[0]);
+    switch (e->u.call.builtin) {
+    case EVAL_B_LO: return alg_num_double(g, v.lo);
+    case EVAL_B_HI: return alg_num_double(g, v.hi);
+    case EVAL_B_MID: return alg_ival(g, v.lo + (v.hi - v.lo) / 2, v.lo + (v.hi - v.lo) / 2);
+    case EVAL_B_WIDTH: return alg_num_double(g, v.hi - v.lo);
+    default: break;
+    }
+  }
+  reduce_fail(c, e->loc, "reduce: lo/hi/mid/width of a symbolic value cannot be reduced");
+  return alg_num_int(g, 0);
+}
+
+static AlgExpr *tr_bind(RCtx *c, REnv *env, const Expr *e) {
+  AlgExpr *lo = reduce_expr(c, env, e->u.bind.lo), *hi = reduce_expr(c, env, e->u.bind.hi);
+  if (env->depth >= EVAL_MAX_INDICES) { reduce_fail(c, e->loc, "reduce: loops nest too deep"); return lo; }
+  AlgSymbol *i = alg_index_new(c->alg, e->u.bind.var.name, lo, hi);
+  env->idx[env->depth++] = alg_sym(c->alg, i);
+  AlgExpr *body = reduce_expr(c, env, e->u.bind.body);
+  env->depth--;
+  const char *f = e->u.bind.fn.name;
+  AlgKind k = !strcmp(f, "sum") ? ALG_SUM : !strcmp(f, "prod") ? ALG_PROD
+            : !strcmp(f, "min") ? ALG_MINOVER : ALG_MAXOVER;
+  return alg_bigop(c->alg, k, i, lo, hi, body);
+}
+
+/* Translates a resolved model expression into the algebra. */
+AlgExpr *reduce_expr(RCtx *c, REnv *env, const Expr *e) {
+  AlgCtx *g = c->alg;
+  switch (e->kind) {
+  case EX_NUM: return tr_num(c, e);
+  case EX_INTERVAL: {
+    AlgExpr *lo = reduce_expr(c, env, e->u.interval.lo), *hi = reduce_expr(c, env, e->u.interval.hi);
+    AlgInterval a = alg_num_enclosure(lo), b = alg_num_enclosure(hi);
+    if (alg_kind(lo) == ALG_NUM && lo == hi) return lo;
+    return alg_ival(g, a.lo, b.hi);
+  }
+  case EX_NAME: return tr_name(c, env, e);
+  case EX_UNARY: {
+    AlgExpr *a = reduce_expr(c, env, e->u.unary.a);
+    return e->u.unary.op == OP_NEG ? alg_neg(g, a) : alg_not(g, a);
+  }
+  case EX_BINARY:
+    return tr_binary(c, e->u.binary.op, reduce_expr(c, env, e->u.binary.a), reduce_expr(c, env, e->u.binary.b));
+  case EX_COND:
+    return alg_cond(g, reduce_expr(c, env, e->u.cond.cond), reduce_expr(c, env, e->u.cond.then),
+                    reduce_expr(c, env, e->u.cond.otherwise));
+  case EX_CALL: return tr_call(c, env, e);
+  case EX_BIND: return tr_bind(c, env, e);
+  }
+  return alg_num_int(g, 0);
+}
+

@@ -1,0 +1,87 @@
+/*
+** reduce_internal.h — what the files of the reduction share: the context of one reduction, the
+** scope of names, and the per-statement summary (REDUCTION.md: phi, D_r, L, U) with its demands.
+** reduce_expr.c translates model expressions, reduce_demand.c owns demands and waits,
+** reduce.c walks the statements.
+*/
+#ifndef PAMC_REDUCE_INTERNAL_H
+#define PAMC_REDUCE_INTERNAL_H
+
+#include "arena.h"
+#include "eval.h"
+#include "reduce.h"
+
+/* Process arguments a call passes at most (matches the evaluator's limit on fn arguments). */
+#define REDUCE_MAX_ARGS EVAL_MAX_ARGS
+
+/* Demand on one resource or on one family member named by an index expression. */
+typedef struct RTerm {
+  const Decl *res;        /* the resource declaration */
+  AlgExpr *index;         /* member index, NULL for a plain resource */
+  AlgExpr *d_lo, *d_hi;   /* demand for lower-bound / upper-bound uses */
+} RTerm;
+
+/* What is known of a family beyond its member terms: demand whose member is no longer named
+** (its index was a loop index that has been closed over). */
+typedef struct RFam {
+  const Decl *res;        /* the family declaration */
+  AlgExpr *spread_lo;     /* lower bound on the most loaded member from unnamed demand, or NULL */
+  AlgExpr *extra_hi;      /* family demand not held in member terms (upper-bound use) */
+} RFam;
+
+typedef struct Summary {
+  AlgExpr *phi_lo, *phi_hi; /* contention-free time (lower / upper uses) */
+  AlgExpr *L, *U;           /* lower and upper bounds of the statement run alone */
+  int chain;                /* 1: no || or par inside */
+  RTerm *terms;             /* demand per resource / member */
+  int nterms;               /* length of terms */
+  RFam *fams;               /* per family used */
+  int nfams;                /* length of fams */
+} Summary;
+
+/* A memoised process call. */
+typedef struct RMemo {
+  const Decl *proc;                 /* the callee */
+  AlgExpr *args[REDUCE_MAX_ARGS];   /* argument expressions */
+  int argc;                         /* number of arguments */
+  Summary sum;                      /* its summary */
+  struct RMemo *next;               /* next memo */
+} RMemo;
+
+typedef struct RCtx {
+  Program *prog;          /* the program */
+  AlgCtx *alg;            /* expressions */
+  Arena arena;            /* summaries */
+  DiagList *diags;        /* errors */
+  int failed;             /* 1 after an error */
+  ReduceResult *out;      /* symbols of params and consts */
+  RMemo *memo;            /* memoised calls */
+} RCtx;
+
+/* Names in scope: arguments and loop indices of the current process or fn. */
+typedef struct REnv {
+  AlgExpr **args;                     /* argument values by slot */
+  int argc;                           /* length of args */
+  AlgExpr *idx[EVAL_MAX_INDICES];     /* loop index symbols by slot */
+  int depth;                          /* indices in force */
+} REnv;
+
+/* reduce_expr.c */
+void reduce_fail(RCtx *c, SrcLoc loc, const char *msg);
+AlgExpr *reduce_expr(RCtx *c, REnv *env, const Expr *e);
+
+/* reduce_demand.c */
+void reduce_sum_init(RCtx *c, Summary *s);
+AlgExpr *reduce_mult(RCtx *c, const Decl *res);
+void reduce_add_demand(RCtx *c, Summary *s, const Decl *res, AlgExpr *index, AlgExpr *lo,
+                       AlgExpr *hi);
+void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from);
+AlgExpr *reduce_load_lo(RCtx *c, const Summary *s);
+AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *branch, AlgSymbol *index,
+                     AlgExpr *lower, AlgExpr *upper);
+void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol *index,
+                          AlgExpr *lower, AlgExpr *upper);
+void reduce_combine_demands(RCtx *c, AlgExpr *cond, const Summary *x, const Summary *y,
+                            Summary *out);
+
+#endif
