@@ -69,17 +69,8 @@ static void reduce_parallel(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   }
   out->L = alg_max(g, out->L, reduce_load_lo(c, out));
   for (int i = 0; i < n; i++)
-    out->U = alg_max(g, out->U, alg_add(g, br[i].phi_hi, reduce_wait(c, out, &br[i], NULL, NULL, NULL)));
+    out->U = alg_max(g, out->U, alg_add(g, br[i].phi_hi, reduce_wait(c, out, NULL, &br[i], NULL, NULL, NULL)));
   out->chain = n <= 1 ? (n ? br[0].chain : 1) : 0;
-}
-
-/* Binds a new loop index for lo..hi in env. */
-static AlgSymbol *bind_index(RCtx *c, REnv *env, const Stmt *s, const char *name, AlgExpr *lo,
-                             AlgExpr *hi) {
-  if (env->depth >= EVAL_MAX_INDICES) { reduce_fail(c, s->loc, "reduce: loops nest too deep"); return NULL; }
-  AlgSymbol *i = alg_index_new(c->alg, name, lo, hi);
-  env->idx[env->depth++] = alg_sym(c->alg, i);
-  return i;
 }
 
 /* seq(i=a,b) S(i): phi, D, L, U are sums over i. */
@@ -95,14 +86,40 @@ static void seq_loop(RCtx *c, AlgSymbol *i, AlgExpr *a, AlgExpr *b, const Summar
   reduce_close_demands(c, out, body, i, a, b);
 }
 
+/* The pieces of a loop's range (reduce_split.c) with their bodies reduced: one piece over a..b
+** when no `if` on the index splits it. Returns how many (0: the loop runs nothing). */
+static int loop_pieces(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b, RPiece **pieces,
+                       Summary **bodies) {
+  *pieces = arena_alloc(&c->arena, REDUCE_MAX_PIECES * sizeof **pieces);
+  int count = reduce_split_loop(c, env, s, a, b, *pieces);
+  if (count < 0) return 0;
+  if (count == 0) {
+    if (env->depth >= EVAL_MAX_INDICES) { reduce_fail(c, s->loc, "reduce: loops nest too deep"); return 0; }
+    RPiece *whole = &(*pieces)[count++];
+    whole->index = alg_index_new(c->alg, s->u.loop.var.name, a, b);
+    whole->lo = a; whole->hi = b; whole->stmt = s->u.loop.body;
+    whole->value = alg_sym(c->alg, whole->index);
+  }
+  *bodies = arena_alloc(&c->arena, (size_t)count * sizeof **bodies);
+  for (int k = 0; k < count; k++) {
+    env->idx[env->depth++] = (*pieces)[k].value;
+    reduce_stmt(c, env, (*pieces)[k].stmt, &(*bodies)[k]);
+    env->depth--;
+  }
+  return count;
+}
+
+/* seq(i=a,b) S(i): the sums over each piece of the range, added. */
 static void reduce_seq(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   AlgExpr *a = reduce_expr(c, env, s->u.loop.lo), *b = reduce_expr(c, env, s->u.loop.hi);
-  AlgSymbol *i = bind_index(c, env, s, s->u.loop.var.name, a, b);
-  if (!i) { reduce_sum_init(c, out); return; }
-  Summary body;
-  reduce_stmt(c, env, s->u.loop.body, &body);
-  env->depth--;
-  seq_loop(c, i, a, b, &body, out);
+  RPiece *pieces; Summary *bodies;
+  int count = loop_pieces(c, env, s, a, b, &pieces, &bodies);
+  reduce_sum_init(c, out);
+  for (int k = 0; k < count; k++) {
+    Summary part;
+    seq_loop(c, pieces[k].index, pieces[k].lo, pieces[k].hi, &bodies[k], &part);
+    seq_into(c, out, &part);
+  }
 }
 
 /* repeat(n) S: seq(_ = 1, n) S. */
@@ -116,22 +133,35 @@ static void reduce_repeat(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
 }
 
 /* par(i=a,b) S(i): phi = max_i phi(i), D = sum_i D(i), L = max(max_i L(i), max_r D_r/m_r),
-** U = max_i (phi(i) + sum_r W_r(i)/m_r). */
+** U = max_i (phi(i) + sum_r W_r(i)/m_r); over each piece of the range, the pieces in parallel. */
 static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   AlgCtx *g = c->alg;
   AlgExpr *a = reduce_expr(c, env, s->u.loop.lo), *b = reduce_expr(c, env, s->u.loop.hi);
-  AlgSymbol *i = bind_index(c, env, s, s->u.loop.var.name, a, b);
+  RPiece *pieces; Summary *bodies;
+  int count = loop_pieces(c, env, s, a, b, &pieces, &bodies);
   reduce_sum_init(c, out);
-  if (!i) return;
-  Summary body;
-  reduce_stmt(c, env, s->u.loop.body, &body);
-  env->depth--;
-  reduce_close_demands(c, out, &body, i, a, b);
-  out->phi_lo = alg_max_over(g, i, a, b, body.phi_lo);
-  out->phi_hi = alg_max_over(g, i, a, b, body.phi_hi);
-  out->L = alg_max(g, alg_max_over(g, i, a, b, body.L), reduce_load_lo(c, out));
-  out->U = alg_max_over(g, i, a, b, alg_add(g, body.phi_hi, reduce_wait(c, out, &body, i, a, b)));
-  out->chain = 0;
+  out->chain = count == 0;
+  if (count == 0) return;
+  Summary *closed = arena_alloc(&c->arena, (size_t)count * sizeof *closed);
+  for (int k = 0; k < count; k++) {
+    const RPiece *p = &pieces[k];
+    reduce_sum_init(c, &closed[k]);
+    reduce_close_demands(c, &closed[k], &bodies[k], p->index, p->lo, p->hi);
+    reduce_merge_demands(c, out, &closed[k]);
+    out->phi_lo = alg_max(g, out->phi_lo, alg_max_over(g, p->index, p->lo, p->hi, bodies[k].phi_lo));
+    out->phi_hi = alg_max(g, out->phi_hi, alg_max_over(g, p->index, p->lo, p->hi, bodies[k].phi_hi));
+    out->L = alg_max(g, out->L, alg_max_over(g, p->index, p->lo, p->hi, bodies[k].L));
+  }
+  out->L = alg_max(g, out->L, reduce_load_lo(c, out));
+  for (int k = 0; k < count; k++) {
+    const RPiece *p = &pieces[k];
+    Summary others;   /* the demand of the other pieces, beside this one */
+    reduce_sum_init(c, &others);
+    for (int j = 0; j < count; j++) if (j != k) reduce_merge_demands(c, &others, &closed[j]);
+    AlgExpr *wait = reduce_wait(c, out, count > 1 ? &others : NULL, &bodies[k], p->index, p->lo, p->hi);
+    out->U = alg_max(g, out->U, alg_max_over(g, p->index, p->lo, p->hi,
+                                             alg_add(g, bodies[k].phi_hi, wait)));
+  }
 }
 
 /* Combines two summaries pointwise: piecewise on cond (cond != NULL) or the hull (cond NULL:
@@ -282,8 +312,9 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
   REnv env; memset(&env, 0, sizeof env);
   reduce_stmt(&c, &env, entry->u.process.body, &s);
   AlgCtx *g = c.alg;
-  AlgExpr *load = reduce_load_lo(&c, &s);
-  out->t_lo = alg_close(g, alg_max(g, s.L, load), ALG_DIR_LOWER);
+  /* L already bounds every load from below (by induction: L(use(r, t)) = t >= t/m_r, and sums
+  ** and branches keep it), so T_lo = L without a max against the whole program's loads. */
+  out->t_lo = alg_close(g, s.L, ALG_DIR_LOWER);
   out->t_hi = alg_close(g, s.U, ALG_DIR_UPPER);
   out->phi = alg_close(g, s.phi_lo, ALG_DIR_LOWER);
   out->terms = calloc((size_t)(s.nterms + s.nfams + 1), sizeof *out->terms);

@@ -270,22 +270,25 @@ static int fam_members_known(const Summary *s, const Decl *res) {
   return 1;
 }
 
-/* W / m for family fam of branch inside whole: a par over i = a..b (i != NULL) or a ||. */
-static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *branch, const RFam *fam,
-                            AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
+/* W / m for family fam of branch inside whole: a par over i = a..b (i != NULL) or a ||. When the
+** par's range is split, whole is all of it and others (else NULL) the pieces other than a..b. */
+static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others,
+                            const Summary *branch, const RFam *fam, AlgSymbol *i, AlgExpr *a,
+                            AlgExpr *b) {
   AlgCtx *g = c->alg;
   const Decl *res = fam->res;
   AlgExpr *m = reduce_mult(c, res);
   AlgExpr *own = fam_total(c, branch, res);
   AlgExpr *one = single_index(branch, fam);
+  AlgExpr *beside = others ? alg_div(g, fam_total(c, others, res), m) : zero(c);
   if (one && i) {
     Shape shape = index_shape(c, one, i);
     if (shape.kind == SHAPE_INJECTIVE)          /* member i is this branch's alone */
-      return branch->chain ? zero(c) : alg_div(g, own, m);
+      return alg_add(g, beside, branch->chain ? zero(c) : alg_div(g, own, m));
     AlgExpr *sharing = sharing_hi(c, &shape, a, b);
     if (sharing && !alg_contains(own, i)) {     /* its member serves `sharing` equal branches */
-      AlgExpr *others = branch->chain ? alg_sub(g, sharing, alg_num_int(g, 1)) : sharing;
-      return alg_div(g, alg_mul(g, others, own), m);
+      AlgExpr *sharers = branch->chain ? alg_sub(g, sharing, alg_num_int(g, 1)) : sharing;
+      return alg_add(g, beside, alg_div(g, alg_mul(g, sharers, own), m));
     }
   }
   if (!i && fam_members_known(whole, res)) {    /* || over numbered members: each on its own */
@@ -308,8 +311,8 @@ static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *branch
 
 /* sum over r in res(branch) of W_r / m_r: W_r = D_r(whole) - D_r(branch) for a chain branch,
 ** D_r(whole) otherwise; families as family_wait says. i = a..b is the par index (NULL for ||). */
-AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *branch, AlgSymbol *i,
-                     AlgExpr *a, AlgExpr *b) {
+AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const Summary *branch,
+                     AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
   AlgCtx *g = c->alg;
   AlgExpr *wait = zero(c);
   for (int k = 0; k < branch->nterms; k++) {
@@ -320,7 +323,7 @@ AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *branch, AlgSy
     wait = alg_add(g, wait, alg_div(g, W, reduce_mult(c, term->res)));
   }
   for (int k = 0; k < branch->nfams; k++)
-    wait = alg_add(g, wait, family_wait(c, whole, branch, &branch->fams[k], i, a, b));
+    wait = alg_add(g, wait, family_wait(c, whole, others, branch, &branch->fams[k], i, a, b));
   return wait;
 }
 

@@ -66,6 +66,26 @@ typedef struct REnv {
   int depth;                          /* indices in force */
 } REnv;
 
+/* Comparisons of the loop index an `if` splitting its loop may hold (one or two cuts each). */
+#define SPLIT_MAX_TESTS 8
+/* Cuts of the index range: pieces are at most SPLIT_MAX_CUTS + 1. */
+#define SPLIT_MAX_CUTS (2 * SPLIT_MAX_TESTS)
+/* Largest lcm of the moduli of residue tests `i % K == c`: classes per piece. */
+#define SPLIT_MAX_CLASSES 12
+#define REDUCE_MAX_PIECES ((SPLIT_MAX_CUTS + 1) * SPLIT_MAX_CLASSES)
+
+/* One piece of a loop's index range on which an `if` on the index is decided. */
+typedef struct RPiece {
+  AlgSymbol *index;   /* the piece's own index over lo..hi */
+  AlgExpr *lo, *hi;   /* its range */
+  const Stmt *stmt;   /* the branch that runs there */
+  AlgExpr *value;     /* the loop index in terms of index: index itself, or L*index + r */
+} RPiece;
+
+/* reduce_split.c */
+int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr *b,
+                      RPiece *pieces);
+
 /* reduce_expr.c */
 void reduce_fail(RCtx *c, SrcLoc loc, const char *msg);
 AlgExpr *reduce_expr(RCtx *c, REnv *env, const Expr *e);
@@ -77,8 +97,8 @@ void reduce_add_demand(RCtx *c, Summary *s, const Decl *res, AlgExpr *index, Alg
                        AlgExpr *hi);
 void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from);
 AlgExpr *reduce_load_lo(RCtx *c, const Summary *s);
-AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *branch, AlgSymbol *index,
-                     AlgExpr *lower, AlgExpr *upper);
+AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const Summary *branch,
+                     AlgSymbol *index, AlgExpr *lower, AlgExpr *upper);
 void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol *index,
                           AlgExpr *lower, AlgExpr *upper);
 void reduce_combine_demands(RCtx *c, AlgExpr *cond, const Summary *x, const Summary *y,

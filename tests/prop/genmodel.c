@@ -127,13 +127,17 @@ static int gen_stmt(GenState *g, int depth) {
   int id = gen_new_node(g, GEN_IF);
   GenNode *n = &m->nodes[id];
   n->cond_var = gen_below(g, g->nvars);
-  n->cond = (GenCond)gen_below(g, 3);
+  n->cond = (GenCond)gen_below(g, GEN_COND_COUNT);
   int top = g->scope_hi[n->cond_var];
   if (n->cond == GEN_COND_EQ) n->cond_val = gen_below(g, top + 1);
   else if (n->cond == GEN_COND_LT) n->cond_val = gen_below(g, top + 2);
-  else {
+  else if (n->cond == GEN_COND_RANGE) {
+    n->cond_val = gen_below(g, top + 1);
+    n->cond_val2 = gen_below(g, top + 2);
+  } else if (n->cond == GEN_COND_MOD || n->cond == GEN_COND_OR) {
     n->cond_mod = 2 + gen_below(g, 2);
-    n->cond_val = gen_below(g, n->cond_mod);
+    n->cond_val = n->cond == GEN_COND_OR ? gen_below(g, top + 2) : gen_below(g, n->cond_mod);
+    n->cond_val2 = gen_below(g, n->cond_mod);
   }
   int then_kid = gen_stmt(g, depth + 1);
   int else_kid = gen_below(g, 3) ? gen_stmt(g, depth + 1) : gen_new_node(g, GEN_SKIP);
@@ -248,7 +252,12 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
   case GEN_IF:
     if (n->cond == GEN_COND_EQ) gen_put(b, "if (i%d == %d) ", n->cond_var, n->cond_val);
     else if (n->cond == GEN_COND_LT) gen_put(b, "if (i%d < %d) ", n->cond_var, n->cond_val);
-    else gen_put(b, "if (i%d %% %d == %d) ", n->cond_var, n->cond_mod, n->cond_val);
+    else if (n->cond == GEN_COND_MOD) gen_put(b, "if (i%d %% %d == %d) ", n->cond_var, n->cond_mod, n->cond_val);
+    else if (n->cond == GEN_COND_RANGE)
+      gen_put(b, "if (i%d >= %d and i%d <= %d) ", n->cond_var, n->cond_val, n->cond_var, n->cond_val2);
+    else if (n->cond == GEN_COND_LAST) gen_put(b, "if (i%d == P - 1) ", n->cond_var);
+    else gen_put(b, "if (not (i%d < %d) or i%d %% %d == %d) ", n->cond_var, n->cond_val, n->cond_var,
+                 n->cond_mod, n->cond_val2);
     /* braces keep an inner if from taking this if's else */
     gen_put(b, "{ ");
     gen_put_stmt(b, m, n->kids[0], indent + 1);

@@ -41,7 +41,11 @@ typedef struct GenDur {
 typedef enum GenMember { GEN_MEMBER_VAR, GEN_MEMBER_CONST, GEN_MEMBER_MOD, GEN_MEMBER_BLOCK } GenMember;
 
 /* Condition of an `if` on an enclosing index: var == v, var < v, var % k == v. */
-typedef enum GenCond { GEN_COND_EQ, GEN_COND_LT, GEN_COND_MOD } GenCond;
+/* Conditions of `if` on an index: i == c, i < c, i % K == c, c <= i <= c2 (and), i == P - 1,
+   not (i < c) or i % K == c2. */
+typedef enum GenCond {
+  GEN_COND_EQ, GEN_COND_LT, GEN_COND_MOD, GEN_COND_RANGE, GEN_COND_LAST, GEN_COND_OR, GEN_COND_COUNT
+} GenCond;
 
 typedef struct GenNode {
   GenKind kind;             /* what statement */
@@ -59,6 +63,7 @@ typedef struct GenNode {
   GenCond cond;             /* if: kind of condition */
   int cond_var;             /* if: index depth */
   int cond_val, cond_mod;   /* if: compared value, modulus */
+  int cond_val2;            /* if: second value (RANGE: upper end; OR: residue) */
 } GenNode;
 
 typedef struct GenResource {

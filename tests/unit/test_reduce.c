@@ -133,6 +133,70 @@ static void test_choose_hull(void **state) {
   assert_near(hi, 3);
 }
 
+/* An `if` on the par index splits the range: p == 0 alone uses the bus for 5 us, the others
+** delay 1 us in parallel, so both bounds are 5 us (at P = 1 only p = 0 runs: 5 us). */
+static void test_split_first(void **state) {
+  (void)state;
+  const char *text = "param P = 8; resource bus;\n"
+                     "process main { par (p = 0, P - 1) if (p == 0) use(bus, 5us) else delay(1us) }\n";
+  const char *names[] = {"P"};
+  double lo, hi;
+  for (int k = 0; k < 2; k++) {
+    double values[] = {k ? 1 : 8};
+    redtest_eval(text, 1, names, values, &lo, &hi);
+    assert_near(lo, 5e-6);
+    assert_near(hi, 5e-6);
+  }
+}
+
+/* Residue classes: the ceil(P/2) even p use the bus 1 us each (serialised), the odd ones delay
+** 3 us. P = 8: bus 4 us > 3 us, and an even branch waits for the 3 others: 1 + 3 = 4 us.
+** P = 4: bus 2 us < 3 us = T_lo; T_hi = max(1 + 1, 3) = 3 us. */
+static void test_split_residue(void **state) {
+  (void)state;
+  const char *text = "param P = 8; resource bus;\n"
+                     "process main { par (p = 0, P - 1) if (p % 2 == 0) use(bus, 1us) else delay(3us) }\n";
+  const char *names[] = {"P"};
+  double values[] = {8}, lo, hi;
+  redtest_eval(text, 1, names, values, &lo, &hi);
+  assert_near(lo, 4e-6);
+  assert_near(hi, 4e-6);
+  values[0] = 4;
+  redtest_eval(text, 1, names, values, &lo, &hi);
+  assert_near(lo, 3e-6);
+  assert_near(hi, 3e-6);
+}
+
+/* A seq split by a range test: i = 1, 2 take 10 us, the rest 1 us. N = 5: 20 + 3 = 23 us;
+** N = 2: 1 + 10 = 11 us; N = 1: 1 us. */
+static void test_split_seq_range(void **state) {
+  (void)state;
+  const char *text = "param N = 5;\n"
+                     "process main { seq (i = 0, N - 1) if (i >= 1 and i <= 2) delay(10us) else delay(1us) }\n";
+  const char *names[] = {"N"};
+  const double ns[] = {5, 2, 1}, want[] = {23e-6, 11e-6, 1e-6};
+  for (int k = 0; k < 3; k++) {
+    double values[] = {ns[k]}, lo, hi;
+    redtest_eval(text, 1, names, values, &lo, &hi);
+    assert_near(lo, want[k]);
+    assert_near(hi, want[k]);
+  }
+}
+
+/* Pieces of a split range share family members: i = 0 and 2 both use r[0], 1 and 3 use r[1],
+** so the simulated time is 2 us. Within a piece no member is shared; the upper bound must still
+** count the other piece's demand on the family (T_hi >= 2 us; here 1 + 2 = 3 us). */
+static void test_split_shared_family(void **state) {
+  (void)state;
+  const char *text = "resource r[2];\n"
+                     "process main { par (i = 0, 3) if (i < 2) use(r[i % 2], 1us) else use(r[i % 2], 1us) }\n";
+  double lo, hi;
+  redtest_eval(text, 0, NULL, NULL, &lo, &hi);
+  assert_true(lo <= 2e-6);
+  assert_true(hi >= 2e-6);
+  assert_near(hi, 3e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_example1),
@@ -140,6 +204,10 @@ int main(void) {
     cmocka_unit_test(test_example3),
     cmocka_unit_test(test_empty_range),
     cmocka_unit_test(test_choose_hull),
+    cmocka_unit_test(test_split_first),
+    cmocka_unit_test(test_split_residue),
+    cmocka_unit_test(test_split_seq_range),
+    cmocka_unit_test(test_split_shared_family),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
