@@ -99,8 +99,17 @@ static AlgExpr *tr_call(RCtx *c, REnv *env, const Expr *e) {
   case EVAL_B_EXP: return alg_func(g, ALG_EXP, a[0]);
   default: break;
   }
-  if (alg_kind(a[0]) == ALG_NUM || alg_kind(a[0]) == ALG_IVAL) {
-    AlgInterval v = alg_num_enclosure(a[0]);
+  const Expr *arg = e->u.call.args.items[0];
+  AlgInterval value;
+  int known = alg_kind(a[0]) == ALG_NUM || alg_kind(a[0]) == ALG_IVAL;
+  if (known) value = alg_num_enclosure(a[0]);
+  else if (arg->kind == EX_NAME && (arg->u.name.kind == NAME_CONST || arg->u.name.kind == NAME_PARAM)) {
+    /* a const kept as a symbol: its declared interval takes it apart */
+    EvalEnv values; eval_env_init(&values);
+    known = eval_decl_value(&values, arg->u.name.decl, &value, NULL) == EVAL_OK;
+  }
+  if (known) {
+    AlgInterval v = value;
     switch (e->u.call.builtin) {
     case EVAL_B_LO: return alg_num_double(g, v.lo);
     case EVAL_B_HI: return alg_num_double(g, v.hi);
