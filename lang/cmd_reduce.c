@@ -25,7 +25,7 @@ static const char usage[] =
   "  -e NAME         entry process (default main)\n"
   "  --format F      text (default), json, latex or c\n"
   "  --subst         replace the constants by their values\n"
-  "  --verbose       also print phi and the demand per resource\n"
+  "  --verbose       also print phi, the demand per resource and the checks left for evaluation\n"
   "  --help          this text\n"
   "\n"
   "Exit status: 0 ok, 1 model error, 2 usage error, 3 unreadable file.\n";
@@ -51,6 +51,23 @@ static int subst_consts(ReduceResult *r, DiagList *diags) {
       r->terms[k].value = alg_subst(r->alg, r->terms[k].value, r->symbols[i], value);
   }
   return 0;
+}
+
+/* One evaluation check, as `check FILE:LINE:COL: WHAT: CONDITION`. */
+static void print_check(const ReduceCheck *check, AlgCtx *g, AlgFormat f) {
+  printf("check %s:%d:%d: %s", check->loc.file, check->loc.line, check->loc.col, check->what);
+  if (check->name) printf(" of '%s'", check->name);
+  const char *value = alg_print(g, check->value, f);
+  switch (check->kind) {
+  case REDUCE_CHECK_NONNEG: printf(": %s >= 0\n", value); break;
+  case REDUCE_CHECK_INTEGER: printf(": %s is an integer\n", value); break;
+  case REDUCE_CHECK_NONZERO: printf(": %s != 0\n", value); break;
+  case REDUCE_CHECK_INDEX:
+    printf(": 0 <= %s", value);
+    printf(" and %s", alg_print(g, check->value_hi, f));
+    printf(" < %s\n", alg_print(g, check->limit, f));
+    break;
+  }
 }
 
 static int print_result(ReduceResult *r, const char *format, int verbose) {
@@ -84,6 +101,7 @@ static int print_result(ReduceResult *r, const char *format, int verbose) {
     printf("phi = %s\n", alg_print(g, r->phi, f));
     for (int k = 1; k < r->term_count; k++)
       printf("D/m %s = %s\n", r->terms[k].name, alg_print(g, r->terms[k].value, f));
+    for (int k = 0; k < r->check_count; k++) print_check(&r->checks[k], g, f);
   }
   return EXIT_OK;
 }

@@ -21,6 +21,7 @@ static void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out);
 static void reduce_delay(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_sum_init(c, out);
   AlgExpr *t = reduce_expr(c, env, s->u.delay.duration);
+  reduce_check(c, env, REDUCE_CHECK_NONNEG, t, NULL, s->u.delay.duration->loc, "duration");
   out->phi_lo = out->phi_hi = out->L = out->U = t;
 }
 
@@ -29,7 +30,10 @@ static void reduce_use(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_sum_init(c, out);
   AlgExpr *t = reduce_expr(c, env, s->u.use.duration);
   out->phi_lo = out->phi_hi = out->L = out->U = t;
+  reduce_check(c, env, REDUCE_CHECK_NONNEG, t, NULL, s->u.use.duration->loc, "duration");
   AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
+  if (index)
+    reduce_check(c, env, REDUCE_CHECK_INDEX, index, s->u.use.decl, s->u.use.index->loc, "member index");
   reduce_add_demand(c, out, s->u.use.decl, index, t, t);
 }
 
@@ -90,6 +94,8 @@ static void seq_loop(RCtx *c, AlgSymbol *i, AlgExpr *a, AlgExpr *b, const Summar
 ** when no `if` on the index splits it. Returns how many (0: the loop runs nothing). */
 static int loop_pieces(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b, RPiece **pieces,
                        Summary **bodies) {
+  reduce_check(c, env, REDUCE_CHECK_INTEGER, a, NULL, s->u.loop.lo->loc, "loop bound");
+  reduce_check(c, env, REDUCE_CHECK_INTEGER, b, NULL, s->u.loop.hi->loc, "loop bound");
   *pieces = arena_alloc(&c->arena, REDUCE_MAX_PIECES * sizeof **pieces);
   int count = reduce_split_loop(c, env, s, a, b, *pieces);
   if (count < 0) return 0;
@@ -102,8 +108,12 @@ static int loop_pieces(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b
   }
   *bodies = arena_alloc(&c->arena, (size_t)count * sizeof **bodies);
   for (int k = 0; k < count; k++) {
-    env->idx[env->depth++] = (*pieces)[k].value;
-    reduce_stmt(c, env, (*pieces)[k].stmt, &(*bodies)[k]);
+    const RPiece *p = &(*pieces)[k];
+    env->idx[env->depth++] = p->value;
+    RBinder *binder = &env->binders[env->nbinders++];
+    binder->index = p->index; binder->lo = p->lo; binder->hi = p->hi;
+    reduce_stmt(c, env, p->stmt, &(*bodies)[k]);
+    env->nbinders--;
     env->depth--;
   }
   return count;
@@ -125,6 +135,7 @@ static void reduce_seq(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
 /* repeat(n) S: seq(_ = 1, n) S. */
 static void reduce_repeat(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   AlgExpr *n = reduce_expr(c, env, s->u.repeat.count);
+  reduce_check(c, env, REDUCE_CHECK_INTEGER, n, NULL, s->u.repeat.count->loc, "repeat count");
   AlgExpr *one = alg_num_int(c->alg, 1);
   AlgSymbol *i = alg_index_new(c->alg, "_", one, n);
   Summary body;
@@ -192,9 +203,14 @@ static void reduce_if(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
     else reduce_sum_init(c, out);
     return;
   }
+  AlgExpr *outer = env->guard;
+  env->guard = outer ? alg_and(c->alg, outer, cond) : cond;
   reduce_stmt(c, env, s->u.branch.then, &x);
+  AlgExpr *otherwise = alg_not(c->alg, cond);
+  env->guard = outer ? alg_and(c->alg, outer, otherwise) : otherwise;
   if (s->u.branch.otherwise) reduce_stmt(c, env, s->u.branch.otherwise, &y);
   else reduce_sum_init(c, &y);
+  env->guard = outer;
   combine(c, cond, &x, &y, out);
 }
 
@@ -222,6 +238,7 @@ static void reduce_call(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   }
   REnv inner; memset(&inner, 0, sizeof inner);
   inner.args = args; inner.argc = n;
+  reduce_env_inherit(&inner, env);
   reduce_stmt(c, &inner, proc->u.process.body, out);
   RMemo *m = arena_alloc(&c->arena, sizeof *m);
   m->proc = proc; m->argc = n;
@@ -268,8 +285,11 @@ static void make_symbols(RCtx *c) {
     if (d->kind != DECL_PARAM && d->kind != DECL_CONST) continue;
     if (program_lookup(p, d->name.name) != d) continue;
     AlgAssume as;
-    if (d->kind == DECL_CONST) as = alg_assume_default(ALG_SYM_CONST);
-    else {
+    if (d->kind == DECL_CONST) {   /* >= 0 (a duration) unless its value says otherwise */
+      as = alg_assume_default(ALG_SYM_CONST);
+      double least = eval_or(c, d->u.constant.value, as.lo, NULL);
+      if (least < as.lo) as.lo = least;
+    } else {
       if (is_define(c, d)) continue;    /* set with -D: substituted */
       int integral = 0;
       double def = eval_or(c, d->u.param.value, 1, &integral);
@@ -338,6 +358,7 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
     strcpy(copy, n);
     out->terms[i].name = copy;
   }
+  reduce_checks_finish(&c, out);
   arena_free(&c.arena);
   return c.failed ? 1 : 0;
 }
@@ -346,6 +367,7 @@ void reduce_result_free(ReduceResult *result) {
   if (!result) return;
   for (int i = 1; i < result->term_count; i++) free((char *)result->terms[i].name);
   free(result->terms);
+  free(result->checks);
   free(result->symbols);
   free((void *)result->symbol_decls);
   if (result->alg) alg_ctx_free(result->alg);

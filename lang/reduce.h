@@ -18,6 +18,28 @@ typedef struct ReduceTerm {
   AlgExpr *value;          /* lower-bound term: phi of the whole entry, or D_r / m_r */
 } ReduceTerm;
 
+/* What must hold where the model runs, for evaluation to name errors (issue: a negative duration,
+** a family index out of range, a non-integer loop bound, a division by zero) by source location.
+** Each value is already taken over the enclosing loops (min or max over the index ranges, 0 where
+** a range is empty) and is 0 where an enclosing `if` on a param skips the statement. Evaluated
+** over intervals, a check fails only when it fails for the whole enclosure. */
+typedef enum ReduceCheckKind {
+  REDUCE_CHECK_NONNEG,    /* value >= 0 (a duration: value is its minimum) */
+  REDUCE_CHECK_INDEX,     /* 0 <= value and value_hi <= limit - 1 (a family member) */
+  REDUCE_CHECK_INTEGER,   /* value is an integer (a loop bound or repeat count) */
+  REDUCE_CHECK_NONZERO    /* value != 0 (a divisor) */
+} ReduceCheckKind;
+
+typedef struct ReduceCheck {
+  ReduceCheckKind kind;    /* what must hold */
+  AlgExpr *value;          /* the checked value (INDEX: the smallest index) */
+  AlgExpr *value_hi;       /* INDEX: the largest index; NULL otherwise */
+  AlgExpr *limit;          /* INDEX: the family size; NULL otherwise */
+  SrcLoc loc;              /* the expression checked */
+  const char *what;        /* "duration", "member index", "loop bound", "repeat count", "divisor" */
+  const char *name;        /* INDEX: the family's name (the program's storage); NULL otherwise */
+} ReduceCheck;
+
 typedef struct ReduceResult {
   AlgCtx *alg;             /* owns every expression below */
   AlgExpr *t_lo, *t_hi;    /* bounds over the free params and the consts (consts stay symbols) */
@@ -27,6 +49,8 @@ typedef struct ReduceResult {
   AlgSymbol **symbols;     /* one symbol per param and const used, in declaration order */
   const Decl **symbol_decls; /* the declaration each symbol stands for */
   int symbol_count;        /* length of symbols and symbol_decls */
+  ReduceCheck *checks;     /* what evaluation must verify at each point */
+  int check_count;         /* length of checks */
 } ReduceResult;
 
 /* Reduces the entry process of a loaded and checked program. Returns 0, or 1 with errors in diags

@@ -85,6 +85,7 @@ static AlgExpr *tr_call(RCtx *c, REnv *env, const Expr *e) {
     const Decl *fn = e->u.call.decl;
     REnv inner; memset(&inner, 0, sizeof inner);
     inner.args = a; inner.argc = n;
+    reduce_env_inherit(&inner, env);
     return reduce_expr(c, &inner, fn->u.fn.body);
   }
   switch (e->u.call.builtin) {
@@ -151,8 +152,12 @@ AlgExpr *reduce_expr(RCtx *c, REnv *env, const Expr *e) {
     AlgExpr *a = reduce_expr(c, env, e->u.unary.a);
     return e->u.unary.op == OP_NEG ? alg_neg(g, a) : alg_not(g, a);
   }
-  case EX_BINARY:
-    return tr_binary(c, e->u.binary.op, reduce_expr(c, env, e->u.binary.a), reduce_expr(c, env, e->u.binary.b));
+  case EX_BINARY: {
+    AlgExpr *a = reduce_expr(c, env, e->u.binary.a), *b = reduce_expr(c, env, e->u.binary.b);
+    if (e->u.binary.op == OP_DIV || e->u.binary.op == OP_MOD)
+      reduce_check(c, env, REDUCE_CHECK_NONZERO, b, NULL, e->u.binary.b->loc, "divisor");
+    return tr_binary(c, e->u.binary.op, a, b);
+  }
   case EX_COND:
     return alg_cond(g, reduce_expr(c, env, e->u.cond.cond), reduce_expr(c, env, e->u.cond.then),
                     reduce_expr(c, env, e->u.cond.otherwise));

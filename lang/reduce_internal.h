@@ -48,6 +48,12 @@ typedef struct RMemo {
   struct RMemo *next;               /* next memo */
 } RMemo;
 
+/* Checks collected during the reduction (copied into the result at the end). */
+typedef struct RChecks {
+  ReduceCheck *items;     /* growable array (malloc) */
+  int count, cap;         /* used / allocated */
+} RChecks;
+
 typedef struct RCtx {
   Program *prog;          /* the program */
   AlgCtx *alg;            /* expressions */
@@ -56,14 +62,25 @@ typedef struct RCtx {
   int failed;             /* 1 after an error */
   ReduceResult *out;      /* symbols of params and consts */
   RMemo *memo;            /* memoised calls */
+  RChecks checks;         /* evaluation checks */
 } RCtx;
 
-/* Names in scope: arguments and loop indices of the current process or fn. */
+/* An enclosing loop range, for taking checks over it. */
+typedef struct RBinder {
+  AlgSymbol *index;       /* the index symbol (a piece's own index when the range is split) */
+  AlgExpr *lo, *hi;       /* its range */
+} RBinder;
+
+/* Names in scope: arguments and loop indices of the current process or fn, and what encloses the
+** statement (loop ranges across calls, the condition of enclosing `if`s on params). */
 typedef struct REnv {
   AlgExpr **args;                     /* argument values by slot */
   int argc;                           /* length of args */
   AlgExpr *idx[EVAL_MAX_INDICES];     /* loop index symbols by slot */
   int depth;                          /* indices in force */
+  RBinder binders[EVAL_MAX_INDICES];  /* enclosing loop ranges, outermost first */
+  int nbinders;                       /* length of binders */
+  AlgExpr *guard;                     /* 1 where the statement runs (NULL: always) */
 } REnv;
 
 /* Comparisons of the loop index an `if` splitting its loop may hold (one or two cuts each). */
@@ -89,6 +106,12 @@ int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr 
 /* reduce_expr.c */
 void reduce_fail(RCtx *c, SrcLoc loc, const char *msg);
 AlgExpr *reduce_expr(RCtx *c, REnv *env, const Expr *e);
+
+/* reduce_check.c */
+void reduce_check(RCtx *c, const REnv *env, ReduceCheckKind kind, AlgExpr *value,
+                  const Decl *family, SrcLoc loc, const char *what);
+void reduce_env_inherit(REnv *inner, const REnv *outer);
+void reduce_checks_finish(RCtx *c, ReduceResult *out);
 
 /* reduce_demand.c */
 void reduce_sum_init(RCtx *c, Summary *s);

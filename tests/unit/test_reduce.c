@@ -197,6 +197,81 @@ static void test_split_shared_family(void **state) {
   assert_near(hi, 3e-6);
 }
 
+/* The checks left for evaluation: each is evaluated at a param point with the consts at their
+** values; returns the number of checks that certainly fail there. */
+static int redtest_failing_checks(const char *text, const char *param, double value) {
+  DiagList diags;
+  diag_init(&diags);
+  Program prog;
+  assert_int_equal(program_load_string(&prog, &diags, "test.pam", text, NULL), PROGRAM_OK);
+  assert_int_equal(check_program(&prog), 0);
+  ReduceResult r;
+  ReduceOptions opts = {0, 0};
+  assert_int_equal(reduce_program(&prog, &opts, &r, &diags), 0);
+  size_t count = alg_symbol_count(r.alg);
+  AlgInterval *env = calloc(count + 1, sizeof *env);
+  for (size_t k = 0; k < count; k++) { env[k].lo = -INFINITY; env[k].hi = INFINITY; }
+  for (int k = 0; k < r.symbol_count; k++) {
+    const Decl *d = r.symbol_decls[k];
+    AlgInterval v = {value, value};
+    if (strcmp(d->name.name, param) != 0) {
+      EvalEnv e;
+      eval_env_init(&e);
+      assert_int_equal(eval_decl_value(&e, d, &v, NULL), EVAL_OK);
+    }
+    env[alg_symbol_id(r.symbols[k])] = v;
+  }
+  int failing = 0;
+  for (int k = 0; k < r.check_count; k++) {
+    const ReduceCheck *check = &r.checks[k];
+    AlgInterval v = alg_eval_tree(r.alg, check->value, env);
+    switch (check->kind) {
+    case REDUCE_CHECK_NONNEG: failing += v.hi < 0; break;
+    case REDUCE_CHECK_NONZERO: failing += v.lo == 0 && v.hi == 0; break;
+    case REDUCE_CHECK_INTEGER: failing += v.lo == v.hi && v.lo != floor(v.lo); break;
+    case REDUCE_CHECK_INDEX: {
+      AlgInterval top = alg_eval_tree(r.alg, check->value_hi, env);
+      AlgInterval limit = alg_eval_tree(r.alg, check->limit, env);
+      failing += v.hi < 0 || top.lo > limit.hi - 1;
+      break;
+    }
+    }
+  }
+  free(env);
+  reduce_result_free(&r);
+  program_free(&prog);
+  diag_free(&diags);
+  return failing;
+}
+
+/* r[p + 1] over p = 0 .. P-1 reaches member P: out of range for P = 4, not for P = 3. */
+static void test_check_index(void **state) {
+  (void)state;
+  const char *text = "param P = 2; resource r[4];\n"
+                     "process main { par (p = 0, P - 1) use(r[p + 1], 1us) }\n";
+  assert_int_equal(redtest_failing_checks(text, "P", 3), 0);
+  assert_int_equal(redtest_failing_checks(text, "P", 4), 1);
+}
+
+/* 5us - i*1us over i = 0 .. N is negative at i = N once N >= 6; a non-integer N is a bad bound. */
+static void test_check_duration_and_bound(void **state) {
+  (void)state;
+  const char *text = "param N = 2;\n"
+                     "process main { seq (i = 0, N) delay(5us - i * 1us) }\n";
+  assert_int_equal(redtest_failing_checks(text, "N", 5), 0);
+  assert_int_equal(redtest_failing_checks(text, "N", 6), 1);
+  assert_int_equal(redtest_failing_checks(text, "N", 2.5), 1);
+}
+
+/* A duration under an `if` on a param is checked only where the branch runs. */
+static void test_check_guarded(void **state) {
+  (void)state;
+  const char *text = "param P = 1; const t = 1us;\n"
+                     "process main { if (P > 2) delay(t - 3us) else delay(t) }\n";
+  assert_int_equal(redtest_failing_checks(text, "P", 2), 0);
+  assert_int_equal(redtest_failing_checks(text, "P", 3), 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_example1),
@@ -208,6 +283,9 @@ int main(void) {
     cmocka_unit_test(test_split_residue),
     cmocka_unit_test(test_split_seq_range),
     cmocka_unit_test(test_split_shared_family),
+    cmocka_unit_test(test_check_index),
+    cmocka_unit_test(test_check_duration_and_bound),
+    cmocka_unit_test(test_check_guarded),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
