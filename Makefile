@@ -82,8 +82,11 @@ deps:
 clean:
 	rm -rf build pamc
 
-# The main job on a bundled example: until `predict` lands, check the LANGUAGE.md example.
-DEMO_MODEL := models/halo.pam
+# The main job on a bundled example: the time range of the LANGUAGE.md example (halo.pam: N, P,
+# iters have defaults; the constants come from the machine file) for P = 1, 2, 4, ..., 1024.
+DEMO_MODEL   := models/halo.pam
+DEMO_MACHINE := models/machine.mach
+DEMO_SWEEP   := P=1..1024:*2
 demo: deps
 	@$(MAKE) --no-print-directory all
-	./pamc check $(DEMO_MODEL) && echo "$(DEMO_MODEL): checks"
+	./pamc predict $(DEMO_MODEL) -m $(DEMO_MACHINE) -D $(DEMO_SWEEP)

@@ -21,5 +21,15 @@ bench-sim: $(SIM_BENCH)
 	$(SIM_BENCH)
 BENCH_TARGETS += bench-sim
 
+# predict: points per second of a 10^6-point sweep, tapes alone and with checks (bench/predict_bench.c)
+PREDICT_BENCH := $(BUILD)/bench/predict_bench
+$(PREDICT_BENCH): $(call obj,bench/predict_bench.c) $(LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+.PHONY: bench-predict
+bench-predict: $(PREDICT_BENCH)
+	$(PREDICT_BENCH)
+BENCH_TARGETS += bench-predict
+
 bench: all $(BENCH_TARGETS)
 	@echo "bench: done"

@@ -10,5 +10,4 @@ static int not_built(const char *name) {
   return EXIT_USAGE;
 }
 
-int cmd_predict(int argc, char **argv) { (void)argc; (void)argv; return not_built("predict"); }
 int cmd_gen(int argc, char **argv) { (void)argc; (void)argv; return not_built("gen"); }

@@ -1,0 +1,459 @@
+/*
+** cmd_predict.c — `pamc predict FILE [-m M] [-D ...] [--format table|csv|json] [--plot OUT]`:
+** reduces the entry process once, then evaluates lo, est, hi and the bottleneck at every point of
+** the sweep given with -D (predict.h), streaming the rows batch by batch.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+#include "commands.h"
+#include "predict.h"
+#include "predict_plot.h"
+#include "sim.h"
+
+static const char usage[] =
+  "usage: pamc predict FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
+  "                    [--format table|csv|json] [--plot OUT.svg|OUT.png]\n"
+  "\n"
+  "Evaluates the reduced bounds of the entry process at every point of a sweep: for each point,\n"
+  "lo = inf T_lo and hi = sup T_hi over the constants' intervals, est = T_lo at their midpoints,\n"
+  "and the bottleneck (critical path, or the resource whose demand per server is largest).\n"
+  "\n"
+  "options:\n"
+  "  -m FILE          machine file (repeatable; later files override earlier ones)\n"
+  "  -D NAME=VALUE    set a param or const: a value (2us), an interval ([1, 2]), or a sweep:\n"
+  "                   A..B (every integer), A..B:*K (geometric), A..B:+K (step K), A,B,C (list);\n"
+  "                   several swept names give their cartesian product (first outermost)\n"
+  "  -e NAME          entry process (default main)\n"
+  "  --format F       table (default; times with units), csv or json (seconds)\n"
+  "  --plot OUT       also draw lo .. hi and est against the first swept param with gnuplot\n"
+  "                   (OUT.svg or OUT.png; log axes for a geometric sweep)\n"
+  "  --help           this text\n"
+  "\n"
+  "Columns: each name set with -D or swept, then lo, est, hi, bottleneck.\n"
+  "\n"
+  "Exit status: 0 ok, 1 model error (also at evaluation: negative duration, index out of range,\n"
+  "...; the message names the place and the values), 2 usage error, 3 unreadable file or\n"
+  "unwritable plot.\n";
+
+typedef enum Format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } Format;
+
+/* Width of a time column of the table ("1.234 ms" and room). */
+#define TABLE_TIME_WIDTH 11
+/* Least width of a param column of the table. */
+#define TABLE_PARAM_WIDTH 8
+
+/* One output column before lo: a name set with -D, swept (axis >= 0) or fixed. */
+typedef struct Column {
+  const char *name;         /* NAME of -D */
+  int axis;                 /* sweep axis, -1 for a fixed value */
+  AlgInterval value;        /* fixed: its value */
+  int width;                /* table: width of its values and name */
+} Column;
+
+/* What the rows are printed with. */
+typedef struct Output {
+  Format format;            /* table, csv or json */
+  Column *columns;          /* -D names in order */
+  int column_count;         /* length of columns */
+  const ReduceResult *reduced; /* names of the bottleneck terms */
+  long rows;                /* rows printed so far */
+  PredictPlot *plot;        /* --plot, or NULL */
+} Output;
+
+static int usage_error(const char *message, const char *what) {
+  fprintf(stderr, "pamc predict: %s %s (see pamc predict --help)\n", message, what);
+  return EXIT_USAGE;
+}
+
+/* ------------------------------------------------------------------ printing */
+
+/* A bound for programs: the shortest of %.15g, %.16g, %.17g that stays on the safe side (below
+** for dir < 0, above for dir > 0), so that a printed lo never exceeds the computed one. */
+static char *bound_text(double v, int dir, char *buf, size_t size) {
+  for (int digits = 15; digits <= 17; digits++) {
+    snprintf(buf, size, "%.*g", digits, v);
+    double back = strtod(buf, NULL);
+    if (!isfinite(v) || (dir < 0 ? back <= v : back >= v) || digits == 17) break;
+  }
+  if (isnan(v)) snprintf(buf, size, "nan");
+  return buf;
+}
+
+static void json_string(FILE *out, const char *text) {
+  fputc('"', out);
+  for (const char *p = text; *p; p++) {
+    if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+    else if ((unsigned char)*p < 0x20) fprintf(out, "\\u%04x", *p);
+    else fputc(*p, out);
+  }
+  fputc('"', out);
+}
+
+static void csv_string(FILE *out, const char *text) {
+  if (!strpbrk(text, ",\"\n")) {
+    fputs(text, out);
+    return;
+  }
+  fputc('"', out);
+  for (const char *p = text; *p; p++) {
+    if (*p == '"') fputc('"', out);
+    fputc(*p, out);
+  }
+  fputc('"', out);
+}
+
+/* A json number (json has no inf or nan: null). */
+static void json_number(FILE *out, const char *text, double v) {
+  fputs(isfinite(v) ? text : "null", out);
+}
+
+static int column_width(const Column *c) {
+  return c->width;
+}
+
+static void print_header(FILE *out, const Output *o) {
+  if (o->format == FORMAT_JSON) {
+    fputs("[", out);
+    return;
+  }
+  for (int i = 0; i < o->column_count; i++) {
+    if (o->format == FORMAT_CSV) {
+      csv_string(out, o->columns[i].name);
+      fputc(',', out);
+    } else {
+      fprintf(out, "%*s  ", column_width(&o->columns[i]), o->columns[i].name);
+    }
+  }
+  if (o->format == FORMAT_CSV) fputs("lo,est,hi,bottleneck\n", out);
+  else fprintf(out, "%*s  %*s  %*s  %s\n", TABLE_TIME_WIDTH, "lo", TABLE_TIME_WIDTH, "est",
+               TABLE_TIME_WIDTH, "hi", "bottleneck");
+}
+
+/* The value of a column at a point, as text for the format. */
+static void column_text(const Output *o, const Column *c, const double *point, char *buf, size_t size) {
+  AlgInterval v = c->axis >= 0 ? ival_point(point[c->axis]) : c->value;
+  if (v.lo == v.hi) {
+    snprintf(buf, size, "%.15g", v.lo);
+    return;
+  }
+  if (o->format == FORMAT_JSON) snprintf(buf, size, "[%.17g, %.17g]", v.lo, v.hi);
+  else if (o->format == FORMAT_CSV) snprintf(buf, size, "\"[%.17g, %.17g]\"", v.lo, v.hi);
+  else eval_format(v, buf, (int)size);
+}
+
+static void print_row(FILE *out, Output *o, const double *point, double lo, double est, double hi,
+                      const char *bottleneck) {
+  char text[128], a[64], b[64], c[64];
+  if (o->format == FORMAT_JSON) {
+    fputs(o->rows ? ",\n {" : "\n {", out);
+    for (int i = 0; i < o->column_count; i++) {
+      json_string(out, o->columns[i].name);
+      column_text(o, &o->columns[i], point, text, sizeof text);
+      fprintf(out, ": %s, ", text);
+    }
+    fputs("\"lo\": ", out);
+    json_number(out, bound_text(lo, -1, a, sizeof a), lo);
+    fputs(", \"est\": ", out);
+    snprintf(b, sizeof b, "%.15g", est);
+    json_number(out, b, est);
+    fputs(", \"hi\": ", out);
+    json_number(out, bound_text(hi, 1, c, sizeof c), hi);
+    fputs(", \"bottleneck\": ", out);
+    json_string(out, bottleneck);
+    fputc('}', out);
+  } else if (o->format == FORMAT_CSV) {
+    for (int i = 0; i < o->column_count; i++) {
+      column_text(o, &o->columns[i], point, text, sizeof text);
+      fprintf(out, "%s,", text);
+    }
+    snprintf(b, sizeof b, "%.15g", est);
+    fprintf(out, "%s,%s,%s,", bound_text(lo, -1, a, sizeof a), b, bound_text(hi, 1, c, sizeof c));
+    csv_string(out, bottleneck);
+    fputc('\n', out);
+  } else {
+    for (int i = 0; i < o->column_count; i++) {
+      column_text(o, &o->columns[i], point, text, sizeof text);
+      fprintf(out, "%*s  ", column_width(&o->columns[i]), text);
+    }
+    fprintf(out, "%*s  %*s  %*s  %s\n", TABLE_TIME_WIDTH, sim_format_time(lo, a, sizeof a),
+            TABLE_TIME_WIDTH, sim_format_time(est, b, sizeof b), TABLE_TIME_WIDTH,
+            sim_format_time(hi, c, sizeof c), bottleneck);
+  }
+  o->rows++;
+}
+
+static void print_footer(FILE *out, const Output *o) {
+  if (o->format == FORMAT_JSON) fputs(o->rows ? "\n]\n" : "]\n", out);
+}
+
+/* "P=4, N=1000" for messages. */
+static void point_text(const Output *o, const double *point, char *buf, size_t size) {
+  size_t used = 0;
+  buf[0] = 0;
+  for (int i = 0; i < o->column_count && used < size; i++) {
+    char value[128];
+    Output plain = *o;
+    plain.format = FORMAT_TABLE;
+    column_text(&plain, &o->columns[i], point, value, sizeof value);
+    int n = snprintf(buf + used, size - used, "%s%s=%s", i ? ", " : "", o->columns[i].name, value);
+    if (n < 0) break;
+    used += (size_t)n;
+  }
+}
+
+/* ------------------------------------------------------------------ the sweep */
+
+/* Splits the -D values: sweeps into sweep, the others kept for program_load. Returns EXIT_OK or
+** a usage error (printed). */
+static int split_defines(const CliOptions *opts, Sweep *sweep, ProgramDefine *plain, int *plain_count) {
+  *plain_count = 0;
+  for (int i = 0; i < opts->define_count; i++) {
+    const ProgramDefine *d = &opts->defines[i];
+    for (int j = 0; j < i; j++)
+      if (!strcmp(opts->defines[j].name, d->name)) return usage_error("-D sets a name twice:", d->name);
+    if (!sweep_is_sweep(d->value)) {
+      plain[(*plain_count)++] = *d;
+      continue;
+    }
+    char message[SWEEP_MESSAGE_SIZE];
+    if (sweep_add(sweep, d->name, d->value, d->raw, message, sizeof message) != 0) {
+      fprintf(stderr, "pamc predict: %s (see pamc predict --help)\n", message);
+      return EXIT_USAGE;
+    }
+  }
+  return EXIT_OK;
+}
+
+/* Each swept name must be a param or const in force, its values within a param's admissible
+** range. Fills decls[a]. 0, or 1 with errors in diags. */
+static int resolve_axes(Program *prog, const Sweep *sweep, const Decl **decls, DiagList *diags) {
+  for (int a = 0; a < sweep->axis_count; a++) {
+    const SweepAxis *axis = &sweep->axes[a];
+    const Decl *d = program_lookup(prog, axis->name);
+    decls[a] = d;
+    if (!d || (d->kind != DECL_PARAM && d->kind != DECL_CONST)) {
+      diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "-D %s: no param or const '%s'", axis->raw, axis->name);
+      return 1;
+    }
+    if (d->kind != DECL_PARAM) continue;
+    double lo = axis->start, hi = axis->stop;
+    for (long k = 0; axis->kind == SWEEP_LIST && k < axis->count; k++) {
+      if (axis->values[k] < lo) lo = axis->values[k];
+      if (axis->values[k] > hi) hi = axis->values[k];
+    }
+    if (axis->kind == SWEEP_GEOMETRIC || axis->kind == SWEEP_STEP)
+      hi = sweep_axis_value(axis, axis->count - 1);
+    EvalEnv env;
+    eval_env_init(&env);
+    /* LANGUAGE.md §3: without `in`, a param is at least min(1, its default) */
+    AlgInterval min = ival_point(1), max = ival_point(INFINITY), def;
+    if (d->u.param.min) eval_expr(&env, d->u.param.min, &min, NULL);
+    else if (d->u.param.value && eval_expr(&env, d->u.param.value, &def, NULL) == EVAL_OK && def.lo < 1)
+      min = ival_point(def.lo);
+    if (d->u.param.max) eval_expr(&env, d->u.param.max, &max, NULL);
+    if (lo < min.lo || hi > max.hi) {
+      diag_report(diags, DIAG_ERROR, d->loc, "-D %s: values %g .. %g are outside the admissible "
+                  "values %g .. %g of '%s'", axis->raw, lo, hi, min.lo, max.hi, axis->name);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The columns: every -D name in order, swept or with its value in force. */
+static Column *make_columns(Program *prog, const CliOptions *opts, const Sweep *sweep, int *count) {
+  Column *columns = calloc((size_t)opts->define_count + 1, sizeof *columns);
+  if (!columns) return NULL;
+  for (int i = 0; i < opts->define_count; i++) {
+    Column *c = &columns[i];
+    c->name = opts->defines[i].name;
+    c->axis = -1;
+    for (int a = 0; a < sweep->axis_count; a++)
+      if (!strcmp(sweep->axes[a].name, c->name)) c->axis = a;
+    c->value = ival_entire();
+    const Decl *d = program_lookup(prog, c->name);
+    EvalEnv env;
+    eval_env_init(&env);
+    if (c->axis < 0 && d) eval_decl_value(&env, d, &c->value, NULL);
+    int width = (int)strlen(c->name);
+    char text[128];
+    if (c->axis < 0) {
+      eval_format(c->value, text, sizeof text);
+      if (c->value.lo == c->value.hi) snprintf(text, sizeof text, "%.15g", c->value.lo);
+      if ((int)strlen(text) > width) width = (int)strlen(text);
+    } else {
+      const SweepAxis *axis = &sweep->axes[c->axis];
+      double ends[2] = {axis->start, sweep_axis_value(axis, axis->count - 1)};
+      for (long k = 0; axis->kind == SWEEP_LIST && k < axis->count; k++) {
+        snprintf(text, sizeof text, "%.15g", axis->values[k]);
+        if ((int)strlen(text) > width) width = (int)strlen(text);
+      }
+      for (int e = 0; e < 2; e++) {
+        snprintf(text, sizeof text, "%.15g", ends[e]);
+        if ((int)strlen(text) > width) width = (int)strlen(text);
+      }
+    }
+    c->width = width > TABLE_PARAM_WIDTH ? width : TABLE_PARAM_WIDTH;
+  }
+  *count = opts->define_count;
+  return columns;
+}
+
+/* Walks the sweep in batches: evaluates, checks, prints. Returns an exit status. */
+static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const Decl **axis_decls,
+                     Output *o, DiagList *diags) {
+  PredictPlan plan;
+  if (predict_plan_init(&plan, r, sweep, diags) != 0) {
+    predict_plan_free(&plan);
+    return EXIT_MODEL;
+  }
+  const Decl *entry = program_entry(prog);
+  PredictBatch *batch = malloc(sizeof *batch);
+  double *values = malloc((size_t)SWEEP_MAX_AXES * PREDICT_BATCH * sizeof *values);
+  if (!batch || !values) {
+    free(batch);
+    free(values);
+    predict_plan_free(&plan);
+    fputs("pamc predict: out of memory\n", stderr);
+    return EXIT_IO;
+  }
+  const double *axis_values[SWEEP_MAX_AXES];
+  for (int a = 0; a < SWEEP_MAX_AXES; a++) axis_values[a] = values + (size_t)a * PREDICT_BATCH;
+  int result = EXIT_OK;
+  double point[SWEEP_MAX_AXES];
+  sweep_rewind(sweep);
+  print_header(stdout, o);
+  for (;;) {
+    int n = 0;
+    while (n < PREDICT_BATCH && sweep_next(sweep, point)) {
+      for (int a = 0; a < sweep->axis_count; a++) values[(size_t)a * PREDICT_BATCH + n] = point[a];
+      n++;
+    }
+    if (n == 0) break;
+    if (predict_eval(&plan, n, axis_values, batch) != 0) {
+      fputs("pamc predict: out of memory\n", stderr);
+      result = EXIT_IO;
+      break;
+    }
+    PredictIssue issue;
+    int good = predict_check_batch(entry, axis_decls, sweep->axis_count, n, axis_values, batch, &issue);
+    for (int k = 0; k < good; k++) {
+      for (int a = 0; a < sweep->axis_count; a++) point[a] = axis_values[a][k];
+      print_row(stdout, o, point, batch->lo[k], batch->est[k], batch->hi[k],
+                r->terms[batch->bottleneck[k]].name);
+      if (o->plot && sweep->axis_count > 0)
+        predict_plot_point(o->plot, point[0], batch->lo[k], batch->est[k], batch->hi[k]);
+    }
+    if (good < n) {
+      char where[512];
+      for (int a = 0; a < sweep->axis_count; a++) point[a] = axis_values[a][good];
+      point_text(o, point, where, sizeof where);
+      SrcLoc loc = issue.loc.file ? issue.loc : entry->loc;  /* no statement blamed: the entry */
+      diag_report(diags, DIAG_ERROR, loc, "%s%s%s", issue.message, where[0] ? " at " : "", where);
+      result = EXIT_MODEL;
+      break;
+    }
+    if (n < PREDICT_BATCH) break;
+  }
+  if (result == EXIT_OK) print_footer(stdout, o);
+  if (fflush(stdout) != 0 && result == EXIT_OK) result = EXIT_IO;
+  free(values);
+  free(batch);
+  predict_plan_free(&plan);
+  return result;
+}
+
+static int predict_file(const CliOptions *opts, Format format, const char *plot_out) {
+  Sweep sweep;
+  sweep_init(&sweep);
+  ProgramDefine *plain = calloc((size_t)opts->define_count + 1, sizeof *plain);
+  int plain_count = 0;
+  if (!plain) return EXIT_IO;
+  int result = split_defines(opts, &sweep, plain, &plain_count);
+  if (result == EXIT_OK && plot_out && sweep.axis_count == 0)
+    result = usage_error("--plot needs a swept param, e.g.", "-D P=1..64:*2");
+  if (result != EXIT_OK) {
+    sweep_free(&sweep);
+    free(plain);
+    return result;
+  }
+  DiagList diags;
+  diag_init(&diags);
+  ProgramOptions popts = cli_program_options(opts);
+  popts.defines = plain;
+  popts.define_count = plain_count;
+  Program prog;
+  ProgramStatus ps = program_load(&prog, &diags, opts->files[0], &popts);
+  const Decl *axis_decls[SWEEP_MAX_AXES];
+  if (ps == PROGRAM_IO) result = EXIT_IO;
+  else if (ps != PROGRAM_OK || diags.errors > 0 || check_program(&prog) > 0 || diags.errors > 0)
+    result = EXIT_MODEL;
+  else if (resolve_axes(&prog, &sweep, axis_decls, &diags) != 0) result = EXIT_MODEL;
+  if (result == EXIT_OK) {
+    ReduceOptions ropts = {0, 0};
+    ReduceResult r;
+    if (reduce_program(&prog, &ropts, &r, &diags) != 0) {
+      result = EXIT_MODEL;
+    } else {
+      PredictPlot plot;
+      char err[512];
+      Output o = {format, NULL, 0, &r, 0, NULL};
+      o.columns = make_columns(&prog, opts, &sweep, &o.column_count);
+      if (!o.columns) result = EXIT_IO;
+      else if (plot_out && predict_plot_open(&plot, plot_out, err, sizeof err) != 0) {
+        fprintf(stderr, "pamc predict: %s\n", err);
+        result = EXIT_IO;
+      } else {
+        o.plot = plot_out ? &plot : NULL;
+        result = run_sweep(&prog, &r, &sweep, axis_decls, &o, &diags);
+        if (o.plot && result != EXIT_OK) predict_plot_abort(o.plot);
+        else if (o.plot) {
+          const SweepAxis *x = &sweep.axes[0];
+          if (predict_plot_finish(o.plot, x->name, x->kind == SWEEP_GEOMETRIC, sweep.axis_count == 1,
+                                  err, sizeof err) != 0) {
+            fprintf(stderr, "pamc predict: %s\n", err);
+            result = EXIT_IO;
+          }
+        }
+      }
+      free(o.columns);
+    }
+    reduce_result_free(&r);
+  }
+  diag_print(&diags, stderr);
+  program_free(&prog);
+  diag_free(&diags);
+  sweep_free(&sweep);
+  free(plain);
+  return result;
+}
+
+int cmd_predict(int argc, char **argv) {
+  const char *plot_out = NULL;
+  const CliExtra extras[] = {{"--plot", 1, &plot_out, NULL}};
+  const CliSpec spec = {"predict", usage, extras, 1, 1, 1, 1};
+  CliOptions opts;
+  int status = cli_parse(&opts, &spec, argc, argv);
+  if (status != EXIT_OK || opts.help) {
+    cli_free(&opts);
+    return status;
+  }
+  Format format = FORMAT_TABLE;
+  if (opts.format) {
+    if (!strcmp(opts.format, "table")) format = FORMAT_TABLE;
+    else if (!strcmp(opts.format, "csv")) format = FORMAT_CSV;
+    else if (!strcmp(opts.format, "json")) format = FORMAT_JSON;
+    else status = usage_error("unknown format (table, csv, json):", opts.format);
+  }
+  if (status == EXIT_OK && opts.output) status = usage_error("takes no", "-o (rows go to stdout; --plot OUT for a plot)");
+  if (status == EXIT_OK && plot_out && predict_plot_kind(plot_out) < 0)
+    status = usage_error("--plot wants OUT.svg or OUT.png, not", plot_out);
+  if (status == EXIT_OK) status = predict_file(&opts, format, plot_out);
+  cli_free(&opts);
+  return status;
+}

@@ -1,0 +1,124 @@
+#!/bin/sh
+# predict.sh — `pamc predict`: EXAMPLES.md §1 (T_lo = 1310.96us, T_hi = 1737.68us), rows and
+# columns of sweeps, csv/json shape, --plot, evaluation errors with file:line:col, exit statuses,
+# and a 10^6-point sweep that streams in bounded memory.
+set -u
+M=tests/models/predict
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+die() { echo "predict.sh: $*"; exit 1; }
+
+# |a - b| <= 1e-9 |b|
+close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-9 * (b < 0 ? -b : b)) }'; }
+
+# --- EXAMPLES.md §1 -----------------------------------------------------------------------
+out=$("$PAMC" predict models/halo.pam -m $M/example1.mach -D P=8 -D iters=10 --format csv) || die "§1 failed"
+[ "$(echo "$out" | head -1)" = "P,iters,lo,est,hi,bottleneck" ] || die "bad csv header: $out"
+row=$(echo "$out" | sed -n 2p)
+lo=$(echo "$row" | cut -d, -f3); est=$(echo "$row" | cut -d, -f4); hi=$(echo "$row" | cut -d, -f5)
+close "$lo" 1310.96e-6 || die "§1 lo $lo, want 1310.96us"
+close "$est" 1310.96e-6 || die "§1 est $est, want 1310.96us (points: est = lo)"
+close "$hi" 1737.68e-6 || die "§1 hi $hi, want 1737.68us"
+[ "$(echo "$row" | cut -d, -f6)" = "critical path" ] || die "§1 bottleneck: $row"
+[ "$(echo "$out" | wc -l)" -eq 2 ] || die "§1: one row expected: $out"
+# the table has units
+"$PAMC" predict models/halo.pam -m $M/example1.mach -D P=8 -D iters=10 | grep -q '1.311 ms.*1.738 ms' \
+  || die "table without units"
+
+# --- P = 16 (hand derivation): c = 62.5us, m = 6.096us, 16m > c + m: lo = 975.36us on the bus,
+# hi = 10 (16m + c) = 1600.36us
+row=$("$PAMC" predict models/halo.pam -m $M/example1.mach -D P=16 -D iters=10 --format csv | sed -n 2p)
+close "$(echo "$row" | cut -d, -f3)" 975.36e-6 || die "P=16 lo: $row"
+close "$(echo "$row" | cut -d, -f5)" 1600.36e-6 || die "P=16 hi: $row"
+[ "$(echo "$row" | cut -d, -f6)" = "bus" ] || die "P=16 bottleneck: $row"
+
+# --- sweeps: rows and columns ---------------------------------------------------------------
+n=$("$PAMC" predict models/halo.pam -m models/machine.mach -D P=1..1024:*2 --format csv | wc -l)
+[ "$n" -eq 12 ] || die "P=1..1024:*2: $n lines, want 11 rows + header"
+out=$("$PAMC" predict models/halo.pam -m models/machine.mach -D P=1..4 -D N=1000,2000,4000 -D iters=3 --format csv) \
+  || die "product sweep failed"
+[ "$(echo "$out" | head -1)" = "P,N,iters,lo,est,hi,bottleneck" ] || die "product header: $(echo "$out" | head -1)"
+[ "$(echo "$out" | wc -l)" -eq 13 ] || die "product: want 12 rows"
+[ "$(echo "$out" | sed -n 2p | cut -d, -f1-3)" = "1,1000,3" ] || die "first row: $out"
+[ "$(echo "$out" | sed -n 3p | cut -d, -f1-3)" = "1,2000,3" ] || die "second row (last name innermost): $out"
+[ "$(echo "$out" | tail -1 | cut -d, -f1-3)" = "4,4000,3" ] || die "last row: $out"
+# every row: lo <= est <= hi
+echo "$out" | tail -n +2 | awk -F, '!($4 <= $5 && $5 <= $6) { bad = 1 } END { exit bad }' || die "lo <= est <= hi broken: $out"
+n=$("$PAMC" predict models/halo.pam -m models/machine.mach -D N=10..100:+10 --format csv | wc -l)
+[ "$n" -eq 11 ] || die "N=10..100:+10: $n lines, want 10 rows + header"
+
+# --- json -------------------------------------------------------------------------------------
+out=$("$PAMC" predict models/halo.pam -m models/machine.mach -D P=1,2,4 --format json) || die "json failed"
+echo "$out" | head -1 | grep -qx '\[' || die "json does not open an array: $out"
+[ "$(echo "$out" | grep -c '"P": [0-9]*, "lo": [0-9.e-]*, "est": [0-9.e-]*, "hi": [0-9.e-]*, "bottleneck": "[a-z ]*"}')" -eq 3 ] \
+  || die "json rows: $out"
+if command -v python3 >/dev/null 2>&1; then
+  echo "$out" | python3 -c 'import json,sys; r=json.load(sys.stdin); assert len(r)==3 and r[2]["P"]==4' \
+    || die "json does not parse: $out"
+fi
+
+# --- --plot -------------------------------------------------------------------------------------
+if command -v gnuplot >/dev/null 2>&1; then
+  "$PAMC" predict models/halo.pam -m models/machine.mach -D P=1..1024:*2 --plot "$tmp/halo.svg" >/dev/null \
+    || die "--plot failed"
+  [ -s "$tmp/halo.svg" ] || die "--plot wrote no svg"
+  grep -q '<svg' "$tmp/halo.svg" || die "--plot output is not svg"
+  ls "$tmp" | grep -q tmp && die "--plot left a temporary file: $(ls "$tmp")"
+fi
+"$PAMC" predict models/halo.pam -m models/machine.mach -D P=1..4 --plot "$tmp/no/such/dir.svg" >/dev/null 2>&1
+[ $? -eq 3 ] || die "--plot into a missing directory: want status 3"
+"$PAMC" predict models/halo.pam -m models/machine.mach -D P=8 --plot "$tmp/x.svg" >/dev/null 2>&1
+[ $? -eq 2 ] || die "--plot without a sweep: want status 2"
+"$PAMC" predict $M/negative.pam -D N=1..10 --plot "$tmp/neg.svg" >/dev/null 2>&1
+[ $? -eq 1 ] || die "error with --plot: want status 1"
+[ -e "$tmp/neg.svg" ] && die "--plot left an output after an error"
+[ -z "$(ls "$tmp" | grep neg)" ] || die "--plot left a temporary file after an error: $(ls "$tmp")"
+
+# --- evaluation errors: file:line:col, the values, status 1 -----------------------------------------
+expect_error() {  # model sweep pattern
+  err=$("$PAMC" predict "$M/$1.pam" -D "$2" --format csv 2>&1 >/dev/null)
+  st=$?
+  [ $st -eq 1 ] || die "$1 -D $2: status $st, want 1 ($err)"
+  echo "$err" | grep -q "^$M/$1.pam:$3" || die "$1 -D $2: want '$M/$1.pam:$3', got: $err"
+}
+expect_error negative N=1..10 '4:9: error: duration is negative.* at N=1$'
+expect_error family P=1..4 '6:.*: error: index 2 of .cpu.* at P=3$'
+expect_error divzero P=1..5 '4:.*: error: division by zero at P=3$'
+expect_error bound N=2..5 '4:.*: error: bound of seq is not an integer.* at N=3$'
+expect_error noconst N=1..3 "2:7: error: const 't_op' has no value"
+# swept values outside a param's admissible values (P >= 1 without `in`, LANGUAGE.md §3)
+err=$("$PAMC" predict models/halo.pam -m models/machine.mach -D P=0..2 2>&1 >/dev/null)
+[ $? -eq 1 ] || die "P=0..2: want status 1"
+echo "$err" | grep -q '^models/halo.pam:[0-9]*:[0-9]*: error: .*admissible' || die "P=0..2: $err"
+# rows before the faulty point are printed
+[ "$("$PAMC" predict $M/divzero.pam -D P=1..5 --format csv 2>/dev/null | wc -l)" -eq 3 ] || die "rows before the error"
+# a sweep over fine values runs
+"$PAMC" predict $M/negative.pam -D N=5..10 --format csv >/dev/null || die "negative.pam over N=5..10 must run"
+
+# --- usage and I/O ------------------------------------------------------------------------------
+"$PAMC" predict --help | grep -q 'usage: pamc predict' || die "--help"
+"$PAMC" predict models/halo.pam -m models/machine.mach --format xml >/dev/null 2>&1; [ $? -eq 2 ] || die "bad format: want 2"
+"$PAMC" predict models/halo.pam -m models/machine.mach -D P=1..x >/dev/null 2>&1; [ $? -eq 2 ] || die "bad sweep: want 2"
+"$PAMC" predict models/halo.pam -m models/machine.mach -D P=2 -D P=1..3 >/dev/null 2>&1; [ $? -eq 2 ] || die "name twice: want 2"
+"$PAMC" predict models/halo.pam -m models/machine.mach -D Q=1..3 >/dev/null 2>&1; [ $? -eq 1 ] || die "unknown swept name: want 1"
+"$PAMC" predict /nonexistent.pam >/dev/null 2>&1; [ $? -eq 3 ] || die "missing file: want 3"
+
+# --- the default machine file ----------------------------------------------------------------------
+mkdir -p "$tmp/config/pamc"
+cp $M/example1.mach "$tmp/config/pamc/machine.mach"
+out=$(XDG_CONFIG_HOME="$tmp/config" "$PAMC" predict models/halo.pam -D P=8 -D iters=10 --format csv 2>"$tmp/note") \
+  || die "default machine file: failed"
+grep -q 'note: using machine file' "$tmp/note" || die "no note about the default machine file"
+close "$(echo "$out" | sed -n 2p | cut -d, -f3)" 1310.96e-6 || die "default machine file not used: $out"
+
+# --- 10^6 points stream: the last row arrives and memory does not grow with the sweep -------------
+last=$("$PAMC" predict models/halo.pam -m models/machine.mach -D N=1..1000000 --format csv | tail -1) \
+  || die "10^6 sweep failed"
+[ "$(echo "$last" | cut -d, -f1)" = "1000000" ] || die "10^6 sweep: last row $last"
+if [ -x /usr/bin/time ]; then
+  # ASan keeps freed blocks in a quarantine (256 MB by default) that would look like growth
+  rss() { ASAN_OPTIONS="${ASAN_OPTIONS:-}:quarantine_size_mb=1" /usr/bin/time -f '%M' "$PAMC" predict models/halo.pam -m models/machine.mach -D "N=$1" --format csv 2>&1 >/dev/null | tail -1; }
+  small=$(rss 1..1000); big=$(rss 1..1000000)
+  [ "$big" -lt $((small + 20000)) ] || die "10^6 sweep uses ${big} KiB against ${small} KiB for 10^3: rows kept in memory?"
+fi
+exit 0
