@@ -120,15 +120,37 @@ static int loop_pieces(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b
 }
 
 /* seq(i=a,b) S(i): the sums over each piece of the range, added. */
-static void reduce_seq(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
-  AlgExpr *a = reduce_expr(c, env, s->u.loop.lo), *b = reduce_expr(c, env, s->u.loop.hi);
+static void seq_over(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b, Summary *out) {
   RPiece *pieces; Summary *bodies;
   int count = loop_pieces(c, env, s, a, b, &pieces, &bodies);
-  reduce_sum_init(c, out);
   for (int k = 0; k < count; k++) {
     Summary part;
     seq_loop(c, pieces[k].index, pieces[k].lo, pieces[k].hi, &bodies[k], &part);
     seq_into(c, out, &part);
+  }
+}
+
+/* 1 when some statement of block is an `if` (what a split of the index range could decide). */
+static int block_has_if(const Stmt *block) {
+  for (int i = 0; i < block->u.block.count; i++)
+    if (block->u.block.items[i]->kind == ST_IF) return 1;
+  return 0;
+}
+
+/* seq(i=a,b) { S1; ...; Sk }: every summary part is a sum over i, so the loop is the sequence of
+** seq(i=a,b) Sj, and an `if` on i among the Sj splits its own range. */
+static void reduce_seq(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
+  AlgExpr *a = reduce_expr(c, env, s->u.loop.lo), *b = reduce_expr(c, env, s->u.loop.hi);
+  const Stmt *body = s->u.loop.body;
+  reduce_sum_init(c, out);
+  if (body->kind != ST_BLOCK || body->u.block.count < 2 || !block_has_if(body)) {
+    seq_over(c, env, s, a, b, out);
+    return;
+  }
+  for (int i = 0; i < body->u.block.count; i++) {
+    Stmt one = *s;   /* seq (i = a, b) Si */
+    one.u.loop.body = body->u.block.items[i];
+    seq_over(c, env, &one, a, b, out);
   }
 }
 
@@ -346,10 +368,11 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
       alg_close(g, alg_div(g, s.terms[i].d_lo, reduce_mult(&c, s.terms[i].res)), ALG_DIR_LOWER);
   }
   for (int i = 0; i < s.nfams; i++) {
-    if (!s.fams[i].spread_lo) continue;
+    AlgExpr *member = reduce_family_load_lo(&c, &s, &s.fams[i]);
+    if (!member) continue;
     out->terms[out->term_count].name = s.fams[i].res->name.name;
     out->terms[out->term_count++].value =
-      alg_close(g, alg_div(g, s.fams[i].spread_lo, reduce_mult(&c, s.fams[i].res)), ALG_DIR_LOWER);
+      alg_close(g, alg_div(g, member, reduce_mult(&c, s.fams[i].res)), ALG_DIR_LOWER);
   }
   /* names of terms live in c.arena: copy them into the result's context */
   for (int i = 1; i < out->term_count; i++) {

@@ -48,7 +48,7 @@ static RFam *fam_get(RCtx *c, Summary *s, const Decl *res) {
   if (s->nfams) memcpy(grown, s->fams, (size_t)s->nfams * sizeof *grown);
   s->fams = grown;
   RFam *fam = &s->fams[s->nfams++];
-  fam->res = res; fam->spread_lo = NULL; fam->extra_hi = zero(c);
+  fam->res = res; fam->spread_lo = NULL; fam->extra_lo = fam->extra_hi = zero(c);
   return fam;
 }
 
@@ -95,6 +95,7 @@ void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from) {
   for (int i = 0; i < from->nfams; i++) {
     RFam *fam = fam_get(c, into, from->fams[i].res);
     if (from->fams[i].spread_lo) spread_into(c, fam, from->fams[i].spread_lo);
+    fam->extra_lo = alg_add(c->alg, fam->extra_lo, from->fams[i].extra_lo);
     fam->extra_hi = alg_add(c->alg, fam->extra_hi, from->fams[i].extra_hi);
   }
 }
@@ -108,14 +109,30 @@ static AlgExpr *fam_total(RCtx *c, const Summary *s, const Decl *res) {
   return total;
 }
 
+/* A lower bound on the demand of the most loaded member of fam from its unnamed demand: the
+** spread, and the family's whole demand shared evenly among its members (pigeonhole). NULL when
+** nothing is unnamed. */
+AlgExpr *reduce_family_load_lo(RCtx *c, const Summary *s, const RFam *fam) {
+  AlgCtx *g = c->alg;
+  if (!fam->spread_lo && alg_is_num(fam->extra_lo, 0)) return NULL;
+  AlgExpr *load = fam->spread_lo ? fam->spread_lo : zero(c);
+  AlgExpr *total = fam->extra_lo;
+  for (int i = 0; i < s->nterms; i++)
+    if (s->terms[i].res == fam->res) total = alg_add(g, total, s->terms[i].d_lo);
+  REnv none; memset(&none, 0, sizeof none);
+  AlgExpr *members = reduce_expr(c, &none, fam->res->u.resource.count);
+  return alg_max(g, load, alg_div(g, total, members));
+}
+
 /* Lower bound from the loads: max over resources (and members) of D_r / m_r. */
 AlgExpr *reduce_load_lo(RCtx *c, const Summary *s) {
   AlgExpr *load = zero(c);
   for (int i = 0; i < s->nterms; i++)
     load = alg_max(c->alg, load, alg_div(c->alg, s->terms[i].d_lo, reduce_mult(c, s->terms[i].res)));
-  for (int i = 0; i < s->nfams; i++)
-    if (s->fams[i].spread_lo)
-      load = alg_max(c->alg, load, alg_div(c->alg, s->fams[i].spread_lo, reduce_mult(c, s->fams[i].res)));
+  for (int i = 0; i < s->nfams; i++) {
+    AlgExpr *member = reduce_family_load_lo(c, s, &s->fams[i]);
+    if (member) load = alg_max(c->alg, load, alg_div(c->alg, member, reduce_mult(c, s->fams[i].res)));
+  }
   return load;
 }
 
@@ -235,12 +252,15 @@ void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol 
                      : fullest_lo(c, term->res, term->index, i, a, b);
     if (fullest) spread = alg_max(g, spread, alg_mul(g, fullest, term->d_lo));
     spread_into(c, fam, spread);
+    fam->extra_lo = alg_add(g, fam->extra_lo, alg_sum(g, i, a, b, term->d_lo));
     fam->extra_hi = alg_add(g, fam->extra_hi, alg_sum(g, i, a, b, term->d_hi));
   }
   for (int k = 0; k < body->nfams; k++) {
     const RFam *inner = &body->fams[k];
     RFam *fam = fam_get(c, out, inner->res);
     if (inner->spread_lo) spread_into(c, fam, alg_max_over(g, i, a, b, inner->spread_lo));
+    if (!alg_is_num(inner->extra_lo, 0))
+      fam->extra_lo = alg_add(g, fam->extra_lo, alg_sum(g, i, a, b, inner->extra_lo));
     if (!alg_is_num(inner->extra_hi, 0))
       fam->extra_hi = alg_add(g, fam->extra_hi, alg_sum(g, i, a, b, inner->extra_hi));
   }
@@ -251,7 +271,7 @@ void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol 
 /* The one index expression every use of family res in branch names, or NULL (several, or
 ** unnamed demand). */
 static AlgExpr *single_index(const Summary *branch, const RFam *fam) {
-  if (fam->spread_lo || !alg_is_num(fam->extra_hi, 0)) return NULL;
+  if (fam->spread_lo || !alg_is_num(fam->extra_hi, 0) || !alg_is_num(fam->extra_lo, 0)) return NULL;
   AlgExpr *one = NULL;
   for (int j = 0; j < branch->nterms; j++) {
     if (branch->terms[j].res != fam->res) continue;
@@ -354,9 +374,11 @@ void reduce_combine_demands(RCtx *c, AlgExpr *cond, const Summary *x, const Summ
       RFam *both = fam_get(c, out, fam->res);
       AlgExpr *p_spread = fam->spread_lo ? fam->spread_lo : zero(c);
       AlgExpr *q_spread = other && other->spread_lo ? other->spread_lo : zero(c);
+      AlgExpr *q_extra_lo = other ? other->extra_lo : zero(c);
       AlgExpr *q_extra = other ? other->extra_hi : zero(c);
       both->spread_lo = pass ? PICK_LO(q_spread, p_spread) : PICK_LO(p_spread, q_spread);
       if (alg_is_num(both->spread_lo, 0)) both->spread_lo = NULL;
+      both->extra_lo = pass ? PICK_LO(q_extra_lo, fam->extra_lo) : PICK_LO(fam->extra_lo, q_extra_lo);
       both->extra_hi = pass ? PICK_HI(q_extra, fam->extra_hi) : PICK_HI(fam->extra_hi, q_extra);
     }
   }

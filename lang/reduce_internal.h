@@ -26,6 +26,7 @@ typedef struct RTerm {
 typedef struct RFam {
   const Decl *res;        /* the family declaration */
   AlgExpr *spread_lo;     /* lower bound on the most loaded member from unnamed demand, or NULL */
+  AlgExpr *extra_lo;      /* family demand not held in member terms (lower-bound use) */
   AlgExpr *extra_hi;      /* family demand not held in member terms (upper-bound use) */
 } RFam;
 
@@ -120,6 +121,7 @@ void reduce_add_demand(RCtx *c, Summary *s, const Decl *res, AlgExpr *index, Alg
                        AlgExpr *hi);
 void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from);
 AlgExpr *reduce_load_lo(RCtx *c, const Summary *s);
+AlgExpr *reduce_family_load_lo(RCtx *c, const Summary *s, const RFam *fam);
 AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const Summary *branch,
                      AlgSymbol *index, AlgExpr *lower, AlgExpr *upper);
 void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol *index,
