@@ -239,15 +239,67 @@ static AlgExpr *termwise_extremum(AlgCtx *ctx, int want_max, AlgSymbol *index, A
   return alg_add_n(ctx, n, parts);
 }
 
+/* 1 when e has a ceil or floor of an expression in index. */
+static int has_rounding(const AlgExpr *e, const AlgSymbol *index) {
+  if (!alg_contains(e, index)) return 0;
+  if (e->kind == ALG_CEIL || e->kind == ALG_FLOOR) return 1;
+  if (e->kind >= ALG_SUM && e->kind <= ALG_MINOVER) return 0;
+  for (size_t k = 0; k < e->nkids; k++) if (has_rounding(e->kids[k], index)) return 1;
+  return 0;
+}
+
+/* e with every ceil and floor of the index replaced by a value on side dir of it (ceil(x) >= x,
+   ceil(x) <= x + 1, floor(x) >= x - 1, floor(x) <= x), where e is monotone in it; NULL where
+   the direction of e in such a node is unknown. */
+static AlgExpr *relax_rounding(AlgCtx *ctx, AlgExpr *e, AlgSymbol *index, AlgDir dir) {
+  if (!alg_contains(e, index)) return e;
+  int up = dir == ALG_DIR_UPPER;
+  AlgExpr **kids = alg_scratch(ctx, e->nkids);
+  switch (e->kind) {
+  case ALG_SYM: case ALG_NUM: case ALG_IVAL: return e;
+  case ALG_CEIL: case ALG_FLOOR: {
+    AlgExpr *x = e->kids[0];
+    if (e->kind == ALG_CEIL) return up ? alg_add(ctx, x, num(ctx, 1)) : x;
+    return up ? x : alg_sub(ctx, x, num(ctx, 1));
+  }
+  case ALG_ADD: case ALG_MAX: case ALG_MIN:
+    for (size_t k = 0; k < e->nkids; k++)
+      if (!(kids[k] = relax_rounding(ctx, e->kids[k], index, dir))) return NULL;
+    return alg_make(ctx, e->kind, e->nkids, kids);
+  case ALG_MUL:
+    for (size_t k = 0; k < e->nkids; k++) {
+      kids[k] = e->kids[k];
+      if (!has_rounding(e->kids[k], index)) continue;
+      AlgExpr **others = alg_scratch(ctx, e->nkids);
+      size_t n = 0;
+      for (size_t j = 0; j < e->nkids; j++) if (j != k) others[n++] = e->kids[j];
+      AlgExpr *rest = alg_mul_n(ctx, n, others);
+      AlgDir other = up ? ALG_DIR_LOWER : ALG_DIR_UPPER;
+      if (alg_is_nonneg(ctx, rest)) kids[k] = relax_rounding(ctx, e->kids[k], index, dir);
+      else if (alg_is_nonpos(ctx, rest)) kids[k] = relax_rounding(ctx, e->kids[k], index, other);
+      else return NULL;
+      if (!kids[k]) return NULL;
+    }
+    return alg_make(ctx, e->kind, e->nkids, kids);
+  default:
+    return NULL;
+  }
+}
+
 /* A closed value of big operator e, safe in direction dir, unguarded; or NULL. */
 static AlgExpr *approximate(AlgCtx *ctx, AlgExpr *e, AlgDir dir) {
   AlgSymbol *index = e->kids[0]->u.sym;
   AlgExpr *lower = e->kids[1], *upper = e->kids[2], *body = e->kids[3];
   int up = dir == ALG_DIR_UPPER;
   switch (e->kind) {
-  case ALG_SUM: {   /* count * (max or min of the body) */
+  case ALG_SUM: {   /* the sum with ceil/floor relaxed, and count * (max or min of the body) */
+    AlgExpr *relaxed = relax_rounding(ctx, body, index, dir);
+    AlgExpr *sum = relaxed && relaxed != body ? alg_sum(ctx, index, lower, upper, relaxed) : NULL;
+    if (sum && (sum->traits & ALG_TRAIT_BIGOP)) sum = NULL;
     AlgExpr *f = termwise_extremum(ctx, up, index, lower, upper, body);
-    return f ? guard(ctx, lower, upper, alg_mul(ctx, count_of(ctx, lower, upper), f), num(ctx, 0)) : NULL;
+    AlgExpr *termwise = f ? guard(ctx, lower, upper, alg_mul(ctx, count_of(ctx, lower, upper), f), num(ctx, 0)) : NULL;
+    if (sum && termwise) return up ? alg_min(ctx, sum, termwise) : alg_max(ctx, sum, termwise);
+    return sum ? sum : termwise;
   }
   case ALG_MAXOVER: case ALG_MINOVER: {
     int is_max = e->kind == ALG_MAXOVER;

@@ -356,6 +356,40 @@ static void test_examples_section_1_numbers(void **state) {
   assert_ptr_equal(L, expect_L);
 }
 
+/* Sums of ceil/floor of a polynomial in the index (LU's trailing updates): closed by relaxing the
+** rounding, sum ceil((N - i)^2 / P) >= sum (N - i)^2 / P and <= that + count; floor under a
+** negative factor takes the other side. Checked against the loop for N = 1 .. 40, P = 1 .. 9. */
+static void test_close_rounded_polynomial(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *zero = alg_num_int(ctx, 0), *n = check_sym(c, c->N), *p = check_sym(c, c->P);
+  AlgSymbol *i = alg_index_new(ctx, "i", zero, alg_sub(ctx, n, alg_num_int(ctx, 1)));
+  AlgExpr *iv = check_sym(c, i);
+  AlgExpr *left = alg_sub(ctx, n, iv);
+  AlgExpr *quot = alg_div(ctx, alg_mul(ctx, left, left), p);
+  AlgExpr *body = alg_sub(ctx, alg_func(ctx, ALG_CEIL, quot), alg_func(ctx, ALG_FLOOR, alg_div(ctx, iv, p)));
+  AlgExpr *sum = alg_sum(ctx, i, zero, alg_sub(ctx, n, alg_num_int(ctx, 1)), body);
+  AlgExpr *lo = alg_close(ctx, sum, ALG_DIR_LOWER), *hi = alg_close(ctx, sum, ALG_DIR_UPPER);
+  assert_false(has_bigop(lo));
+  assert_false(has_bigop(hi));
+  AlgInterval *env = env_new(c);
+  for (long N = 1; N <= 40; N += 3)
+    for (long P = 1; P <= 9; P += 2) {
+      double exact = 0;
+      for (long k = 0; k <= N - 1; k++)
+        exact += (double)(((N - k) * (N - k) + P - 1) / P) - (double)(k / P);
+      set(env, c->N, (double)N);
+      set(env, c->P, (double)P);
+      double l = alg_eval_tree(ctx, lo, env).lo, h = alg_eval_tree(ctx, hi, env).hi;
+      if (!(l <= exact + 1e-9 && exact <= h + 1e-9))
+        fail_msg("N=%ld P=%ld: [%g, %g] does not enclose %g", N, P, l, h, exact);
+      /* the relaxation is within one unit per term of the exact sum on each side */
+      assert_true(exact - l <= 2.0 * (double)N + 1e-9);
+      assert_true(h - exact <= 2.0 * (double)N + 1e-9);
+    }
+  free(env);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_faulhaber_symbolic_bounds, setup, teardown),
@@ -368,6 +402,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_close_random, setup, teardown),
     cmocka_unit_test_setup_teardown(test_examples_section_3, setup, teardown),
     cmocka_unit_test_setup_teardown(test_examples_section_1_numbers, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_close_rounded_polynomial, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
