@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ast_dump.h"
+#include "check.h"
 #include "commands.h"
 
 static void *grow(void *items, int count, size_t size) {
@@ -174,4 +176,25 @@ ProgramOptions cli_program_options(const CliOptions *opts) {
   p.define_count = opts->define_count;
   p.entry = opts->entry;
   return p;
+}
+
+int cli_load_checked(Program *prog, DiagList *diags, const char *path, const ProgramOptions *popts,
+                     FILE *dump) {
+  ProgramStatus status = program_load(prog, diags, path, popts);
+  if (dump && status != PROGRAM_IO)
+    for (int i = 0; i < prog->module_count; i++) ast_dump_module(prog->modules[i], dump);
+  if (status == PROGRAM_IO) return EXIT_IO;
+  if (status != PROGRAM_OK || diags->errors > 0) return EXIT_MODEL;
+  if (check_program(prog) > 0 || diags->errors > 0) return EXIT_MODEL;
+  return EXIT_OK;
+}
+
+void cli_json_string(FILE *out, const char *text) {
+  fputc('"', out);
+  for (const char *p = text; *p; p++) {
+    if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+    else if ((unsigned char)*p < 0x20) fprintf(out, "\\u%04x", *p);
+    else fputc(*p, out);
+  }
+  fputc('"', out);
 }

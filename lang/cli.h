@@ -6,6 +6,8 @@
 #ifndef PAMC_CLI_H
 #define PAMC_CLI_H
 
+#include <stdio.h>
+
 #include "program.h"
 
 /* An option of one subcommand only. */
@@ -52,6 +54,15 @@ void cli_free(CliOptions *opts);
 
 /* ProgramOptions for program_load from the common options (defines: all of them). */
 ProgramOptions cli_program_options(const CliOptions *opts);
+
+/* Loads path and checks it: EXIT_OK, EXIT_IO (unreadable) or EXIT_MODEL (errors, kept in diags).
+** With dump, also prints the syntax tree of every file read (S-expressions). Free prog in every
+** case. */
+int cli_load_checked(Program *prog, DiagList *diags, const char *path, const ProgramOptions *popts,
+                     FILE *dump);
+
+/* Writes text as a JSON string (quoted, escaped). */
+void cli_json_string(FILE *out, const char *text);
 
 /* Splits "NAME=VALUE": 1 on success with *name (malloc'd) and *value (inside text). */
 int cli_split_define(const char *text, char **name, const char **value);

@@ -32,14 +32,7 @@ static int check_one(const char *path, const CliOptions *opts, int dump) {
   diag_init(&diags);
   ProgramOptions popts = cli_program_options(opts);
   Program prog;
-  ProgramStatus status = program_load(&prog, &diags, path, &popts);
-  int result = EXIT_OK;
-  if (dump && status != PROGRAM_IO)
-    for (int i = 0; i < prog.module_count; i++) ast_dump_module(prog.modules[i], stdout);
-  if (status == PROGRAM_IO) result = EXIT_IO;
-  else if (status != PROGRAM_OK) result = EXIT_MODEL;
-  else if (check_program(&prog) > 0) result = EXIT_MODEL;
-  if (result == EXIT_OK && diags.errors > 0) result = EXIT_MODEL;
+  int result = cli_load_checked(&prog, &diags, path, &popts, dump ? stdout : NULL);
   diag_print(&diags, stderr);
   program_free(&prog);
   diag_free(&diags);

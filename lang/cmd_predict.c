@@ -84,15 +84,6 @@ static char *bound_text(double v, int dir, char *buf, size_t size) {
   return buf;
 }
 
-static void json_string(FILE *out, const char *text) {
-  fputc('"', out);
-  for (const char *p = text; *p; p++) {
-    if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-    else if ((unsigned char)*p < 0x20) fprintf(out, "\\u%04x", *p);
-    else fputc(*p, out);
-  }
-  fputc('"', out);
-}
 
 static void csv_string(FILE *out, const char *text) {
   if (!strpbrk(text, ",\"\n")) {
@@ -152,7 +143,7 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
   if (o->format == FORMAT_JSON) {
     fputs(o->rows ? ",\n {" : "\n {", out);
     for (int i = 0; i < o->column_count; i++) {
-      json_string(out, o->columns[i].name);
+      cli_json_string(out, o->columns[i].name);
       column_text(o, &o->columns[i], point, text, sizeof text);
       fprintf(out, ": %s, ", text);
     }
@@ -164,7 +155,7 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
     fputs(", \"hi\": ", out);
     json_number(out, bound_text(hi, 1, c, sizeof c), hi);
     fputs(", \"bottleneck\": ", out);
-    json_string(out, bottleneck);
+    cli_json_string(out, bottleneck);
     fputc('}', out);
   } else if (o->format == FORMAT_CSV) {
     for (int i = 0; i < o->column_count; i++) {
@@ -388,12 +379,9 @@ static int predict_file(const CliOptions *opts, Format format, const char *plot_
   popts.defines = plain;
   popts.define_count = plain_count;
   Program prog;
-  ProgramStatus ps = program_load(&prog, &diags, opts->files[0], &popts);
   const Decl *axis_decls[SWEEP_MAX_AXES];
-  if (ps == PROGRAM_IO) result = EXIT_IO;
-  else if (ps != PROGRAM_OK || diags.errors > 0 || check_program(&prog) > 0 || diags.errors > 0)
-    result = EXIT_MODEL;
-  else if (resolve_axes(&prog, &sweep, axis_decls, &diags) != 0) result = EXIT_MODEL;
+  result = cli_load_checked(&prog, &diags, opts->files[0], &popts, NULL);
+  if (result == EXIT_OK && resolve_axes(&prog, &sweep, axis_decls, &diags) != 0) result = EXIT_MODEL;
   if (result == EXIT_OK) {
     ReduceOptions ropts = {0, 0};
     ReduceResult r;

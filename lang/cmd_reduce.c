@@ -127,10 +127,7 @@ int cmd_reduce(int argc, char **argv) {
   diag_init(&diags);
   ProgramOptions popts = cli_program_options(&opts);
   Program prog;
-  ProgramStatus ps = program_load(&prog, &diags, opts.files[0], &popts);
-  int result = EXIT_OK;
-  if (ps == PROGRAM_IO) result = EXIT_IO;
-  else if (ps != PROGRAM_OK || check_program(&prog) > 0 || diags.errors > 0) result = EXIT_MODEL;
+  int result = cli_load_checked(&prog, &diags, opts.files[0], &popts, NULL);
   if (result == EXIT_OK) {
     ReduceOptions ropts = {0, 0};
     ReduceResult r;

@@ -72,15 +72,6 @@ static void progress_line(void *ctx, const SimProgress *p) {
           p->run + 1, p->runs, p->elapsed, p->events, sim_format_time(p->now, now, sizeof now));
 }
 
-static void json_string(FILE *out, const char *text) {
-  fputc('"', out);
-  for (const char *p = text; *p; p++) {
-    if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-    else if ((unsigned char)*p < 0x20) fprintf(out, "\\u%04x", *p);
-    else fputc(*p, out);
-  }
-  fputc('"', out);
-}
 
 static const char *scenario_names[] = {"lo", "mid", "hi", "random"};
 
@@ -105,7 +96,7 @@ static void print_report(FILE *out, const SimReport *r, Format format, SimScenar
     for (int i = 0; i < r->resource_count; i++) {
       const SimResourceReport *x = &r->resources[i];
       fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
-      json_string(out, x->name);
+      cli_json_string(out, x->name);
       fprintf(out, ", \"family\": %s, \"members\": %" PRId64 ", \"servers\": %" PRId64
               ", \"utilisation\": %.17g, \"max_member_utilisation\": %.17g, \"waiting\": %.17g"
               ", \"requests\": %.17g}", x->family ? "true" : "false", x->members, x->servers,
@@ -146,11 +137,7 @@ static int simulate_file(const char *path, const CliOptions *opts, const SimOpti
   diag_init(&diags);
   ProgramOptions popts = cli_program_options(opts);
   Program prog;
-  ProgramStatus status = program_load(&prog, &diags, path, &popts);
-  int result = EXIT_OK;
-  if (status == PROGRAM_IO) result = EXIT_IO;
-  else if (status != PROGRAM_OK || diags.errors > 0) result = EXIT_MODEL;
-  else if (check_program(&prog) > 0 || diags.errors > 0) result = EXIT_MODEL;
+  int result = cli_load_checked(&prog, &diags, path, &popts, NULL);
   Decl *entry = NULL;
   if (result == EXIT_OK) {
     entry = program_entry(&prog);
