@@ -197,6 +197,26 @@ static void point_text(const Output *o, const double *point, char *buf, size_t s
   }
 }
 
+/* The message of a failed check of the reduction (reduce.h) with its offending value. */
+static void check_issue(const ReduceCheck *check, double value, PredictIssue *issue) {
+  issue->loc = check->loc;
+  switch (check->kind) {
+  case REDUCE_CHECK_NONNEG:
+    snprintf(issue->message, sizeof issue->message, "%s is negative (%g s)", check->what, value);
+    break;
+  case REDUCE_CHECK_NONZERO:
+    snprintf(issue->message, sizeof issue->message, "division by zero");
+    break;
+  case REDUCE_CHECK_INTEGER:
+    snprintf(issue->message, sizeof issue->message, "%s is not an integer (%.17g)", check->what, value);
+    break;
+  case REDUCE_CHECK_INDEX:
+    snprintf(issue->message, sizeof issue->message, "index %.17g of '%s' is out of range", value,
+             check->name ? check->name : "?");
+    break;
+  }
+}
+
 /* ------------------------------------------------------------------ the sweep */
 
 /* Splits the -D values: sweeps into sweep, the others kept for program_load. Returns EXIT_OK or
@@ -333,6 +353,18 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
     }
     PredictIssue issue;
     int good = predict_check_batch(entry, axis_decls, sweep->axis_count, n, axis_values, batch, &issue);
+    int failed;
+    double value;
+    int bad = predict_checks_first_failure(&plan, good, &failed, &value);
+    if (bad < 0) {
+      fputs("pamc predict: out of memory\n", stderr);
+      result = EXIT_IO;
+      break;
+    }
+    if (bad < good) {   /* what the reduction's checks find between the ends of a loop */
+      good = bad;
+      check_issue(&r->checks[failed], value, &issue);
+    }
     for (int k = 0; k < good; k++) {
       for (int a = 0; a < sweep->axis_count; a++) point[a] = axis_values[a][k];
       print_row(stdout, o, point, batch->lo[k], batch->est[k], batch->hi[k],

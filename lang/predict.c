@@ -115,6 +115,18 @@ int predict_plan_init(PredictPlan *plan, const ReduceResult *r, const Sweep *swe
     return 1;
   for (int t = 0; t < r->term_count; t++)
     if (compile(plan, r->terms[t].value, &plan->terms[t], diags)) return 1;
+  plan->checks = arena_alloc(&plan->arena, (size_t)(3 * r->check_count + 1) * sizeof *plan->checks);
+  memset(plan->checks, 0, (size_t)(3 * r->check_count + 1) * sizeof *plan->checks);
+  plan->value_lo = batch_array(&plan->arena);
+  plan->value_hi = batch_array(&plan->arena);
+  plan->limit_lo = batch_array(&plan->arena);
+  plan->limit_hi = batch_array(&plan->arena);
+  for (int k = 0; k < r->check_count; k++) {
+    const ReduceCheck *check = &r->checks[k];
+    const AlgExpr *parts[3] = {check->value, check->value_hi, check->limit};
+    for (int j = 0; j < 3; j++)
+      if (parts[j] && compile(plan, parts[j], &plan->checks[3 * k + j], diags)) return 1;
+  }
   return 0;
 }
 
@@ -123,6 +135,8 @@ void predict_plan_free(PredictPlan *plan) {
   if (plan->t_hi.tape) alg_tape_free(plan->t_hi.tape);
   for (int t = 0; plan->terms && t < plan->term_count; t++)
     if (plan->terms[t].tape) alg_tape_free(plan->terms[t].tape);
+  for (int t = 0; plan->checks && plan->reduced && t < 3 * plan->reduced->check_count; t++)
+    if (plan->checks[t].tape) alg_tape_free(plan->checks[t].tape);
   arena_free(&plan->arena);
   memset(plan, 0, sizeof *plan);
 }
@@ -174,4 +188,48 @@ int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_value
     }
   }
   return 0;
+}
+
+/* Evaluates tape t over the box into lo/hi. */
+static int run_into(const PredictTape *t, int npoints, double *lo, double *hi) {
+  return alg_tape_eval(t->tape, (size_t)npoints, (const double *const *)t->box_lo,
+                       (const double *const *)t->box_hi, lo, hi);
+}
+
+/* 1 when the check certainly fails at point k (values in the plan's check outputs). */
+static int check_fails(const PredictPlan *plan, const ReduceCheck *check, int k, double *value) {
+  double lo = plan->value_lo[k], hi = plan->value_hi[k];
+  *value = hi;
+  switch (check->kind) {
+  case REDUCE_CHECK_NONNEG: return hi < 0;
+  case REDUCE_CHECK_NONZERO: return lo == 0 && hi == 0;
+  case REDUCE_CHECK_INTEGER: return lo == hi && isfinite(lo) && lo != floor(lo);
+  case REDUCE_CHECK_INDEX: return hi < 0;   /* the smallest index; the largest: the caller */
+  }
+  return 0;
+}
+
+int predict_checks_first_failure(PredictPlan *plan, int npoints, int *failed, double *value) {
+  const ReduceResult *r = plan->reduced;
+  int first = npoints;
+  for (int c = 0; c < r->check_count; c++) {
+    const ReduceCheck *check = &r->checks[c];
+    const PredictTape *tapes = &plan->checks[3 * c];
+    if (!tapes[0].tape || run_into(&tapes[0], first, plan->value_lo, plan->value_hi)) return -1;
+    for (int k = 0; k < first; k++) {
+      double v;
+      if (check_fails(plan, check, k, &v)) { first = k; *failed = c; *value = v; break; }
+    }
+    if (check->kind != REDUCE_CHECK_INDEX || !tapes[1].tape || !tapes[2].tape) continue;
+    /* the largest index against the family size: limit_lo/hi take the largest index, then
+    ** scratch the size */
+    if (run_into(&tapes[1], first, plan->limit_lo, plan->limit_hi)) return -1;
+    if (run_into(&tapes[2], first, plan->scratch_lo, plan->scratch_hi)) return -1;
+    for (int k = 0; k < first; k++)
+      if (plan->limit_lo[k] > plan->scratch_hi[k] - 1) {
+        first = k; *failed = c; *value = plan->limit_lo[k];
+        break;
+      }
+  }
+  return first;
 }

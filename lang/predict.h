@@ -52,6 +52,9 @@ typedef struct PredictPlan {
   int term_count;           /* length of terms */
   double *scratch_lo, *scratch_hi; /* tape outputs (PREDICT_BATCH each) */
   double *term_best;        /* largest term value so far per point (PREDICT_BATCH) */
+  PredictTape *checks;      /* per reduced->checks entry: its value, value_hi, limit (3 each;
+                               tape NULL where the check has none) */
+  double *value_lo, *value_hi, *limit_lo, *limit_hi; /* check outputs (PREDICT_BATCH each) */
 } PredictPlan;
 
 /* The results of one batch, point k at index k. */
@@ -73,6 +76,12 @@ void predict_plan_free(PredictPlan *plan);
 ** point k. Returns 0, or -1 when out of memory. */
 int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_values,
                  PredictBatch *out);
+
+/* The first of the npoints points of the last predict_eval where a check of the reduction
+** (reduce.h, ReduceCheck: the loops already taken over) certainly fails over the consts' box, or
+** npoints when none does; *failed is the index of the check in reduced->checks and *value the
+** offending value. -1 when out of memory. */
+int predict_checks_first_failure(PredictPlan *plan, int npoints, int *failed, double *value);
 
 /* What the check of a point found. */
 typedef struct PredictIssue {

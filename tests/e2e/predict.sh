@@ -95,6 +95,13 @@ echo "$err" | grep -q '^models/halo.pam:[0-9]*:[0-9]*: error: .*admissible' || d
 # a sweep over fine values runs
 "$PAMC" predict $M/negative.pam -D N=5..10 --format csv >/dev/null || die "negative.pam over N=5..10 must run"
 
+# an error between the ends of a loop: rows up to N = 2, then the location and the point
+out=$("$PAMC" predict $M/midrange.pam -D N=1..6 --format csv 2>"$tmp/err"); status=$?
+[ $status -eq 1 ] || die "midrange.pam: want exit 1, got $status"
+[ "$(echo "$out" | wc -l)" -eq 3 ] || die "midrange.pam: want the header and 2 rows: $out"
+grep -q 'midrange.pam:7:24: error: duration is negative (-5e-07 s) at N=3' "$tmp/err" \
+  || die "midrange.pam: $(cat "$tmp/err")"
+
 # --- usage and I/O ------------------------------------------------------------------------------
 "$PAMC" predict --help | grep -q 'usage: pamc predict' || die "--help"
 "$PAMC" predict models/halo.pam -m models/machine.mach --format xml >/dev/null 2>&1; [ $? -eq 2 ] || die "bad format: want 2"
