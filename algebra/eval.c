@@ -105,7 +105,13 @@ static AlgInterval eval_node(EvalState *st, const AlgExpr *e) {
   case ALG_NUM: case ALG_IVAL: return alg_num_enclosure(e);
   case ALG_SYM: return st->values[e->u.sym->id];
   case ALG_ADD: return fold(st, e, ival_add);
-  case ALG_MUL: return fold(st, e, ival_mul);
+  case ALG_MUL: {   /* a quotient divides once, as the tape does */
+    AlgExpr *num, *den;
+    if (st->memo) return fold(st, e, ival_mul);   /* alg_bounds runs while nodes are made */
+    alg_split_quotient(st->ctx, (AlgExpr *)e, &num, &den);
+    if (!den) return fold(st, e, ival_mul);
+    return ival_div(eval(st, num), eval(st, den));
+  }
   case ALG_MIN: return fold(st, e, ival_min);
   case ALG_MAX: return fold(st, e, ival_max);
   case ALG_POW:

@@ -195,6 +195,11 @@ AlgExpr *alg_subst(AlgCtx *ctx, AlgExpr *e, AlgSymbol *sym, AlgExpr *value);
 /* Products of sums multiplied out and integer powers of sums expanded: polynomials become
    pointer-equal when they are equal. */
 AlgExpr *alg_expand(AlgCtx *ctx, AlgExpr *e);
+/* A product as a quotient: e = *num / *den, *den collecting the factors x^-k (k a positive
+   integer) and the denominators of rational constants, *num the rest; *den is NULL when e is not
+   such a product (then *num = e). Evaluators divide once instead of multiplying by reciprocals,
+   so that C / 10 at C = 10 is exactly 1. */
+void alg_split_quotient(AlgCtx *ctx, AlgExpr *e, AlgExpr **num, AlgExpr **den);
 /* d e / d sym; NULL when e has a part that is not differentiable symbolically. */
 AlgExpr *alg_diff(AlgCtx *ctx, AlgExpr *e, AlgSymbol *sym);
 

@@ -12,7 +12,9 @@
 ** Rounding. Operations compute with the default round-to-nearest mode, which the compiler and
 ** libm keep without -frounding-math, then decide the direction of the rounding error:
 ** - + and -: the error of s = a + b is computed exactly (Knuth's TwoSum);
-** - *: the error of p = a * b exactly (Dekker's TwoProduct with Veltkamp's split);
+** - *: the error of p = a * b exactly, as fma(a, b, -p) (C11 fma rounds once, so the error of a
+**   product, which is representable, comes out exact; where the processor has FMA the tape's
+**   vector clones use the instruction, elsewhere libm's fma is correctly rounded too);
 ** - / and sqrt: the sign of the remainder a - q*b (resp. a - s*s), computed exactly from
 **   TwoProduct and Sterbenz's lemma.
 ** A bound moves one ulp outward (nextafter, done on the bits so that loops vectorise) only when
@@ -70,9 +72,7 @@ static inline double ik_add_hi(double a, double b) {
 /* The exact error a * b - p of p = fl(a * b) when the terms of TwoProduct are exact, else NaN
    (overflow of the split, underflow of the error). p is never NaN here. */
 static inline double ik_mul_err(double a, double b, double p) {
-  double ca = 134217729.0 * a, ah = ca - (ca - a), al = a - ah;
-  double cb = 134217729.0 * b, bh = cb - (cb - b), bl = b - bh;
-  double e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  double e = fma(a, b, -p);
   double m = fabs(p);
   if (m >= 0x1p-968 && m <= 0x1p1000 && fabs(a) <= 0x1p995 && fabs(b) <= 0x1p995) return e;
   return p == 0 && (a == 0 || b == 0) ? 0.0 : NAN;

@@ -393,7 +393,19 @@ static void eval(MpfiEval *st, const AlgExpr *e, mpfi_ptr out) {
   case ALG_IVAL: alg_mpfi_set_ival(out, alg_ival_value(e)); return;
   case ALG_SYM: mpfi_set(out, st->values[alg_symbol_id(alg_symbol_of(e))]); return;
   case ALG_ADD: fold(st, e, alg_mpfi_add, out); return;
-  case ALG_MUL: fold(st, e, alg_mpfi_mul, out); return;
+  case ALG_MUL: {   /* a quotient divides once, as the double evaluators do */
+    AlgExpr *num, *den;
+    alg_split_quotient(st->ctx, (AlgExpr *)e, &num, &den);
+    if (!den) { fold(st, e, alg_mpfi_mul, out); return; }
+    mpfi_init2(a, st->prec);
+    mpfi_init2(b, st->prec);
+    eval(st, num, a);
+    eval(st, den, b);
+    alg_mpfi_div(out, a, b);
+    mpfi_clear(a);
+    mpfi_clear(b);
+    return;
+  }
   case ALG_MIN: fold(st, e, alg_mpfi_min, out); return;
   case ALG_MAX: fold(st, e, alg_mpfi_max, out); return;
   case ALG_AND: fold(st, e, alg_mpfi_and, out); return;

@@ -102,7 +102,16 @@ static int emit_node(CFunc *f, const AlgExpr *e) {
     fprintf(b, "  ik_ival v%d = s[%zu];\n", v, alg_symbol_id(alg_symbol_of(e)));
     return v;
   case ALG_ADD: return emit_fold(f, e, "ik_add");
-  case ALG_MUL: return emit_fold(f, e, "ik_mul");
+  case ALG_MUL: {   /* a quotient divides once, as the tape does */
+    AlgExpr *num, *den;
+    alg_split_quotient(f->p->ctx, (AlgExpr *)e, &num, &den);
+    if (!den) return emit_fold(f, e, "ik_mul");
+    x = emit(f, num);
+    y = emit(f, den);
+    v = f->nlocals++;
+    fprintf(b, "  ik_ival v%d = ik_div(v%d, v%d);\n", v, x, y);
+    return v;
+  }
   case ALG_MIN: return emit_fold(f, e, "ik_min");
   case ALG_MAX: return emit_fold(f, e, "ik_max");
   case ALG_AND: return emit_fold(f, e, "ik_and");

@@ -15,7 +15,7 @@
 #include "ival_kernel.h"
 
 typedef enum TapeOp {
-  OP_CONST, OP_INPUT, OP_ADD, OP_MUL, OP_MIN, OP_MAX, OP_POWI, OP_POW, OP_MOD, OP_CEIL, OP_FLOOR,
+  OP_CONST, OP_INPUT, OP_ADD, OP_MUL, OP_DIV, OP_MIN, OP_MAX, OP_POWI, OP_POW, OP_MOD, OP_CEIL, OP_FLOOR,
   OP_ABS, OP_LOG, OP_LOG2, OP_EXP, OP_SQRT, OP_CMP, OP_AND, OP_OR, OP_NOT, OP_COND, OP_BIGOP
 } TapeOp;
 
@@ -166,7 +166,14 @@ static int emit_node(TapeBuild *b, const AlgExpr *e) {
     return x;
   }
   case ALG_ADD: return emit_fold(b, e, OP_ADD);
-  case ALG_MUL: return emit_fold(b, e, OP_MUL);
+  case ALG_MUL: {   /* a quotient divides once: C / 10 at C = 10 is exactly 1 */
+    AlgExpr *num, *den;
+    alg_split_quotient(b->ctx, (AlgExpr *)e, &num, &den);
+    if (!den) return emit_fold(b, e, OP_MUL);
+    x = emit(b, num);
+    y = x >= 0 ? emit(b, den) : -1;
+    return y >= 0 ? push(b, OP_DIV, x, y, -1) : -1;
+  }
   case ALG_MIN: return emit_fold(b, e, OP_MIN);
   case ALG_MAX: return emit_fold(b, e, OP_MAX);
   case ALG_AND: return emit_fold(b, e, OP_AND);
@@ -390,6 +397,16 @@ TAPE_CLONES static int eval_chunk(const AlgTape *t, size_t n, size_t base,
         }
       } else {
         BINARY(ik_mul);
+      }
+      break;
+    case OP_DIV:
+      if (all_nonneg(alo, n) && all_positive(blo, n)) {   /* ik_div's second case, inlined */
+        for (size_t k = 0; k < n; k++) {
+          dlo[k] = ik_div_lo(alo[k], bhi[k]);
+          dhi[k] = ik_div_hi(ahi[k], blo[k]);
+        }
+      } else {
+        BINARY(ik_div);
       }
       break;
     case OP_MIN: BINARY(ik_min); break;

@@ -199,3 +199,37 @@ AlgExpr *alg_diff(AlgCtx *ctx, AlgExpr *e, AlgSymbol *sym) {
   default: return NULL;
   }
 }
+
+/* ---- quotients ---- */
+
+void alg_split_quotient(AlgCtx *ctx, AlgExpr *e, AlgExpr **num, AlgExpr **den) {
+  *num = e;
+  *den = NULL;
+  if (e->kind != ALG_MUL) return;
+  AlgExpr **up = malloc((e->nkids + 1) * sizeof *up), **down = malloc((e->nkids + 1) * sizeof *down);
+  if (!up || !down) { free(up); free(down); return; }
+  size_t nup = 0, ndown = 0;
+  for (size_t i = 0; i < e->nkids; i++) {
+    AlgExpr *k = e->kids[i];
+    if (k->kind == ALG_NUM && mpz_cmp_ui(mpq_denref(k->u.num), 1) != 0) {
+      mpq_t part;
+      mpq_init(part);
+      mpq_set_z(part, mpq_numref(k->u.num));
+      if (mpz_cmp_ui(mpq_numref(k->u.num), 1) != 0) up[nup++] = alg_num_q(ctx, part);
+      mpq_set_z(part, mpq_denref(k->u.num));
+      down[ndown++] = alg_num_q(ctx, part);
+      mpq_clear(part);
+    } else if (k->kind == ALG_POW && k->kids[1]->kind == ALG_NUM && mpq_sgn(k->kids[1]->u.num) < 0 &&
+               mpz_cmp_ui(mpq_denref(k->kids[1]->u.num), 1) == 0) {
+      down[ndown++] = alg_pow(ctx, k->kids[0], alg_neg(ctx, k->kids[1]));
+    } else {
+      up[nup++] = k;
+    }
+  }
+  if (ndown > 0) {
+    *num = alg_mul_n(ctx, nup, up);
+    *den = alg_mul_n(ctx, ndown, down);
+  }
+  free(up);
+  free(down);
+}
