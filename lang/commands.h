@@ -1,6 +1,5 @@
 /*
-** commands.h — the subcommands of pamc; each lives in lang/cmd_NAME.c (or cmd_stubs.c until
-** built) and takes the argv that follows the subcommand's name (argv[0] is the subcommand).
+** commands.h — the subcommands of pamc; each lives in lang/cmd_NAME.c and takes the argv that follows the subcommand's name (argv[0] is the subcommand).
 ** Each returns an exit status of CLI.md: 0 ok, 1 model/input error, 2 usage, 3 I/O or system.
 */
 #ifndef PAMC_COMMANDS_H

@@ -1,5 +1,4 @@
 # lang/module.mk — checks, reduction, simulator and the command line (owned by lang/).
-LANG_SRCS += lang/cmd_stubs.c
 LANG_SRCS += lang/cmd_calibrate.c
 LANG_SRCS += lang/eval.c lang/load.c lang/check.c lang/check_suggest.c lang/check_cycles.c lang/check_values.c lang/cli.c \
              lang/cmd_check.c
@@ -8,3 +7,4 @@ LANG_SRCS += lang/cmd_simulate.c
 LANG_SRCS += lang/reduce.c lang/reduce_expr.c lang/reduce_demand.c lang/reduce_split.c lang/reduce_check.c lang/cmd_reduce.c
 LANG_SRCS += lang/sweep.c
 LANG_SRCS += lang/cmd_predict.c lang/predict.c lang/predict_check.c lang/predict_plot.c
+LANG_SRCS += lang/gen_print.c lang/gen_check.c lang/gen.c lang/cmd_gen.c

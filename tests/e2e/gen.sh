@@ -1,0 +1,106 @@
+#!/bin/sh
+# gen.sh — `pamc gen` on the examples of models/gen (GEN.md): the generated files are the ones in
+# the repository byte for byte (stable output), pass `pamc check`, and reduce to the lower bounds
+# derived by hand below at several P. Also: --help, usage errors, no output file on error.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# ---- generation is stable and matches the committed models
+mkdir -p "$tmp/models/gen"
+cp models/gen/*.spec models/gen/*_costs.pam "$tmp/models/gen/"
+for name in primes primes_groups pipeline; do
+  lib=primes_costs.pam
+  [ "$name" = pipeline ] && lib=pipeline_costs.pam
+  (cd "$tmp" && "$PAMC" gen "models/gen/$name.spec" -l "models/gen/$lib" -o "models/gen/$name.pam") \
+    || fail "gen $name"
+  cmp "$tmp/models/gen/$name.pam" "models/gen/$name.pam" || fail "$name.pam differs from the committed file"
+  # twice more: the same bytes each time
+  (cd "$tmp" && "$PAMC" gen "models/gen/$name.spec" -l "models/gen/$lib" -o "models/gen/$name.2.pam") \
+    || fail "gen $name again"
+  cmp "$tmp/models/gen/$name.pam" "$tmp/models/gen/$name.2.pam" || fail "$name: not stable"
+  # to stdout, the library is imported relative to the current folder
+  (cd "$tmp" && "$PAMC" gen "models/gen/$name.spec" -l "models/gen/$lib" > "$name.stdout.pam" &&
+     "$PAMC" check "$name.stdout.pam") || fail "gen $name to stdout"
+  "$PAMC" check "models/gen/$name.pam" || fail "check $name.pam"
+  ls "$tmp/models/gen/" | grep -q tmp && fail "temporary file left behind"
+done
+
+# ---- lower bounds against hand derivations
+# lo FILE P EXPECTED: predict's `lo` column at P equals EXPECTED (seconds) to 1e-9 relative.
+lo() {
+  got=$("$PAMC" predict "$1" -D "P=$2" --format csv | tail -n 1 | cut -d, -f2) || fail "predict $1 P=$2"
+  awk -v g="$got" -v e="$3" 'BEGIN { d = g - e; if (d < 0) d = -d; exit !(d <= 1e-9 * e) }' \
+    || fail "$1 at P=$2: T_lo = $got, derived by hand $3"
+}
+
+# primes (N = 1e6, t_point = 1us, t_split = 10ns, send(b) = 10us + b * 1ns, read(b) = b * 2ns):
+#   L1 on the coordinator: read(8N) = 16 ms, DivideData = N * 10ns = 10 ms        -> 26 ms
+#   L2, 100 tasks: receive 8N/100 = 80000 B -> 90 us; ProcessData = N/100 * 1us = 10 ms;
+#       send back 800/100 = 8 B -> 10.008 us; one task = 10100.008 us, on net 100.008 us.
+#       Largest remainder: the first 100 mod P workers run ceil(100/P) tasks. Critical path
+#       ceil(100/P) * 10100.008 us; net demand 100 * 100.008 us = 10000.8 us (never larger).
+#   L3: CollectResults = 100 * 10ns = 1 us; result.dat has no size: no cost.
+#   T_lo = 26000 + ceil(100/P) * 10100.008 + 1 us.
+lo models/gen/primes.pam 1 1.036001800      # 100 tasks: 26000 + 1010000.8 + 1 us
+lo models/gen/primes.pam 3 0.369401272      # 34 tasks
+lo models/gen/primes.pam 4 0.278501200      # 25 tasks
+lo models/gen/primes.pam 7 0.177501120      # 15 tasks
+lo models/gen/primes.pam 100 0.036101008    # 1 task
+lo models/gen/primes.pam 128 0.036101008    # 1 task, 28 workers idle
+
+# primes_groups: P - 4 fast workers (factor 1, weight 5), 4 slow ones (factor 2.5, weight 2).
+#   A slow task takes 90 + 25000 + 10.008 = 25100.008 us, a fast one 10100.008 us.
+#   Largest remainder with W = 5(P-4) + 8, share c*w/W, remainders compared as c*w mod W:
+#   P = 8:  W = 28; fast 500/28 = 17 r 24, slow 200/28 = 7 r 4; left 100 - 68 - 28 = 4
+#           -> the 4 fast workers get one more: fast 18, slow 7.
+#           max(18 * 10100.008, 7 * 25100.008) = 181800.144 us -> T_lo = 26000 + 181800.144 + 1
+lo models/gen/primes_groups.pam 8 0.207801144
+#   P = 12: W = 48; fast 10 r 20, slow 4 r 8; left 100 - 80 - 16 = 4 -> 4 of the 8 fast get 11.
+#           max(11 * 10100.008, 4 * 25100.008) = 111100.088 us
+lo models/gen/primes_groups.pam 12 0.137101088
+#   P = 5:  W = 13; fast 38 r 6, slow 15 r 5; left 100 - 38 - 60 = 2 -> the fast worker (larger
+#           remainder) gets 39, one slow worker 16. max(39 * 10100.008, 16 * 25100.008)
+#           = 401600.128 us (the slow worker is the critical path)
+lo models/gen/primes_groups.pam 5 0.427601128
+#   P = 6:  W = 18; fast 27 r 14, slow 11 r 2; left 2 -> both fast get 28.
+#           max(28 * 10100.008, 11 * 25100.008) = 282800.224 us
+lo models/gen/primes_groups.pam 6 0.308801224
+
+# pipeline (B = 64, send(b) = 5us + b * 1ns, read(b) = b * 1ns, write(b) = b * 2ns, KiB = 1024):
+#   L1, 64 tasks, reads only a file: read(4KiB * 64) = 262.144 us on the coordinator first;
+#       a task = Decode 100 + send back 4096 B (9.096) = 109.096 us; net 64 * 9.096 = 582.144
+#   L2, 64 tasks: receive 4096 B (9.096) + Filter 300 + send 2048 B (7.048) = 316.144 us;
+#       net 64 * 16.144 = 1033.216 us
+#   L3, 16 tasks: receive 8192 B (13.192) + Encode 200 + send 4096 B (9.096) = 222.288 us;
+#       net 16 * 22.288 = 356.608 us; then write(1KiB * 64) = 131.072 us.
+#   Each level: max(ceil(c/P) * task, net demand).
+#   P = 4:  262.144 + 16*109.096 + 16*316.144 + 4*222.288 + 131.072 = 8086.208 us
+lo models/gen/pipeline.pam 4 0.008086208
+#   P = 10: 262.144 + 7*109.096 + 7*316.144 + 2*222.288 + 131.072 = 3814.472 us
+lo models/gen/pipeline.pam 10 0.003814472
+#   P = 64: 262.144 + 582.144 (net) + 1033.216 (net) + 356.608 (net) + 131.072 = 2365.184 us
+lo models/gen/pipeline.pam 64 0.002365184
+
+# ---- the simulator (the reference semantics) lies within the reduced bounds
+for case in primes:3 primes:7 primes_groups:5 primes_groups:12 pipeline:10 pipeline:64; do
+  name=${case%%:*}; p=${case#*:}
+  row=$("$PAMC" predict "models/gen/$name.pam" -D "P=$p" --format csv | tail -n 1) || fail "predict $name"
+  time=$("$PAMC" simulate "models/gen/$name.pam" -D "P=$p" --format csv | sed -n 2p | cut -d, -f1) \
+    || fail "simulate $name"
+  echo "$row" | awk -F, -v t="$time" '{ exit !($2 <= t * (1 + 1e-12) && t <= $4 * (1 + 1e-12)) }' \
+    || fail "$name at P=$p: simulated $time outside [lo, hi] of $row"
+done
+
+# ---- command line
+"$PAMC" gen --help | grep -q 'usage: pamc gen' || fail "--help"
+"$PAMC" gen models/gen/primes.spec 2>/dev/null; [ $? -eq 2 ] || fail "missing -l is not a usage error"
+"$PAMC" gen /nonexistent.spec -l models/gen/primes_costs.pam 2>/dev/null; [ $? -eq 3 ] || fail "missing spec: status"
+"$PAMC" gen models/gen/primes.spec -l /nonexistent.pam 2>/dev/null; [ $? -eq 3 ] || fail "missing library: status"
+# an error leaves no output file behind
+"$PAMC" gen tests/models/gen/unknown_task.spec -l models/gen/primes_costs.pam -o "$tmp/bad.pam" 2>/dev/null
+[ $? -eq 1 ] || fail "bad spec: status"
+[ -e "$tmp/bad.pam" ] && fail "output written on error"
+ls "$tmp" | grep -q 'bad.pam' && fail "temporary file left behind on error"
+exit 0
