@@ -102,6 +102,11 @@ out=$("$PAMC" predict $M/midrange.pam -D N=1..6 --format csv 2>"$tmp/err"); stat
 grep -q 'midrange.pam:7:24: error: duration is negative (-5e-07 s) at N=3' "$tmp/err" \
   || die "midrange.pam: $(cat "$tmp/err")"
 
+# floor of a param's quotient at its default is exact
+out=$("$PAMC" predict $M/floor_default.pam --format csv) || die "floor_default.pam failed"
+row=$(echo "$out" | sed -n 2p)
+for field in 1 2 3; do close "$(echo "$row" | cut -d, -f$field)" 1e-6 || die "floor_default.pam: $row"; done
+
 # --- usage and I/O ------------------------------------------------------------------------------
 "$PAMC" predict --help | grep -q 'usage: pamc predict' || die "--help"
 "$PAMC" predict models/halo.pam -m models/machine.mach --format xml >/dev/null 2>&1; [ $? -eq 2 ] || die "bad format: want 2"
