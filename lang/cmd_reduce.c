@@ -14,7 +14,7 @@
 
 static const char usage[] =
   "usage: pamc reduce [-m MACHINE]... [-D NAME=VALUE]... [-e NAME] [--format text|json|latex|c]\n"
-  "                   [--subst] [--verbose] FILE\n"
+  "                   [--subst] [--verbose] [--expected] FILE\n"
   "\n"
   "Reduces the entry process to closed-form bounds T_lo <= time <= T_hi over the params left\n"
   "free (params set with -D are substituted).\n"
@@ -26,6 +26,8 @@ static const char usage[] =
   "  --format F      text (default), json, latex or c\n"
   "  --subst         replace the constants by their values\n"
   "  --verbose       also print phi, the demand per resource and the checks left for evaluation\n"
+  "  --expected      also print T_exp: T_lo with each choose (p) S1 else S2 counted as\n"
+  "                  p*S1 + (1-p)*S2 (an estimate beside the bounds, not a bound)\n"
   "  --help          this text\n"
   "\n"
   "Exit status: 0 ok, 1 model error, 2 usage error, 3 unreadable file.\n";
@@ -47,6 +49,7 @@ static int subst_consts(ReduceResult *r, DiagList *diags) {
     r->t_lo = alg_subst(r->alg, r->t_lo, r->symbols[i], value);
     r->t_hi = alg_subst(r->alg, r->t_hi, r->symbols[i], value);
     r->phi = alg_subst(r->alg, r->phi, r->symbols[i], value);
+    if (r->t_expected) r->t_expected = alg_subst(r->alg, r->t_expected, r->symbols[i], value);
     for (int k = 0; k < r->term_count; k++)
       r->terms[k].value = alg_subst(r->alg, r->terms[k].value, r->symbols[i], value);
   }
@@ -84,6 +87,7 @@ static int print_result(ReduceResult *r, const char *format, int verbose) {
   if (!strcmp(format, "json")) {
     printf("{\"t_lo\": %s, \"t_hi\": %s", alg_print(g, r->t_lo, ALG_FMT_JSON),
            alg_print(g, r->t_hi, ALG_FMT_JSON));
+    if (r->t_expected) printf(", \"t_expected\": %s", alg_print(g, r->t_expected, ALG_FMT_JSON));
     if (verbose) {
       printf(", \"terms\": [");
       for (int k = 0; k < r->term_count; k++)
@@ -97,6 +101,7 @@ static int print_result(ReduceResult *r, const char *format, int verbose) {
   AlgFormat f = !strcmp(format, "latex") ? ALG_FMT_LATEX : ALG_FMT_TEXT;
   printf("T_lo = %s\n", alg_print(g, r->t_lo, f));
   printf("T_hi = %s\n", alg_print(g, r->t_hi, f));
+  if (r->t_expected) printf("T_exp = %s\n", alg_print(g, r->t_expected, f));
   if (verbose) {
     printf("phi = %s\n", alg_print(g, r->phi, f));
     for (int k = 1; k < r->term_count; k++)
@@ -107,9 +112,10 @@ static int print_result(ReduceResult *r, const char *format, int verbose) {
 }
 
 int cmd_reduce(int argc, char **argv) {
-  int subst = 0, verbose = 0;
-  const CliExtra extras[] = {{"--subst", 0, NULL, &subst}, {"--verbose", 0, NULL, &verbose}};
-  const CliSpec spec = {"reduce", usage, extras, 2, 1, 1, 1};
+  int subst = 0, verbose = 0, expected = 0;
+  const CliExtra extras[] = {{"--subst", 0, NULL, &subst}, {"--verbose", 0, NULL, &verbose},
+                             {"--expected", 0, NULL, &expected}};
+  const CliSpec spec = {"reduce", usage, extras, 3, 1, 1, 1};
   CliOptions opts;
   int status = cli_parse(&opts, &spec, argc, argv);
   if (status != EXIT_OK || opts.help) {
@@ -129,7 +135,7 @@ int cmd_reduce(int argc, char **argv) {
   Program prog;
   int result = cli_load_checked(&prog, &diags, opts.files[0], &popts, NULL);
   if (result == EXIT_OK) {
-    ReduceOptions ropts = {0, 0};
+    ReduceOptions ropts = {expected, 0};
     ReduceResult r;
     if (reduce_program(&prog, &ropts, &r, &diags) != 0) result = EXIT_MODEL;
     else if (subst && subst_consts(&r, &diags) != 0) result = EXIT_MODEL;

@@ -199,17 +199,16 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
 
 /* Combines two summaries pointwise: piecewise on cond (cond != NULL) or the hull (cond NULL:
 ** min for lower-bound parts, max for upper-bound parts). */
-static void combine(RCtx *c, AlgExpr *cond, const Summary *x, const Summary *y, Summary *out) {
-  AlgCtx *g = c->alg;
-#define PICK_LO(p, q) (cond ? alg_cond(g, cond, (p), (q)) : alg_min(g, (p), (q)))
-#define PICK_HI(p, q) (cond ? alg_cond(g, cond, (p), (q)) : alg_max(g, (p), (q)))
+static void combine(RCtx *c, const RPick *pick, const Summary *x, const Summary *y, Summary *out) {
+#define PICK_LO(p, q) reduce_pick(c, pick, 0, (p), (q))
+#define PICK_HI(p, q) reduce_pick(c, pick, 1, (p), (q))
   reduce_sum_init(c, out);
   out->phi_lo = PICK_LO(x->phi_lo, y->phi_lo);
   out->phi_hi = PICK_HI(x->phi_hi, y->phi_hi);
   out->L = PICK_LO(x->L, y->L);
   out->U = PICK_HI(x->U, y->U);
   out->chain = x->chain && y->chain;
-  reduce_combine_demands(c, cond, x, y, out);
+  reduce_combine_demands(c, pick, x, y, out);
 #undef PICK_LO
 #undef PICK_HI
 }
@@ -233,16 +232,19 @@ static void reduce_if(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   if (s->u.branch.otherwise) reduce_stmt(c, env, s->u.branch.otherwise, &y);
   else reduce_sum_init(c, &y);
   env->guard = outer;
-  combine(c, cond, &x, &y, out);
+  RPick pick = {cond, NULL};
+  combine(c, &pick, &x, &y, out);
 }
 
-/* choose(p) S1 else S2: the hull, L = min, U = max, phi and D min/max by use. */
+/* choose(p) S1 else S2: the hull, L = min, U = max, phi and D min/max by use; in the pass for
+** the expected value, the mix p*S1 + (1-p)*S2 of every part. */
 static void reduce_choose(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   Summary x, y;
   reduce_stmt(c, env, s->u.branch.then, &x);
   if (s->u.branch.otherwise) reduce_stmt(c, env, s->u.branch.otherwise, &y);
   else reduce_sum_init(c, &y);
-  combine(c, NULL, &x, &y, out);
+  RPick pick = {NULL, c->mixing ? reduce_expr(c, env, s->u.branch.cond) : NULL};
+  combine(c, &pick, &x, &y, out);
 }
 
 /* NAME(args): the callee's summary with the arguments substituted (memoised). */
@@ -359,6 +361,14 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
   out->t_lo = alg_close(g, s.L, ALG_DIR_LOWER);
   out->t_hi = alg_close(g, s.U, ALG_DIR_UPPER);
   out->phi = alg_close(g, s.phi_lo, ALG_DIR_LOWER);
+  if (opts && opts->expected && !c.failed) {   /* a second pass, choose mixed */
+    Summary mixed;
+    REnv fresh; memset(&fresh, 0, sizeof fresh);
+    c.memo = NULL;
+    c.mixing = 1;
+    reduce_stmt(&c, &fresh, entry->u.process.body, &mixed);
+    out->t_expected = alg_close(g, mixed.L, ALG_DIR_LOWER);
+  }
   out->terms = calloc((size_t)(s.nterms + s.nfams + 1), sizeof *out->terms);
   out->terms[out->term_count].name = "critical path";
   out->terms[out->term_count++].value = out->phi;

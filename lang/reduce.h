@@ -9,7 +9,7 @@
 #include "program.h"
 
 typedef struct ReduceOptions {
-  int expected;            /* 1: also compute the expected value for choose (optional, may ignore) */
+  int expected;            /* 1: also compute t_expected (choose as the mix of its branches) */
   long loop_limit;         /* exact evaluation by looping allowed below this size (0 = default) */
 } ReduceOptions;
 
@@ -44,6 +44,8 @@ typedef struct ReduceResult {
   AlgCtx *alg;             /* owns every expression below */
   AlgExpr *t_lo, *t_hi;    /* bounds over the free params and the consts (consts stay symbols) */
   AlgExpr *phi;            /* contention-free time of the entry */
+  AlgExpr *t_expected;     /* with opts->expected: T_lo where every choose (p) S1 else S2 counts
+                              as p*S1 + (1-p)*S2 (REDUCTION.md: beside the bounds); else NULL */
   ReduceTerm *terms;       /* bottleneck candidates: critical path first, then each resource */
   int term_count;          /* length of terms */
   AlgSymbol **symbols;     /* one symbol per param and const used, in declaration order */

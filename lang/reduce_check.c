@@ -70,7 +70,7 @@ static int holds(RCtx *c, ReduceCheckKind kind, AlgExpr *value, AlgExpr *value_h
 void reduce_check(RCtx *c, const REnv *env, ReduceCheckKind kind, AlgExpr *value,
                   const Decl *family, SrcLoc loc, const char *what) {
   AlgCtx *g = c->alg;
-  if (c->checks.count >= REDUCE_MAX_CHECKS) return;
+  if (c->checks.count >= REDUCE_MAX_CHECKS || c->mixing) return;   /* the first pass has them */
   AlgExpr *limit = NULL, *value_hi = NULL;
   if (family) {
     REnv none; memset(&none, 0, sizeof none);

@@ -349,13 +349,19 @@ AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const
 
 /* ------------------------------------------------------------------ if and choose */
 
-/* Demands of x and y combined: piecewise on cond, or (cond NULL) the hull — min where they feed
-** a lower bound, max where they feed an upper bound. */
-void reduce_combine_demands(RCtx *c, AlgExpr *cond, const Summary *x, const Summary *y,
-                            Summary *out) {
+AlgExpr *reduce_pick(RCtx *c, const RPick *pick, int upper, AlgExpr *x, AlgExpr *y) {
   AlgCtx *g = c->alg;
-#define PICK_LO(p, q) (cond ? alg_cond(g, cond, (p), (q)) : alg_min(g, (p), (q)))
-#define PICK_HI(p, q) (cond ? alg_cond(g, cond, (p), (q)) : alg_max(g, (p), (q)))
+  if (pick->cond) return alg_cond(g, pick->cond, x, y);
+  if (pick->mix)
+    return alg_add(g, alg_mul(g, pick->mix, x), alg_mul(g, alg_sub(g, alg_num_int(g, 1), pick->mix), y));
+  return upper ? alg_max(g, x, y) : alg_min(g, x, y);
+}
+
+/* Demands of x and y combined as pick says. */
+void reduce_combine_demands(RCtx *c, const RPick *pick, const Summary *x, const Summary *y,
+                            Summary *out) {
+#define PICK_LO(p, q) reduce_pick(c, pick, 0, (p), (q))
+#define PICK_HI(p, q) reduce_pick(c, pick, 1, (p), (q))
   for (int pass = 0; pass < 2; pass++) {
     const Summary *p = pass ? y : x, *q = pass ? x : y;   /* p's entries first, x always left */
     for (int k = 0; k < p->nterms; k++) {

@@ -64,6 +64,7 @@ typedef struct RCtx {
   ReduceResult *out;      /* symbols of params and consts */
   RMemo *memo;            /* memoised calls */
   RChecks checks;         /* evaluation checks */
+  int mixing;             /* 1 in the pass that mixes the branches of choose (expected value) */
 } RCtx;
 
 /* An enclosing loop range, for taking checks over it. */
@@ -126,7 +127,15 @@ AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const
                      AlgSymbol *index, AlgExpr *lower, AlgExpr *upper);
 void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol *index,
                           AlgExpr *lower, AlgExpr *upper);
-void reduce_combine_demands(RCtx *c, AlgExpr *cond, const Summary *x, const Summary *y,
+/* How the summaries of two branches combine: piecewise on cond (an `if` on a free param), the
+** mix p*x + (1-p)*y (a `choose` when the expected value is asked for), or else the hull: min
+** where the value feeds a lower bound, max where it feeds an upper bound. */
+typedef struct RPick {
+  AlgExpr *cond;          /* the condition of a piecewise combination, or NULL */
+  AlgExpr *mix;           /* the probability of the first branch in a mix, or NULL */
+} RPick;
+AlgExpr *reduce_pick(RCtx *c, const RPick *pick, int upper, AlgExpr *x, AlgExpr *y);
+void reduce_combine_demands(RCtx *c, const RPick *pick, const Summary *x, const Summary *y,
                             Summary *out);
 
 #endif

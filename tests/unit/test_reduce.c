@@ -272,6 +272,33 @@ static void test_check_guarded(void **state) {
   assert_int_equal(redtest_failing_checks(text, "P", 3), 1);
 }
 
+/* --expected: each choose counts as the p-weighted mix of its branches. Four branches, each
+** choose (0.25) use(bus, 4us) else delay(1us): expected critical path 0.25*4 + 0.75*1 = 1.75 us,
+** expected bus demand 4 * 0.25 * 4 = 4 us, so T_exp = 4 us; the bounds keep the hull (1 us,
+** and 4 * 4 = 16 us when every branch takes the bus). */
+static void test_expected_choose(void **state) {
+  (void)state;
+  const char *text = "resource bus;\n"
+                     "process main { par (p = 0, 3) choose (0.25) use(bus, 4us) else delay(1us) }\n";
+  DiagList diags;
+  diag_init(&diags);
+  Program prog;
+  assert_int_equal(program_load_string(&prog, &diags, "test.pam", text, NULL), PROGRAM_OK);
+  assert_int_equal(check_program(&prog), 0);
+  ReduceResult r;
+  ReduceOptions opts = {1, 0};
+  assert_int_equal(reduce_program(&prog, &opts, &r, &diags), 0);
+  assert_non_null(r.t_expected);
+  AlgInterval *env = calloc(alg_symbol_count(r.alg) + 1, sizeof *env);
+  assert_near(alg_eval_tree(r.alg, r.t_expected, env).lo, 4e-6);
+  assert_near(alg_eval_tree(r.alg, r.t_lo, env).lo, 1e-6);
+  assert_near(alg_eval_tree(r.alg, r.t_hi, env).hi, 16e-6);
+  free(env);
+  reduce_result_free(&r);
+  program_free(&prog);
+  diag_free(&diags);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_example1),
@@ -286,6 +313,7 @@ int main(void) {
     cmocka_unit_test(test_check_index),
     cmocka_unit_test(test_check_duration_and_bound),
     cmocka_unit_test(test_check_guarded),
+    cmocka_unit_test(test_expected_choose),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
