@@ -1,0 +1,168 @@
+#!/bin/bash
+# models_hand.sh — the example models of models/ against values derived by hand: T_lo and T_hi of
+# REDUCTION.md (through `pamc predict`) and the makespan of the reference semantics (through
+# `pamc simulate`), with every constant a single value (tests/models/hand/point.mach):
+#   t_flop = t_point = 1 ns, latency = 2 us, byte_time = 0.5 ns, t_lock = 50 ns.
+# Every number below is worked out in the comment above it; times in microseconds.
+set -u
+PAMC=${PAMC:-./pamc}
+M=tests/models/hand/point.mach
+fail=0
+die() { echo "models_hand.sh: $*" >&2; fail=1; }
+
+# same VALUE_S WANT_US: VALUE (seconds) equals WANT (microseconds) to 1e-9 relative
+same() { awk -v a="$1" -v b="$2" 'BEGIN { b *= 1e-6; d = a - b; if (d < 0) d = -d; exit !(d <= 1e-9 * (b < 0 ? -b : b) + 1e-18) }'; }
+# at_least VALUE_S WANT_US: VALUE >= WANT (to rounding)
+at_least() { awk -v a="$1" -v b="$2" 'BEGIN { b *= 1e-6; exit !(a >= b * (1 - 1e-9)) }'; }
+
+# bounds MODEL WANT_LO WANT_HI -D ...: predict's lo and hi equal the hand values
+bounds() {
+  local model=$1 lo=$2 hi=$3; shift 3
+  local row
+  row=$("$PAMC" predict "models/$model.pam" -m $M "$@" --format csv | tail -1) || { die "$model $*: predict failed"; return; }
+  local got_lo got_hi
+  got_lo=$(echo "$row" | awk -F, '{ print $(NF-3) }')
+  got_hi=$(echo "$row" | awk -F, '{ print $(NF-1) }')
+  same "$got_lo" "$lo" || die "$model $*: T_lo = $got_lo s, by hand $lo us"
+  if [ "$hi" = "-" ]; then return; fi
+  same "$got_hi" "$hi" || die "$model $*: T_hi = $got_hi s, by hand $hi us"
+}
+
+# makespan MODEL WANT -D ...: the simulated time equals the hand schedule
+makespan() {
+  local model=$1 want=$2; shift 2
+  local got
+  got=$("$PAMC" simulate "models/$model.pam" -m $M "$@" --format csv | sed -n 2p | cut -d, -f1) \
+    || { die "$model $*: simulate failed"; return; }
+  same "$got" "$want" || die "$model $*: simulated $got s, by hand $want us"
+}
+
+# --- halo.pam (LANGUAGE.md section 7) ----------------------------------------------------------
+# msg(8192) = 2 + 8192 * 0.0005 = 6.096; a worker computes ceil(N/P) points of 1 ns.
+# P = 8, iters = 10, N = 10^6: ceil(N/P) = 125000 -> 125.
+#   T_lo = iters * max(125 + 6.096, 8 * 6.096 = 48.768) = 10 * 131.096 = 1310.96 (EXAMPLES 1)
+#   T_hi = iters * (phi + the other 7 workers' bus demand) = 10 * (131.096 + 7 * 6.096)
+#        = 10 * 173.768 = 1737.68
+#   Schedule: all compute 0..125, the bus serves the 8 messages back to back until 173.768; the
+#   repeat waits for the par: 10 * 173.768 = 1737.68.
+bounds halo 1310.96 1737.68 -D P=8 -D iters=10
+makespan halo 1737.68 -D P=8 -D iters=10
+# P = 64: ceil(10^6/64) = 15625 -> 15.625; bus 64 * 6.096 = 390.144 > 15.625 + 6.096.
+#   T_lo = 10 * 390.144 = 3901.44; T_hi = 10 * (21.721 + 63 * 6.096 = 405.769) = 4057.69
+#   Schedule: 10 * (15.625 + 390.144) = 4057.69.
+bounds halo 3901.44 4057.69 -D P=64 -D iters=10
+makespan halo 4057.69 -D P=64 -D iters=10
+
+# --- master_worker.pam -------------------------------------------------------------------------
+# A fetch holds the lock t_lock + t_fetch = 0.05 + 0.25 = 0.3; a task computes 20000 * 1 ns = 20;
+# each worker repeats ceil(1024/P) times.
+# P = 8: 128 rounds. phi = 128 * 20.3 = 2598.4, lock demand 8 * 128 * 0.3 = 307.2:
+#   T_lo = 2598.4; T_hi = phi + the others' lock demand 7 * 128 * 0.3 = 268.8 -> 2867.2
+#   Schedule: worker w takes the lock at 0.3 w (FCFS in program order), then every 20.3 without
+#   waiting (8 * 0.3 < 20.3): the last worker ends at 0.3 * 7 + 128 * 20.3 = 2600.5.
+bounds master_worker 2598.4 2867.2 -D P=8 -D t_fetch=0.25us
+makespan master_worker 2600.5 -D P=8 -D t_fetch=0.25us
+# P = 128: 8 rounds. lock demand 128 * 8 * 0.3 = 307.2 > phi = 8 * 20.3 = 162.4:
+#   T_lo = 307.2; T_hi = 162.4 + 127 * 8 * 0.3 = 467.2
+#   Schedule: a round of 128 fetches takes 38.4 > 20.3, so the lock never idles: the last fetch
+#   ends at 307.2 and its task at 327.2.
+bounds master_worker 307.2 467.2 -D P=128 -D t_fetch=0.25us
+makespan master_worker 327.2 -D P=128 -D t_fetch=0.25us
+
+# --- matmul.pam ----------------------------------------------------------------------------------
+# n = 2048, rows = ceil(n/P); A = msg(8 rows n), B = msg(8 n^2) = 2 + 16777.216 = 16779.216,
+# compute = 2 rows n^2 ns, C = A. Everything but compute is on the one net.
+# P = 16: rows 128, A = 2 + 1048.576 = 1050.576, compute = 1073741.824; net per worker
+#   2 A + B = 18880.368.
+#   T_lo = max(18880.368 + 1073741.824 = 1092622.192, 16 * 18880.368 = 302085.888) = 1092622.192
+#   T_hi = compute + all 16 workers' net demand = 1073741.824 + 302085.888 = 1375827.712
+#   Schedule: the 16 A's first (all asked at 0), then the 16 B's (each asked when its A ended):
+#   worker 15's B ends at 16 A + 16 B = 285276.672; it computes until 1359018.496; the C's
+#   come 16779 apart and never queue: 1359018.496 + 1050.576 = 1360069.072.
+bounds matmul 1092622.192 1375827.712 -D P=16
+makespan matmul 1360069.072 -D P=16
+# P = 4: rows 512, A = 2 + 4194.304 = 4196.304, compute = 4294967.296; net per worker 25171.824.
+#   T_lo = 25171.824 + 4294967.296 = 4320139.12; T_hi = 4 * 25171.824 + 4294967.296 = 4395654.592
+#   Schedule: 4 A + 4 B = 83902.08, compute, C: 83902.08 + 4294967.296 + 4196.304 = 4383065.68.
+bounds matmul 4320139.12 4395654.592 -D P=4
+makespan matmul 4383065.68 -D P=4
+
+# --- stencil2d.pam -------------------------------------------------------------------------------
+# n = 4096, px = 4 (16 blocks), steps = 50, net = fcfs(4). side = 1024: compute 1024^2 ns =
+# 1048.576; halo(1024) = 2 + 8 * 1024 * 0.0005 = 6.096, four per block and step.
+#   Per step: phi = 1048.576 + 4 * 6.096 = 1072.96; net load 64 * 6.096 / 4 = 97.536.
+#   T_lo = 50 * 1072.96 = 53648
+#   T_hi: a block waits for the others' 60 halos on 4 links: 50 * (1072.96 + 60 * 6.096 / 4) =
+#         50 * 1164.4 = 58220
+#   Schedule: all compute together, then 64 halos keep the 4 links busy for 97.536:
+#   50 * (1048.576 + 97.536) = 57305.6.
+bounds stencil2d 53648 58220 -D px=4 -D steps=50
+makespan stencil2d 57305.6 -D px=4 -D steps=50
+# px = 2 (4 blocks), steps = 1: side 2048, compute 4194.304, halo 2 + 8.192 = 10.192.
+#   T_lo = 4194.304 + 4 * 10.192 = 4235.072 (16 halos on 4 links: 40.768 = the chain's own)
+#   T_hi = 4235.072 + 12 * 10.192 / 4 = 4265.648
+#   Schedule: 16 halos on 4 links, 4 rounds: 4194.304 + 40.768 = 4235.072.
+bounds stencil2d 4235.072 4265.648 -D px=2 -D steps=1
+makespan stencil2d 4235.072 -D px=2 -D steps=1
+
+# --- fft_transpose.pam ---------------------------------------------------------------------------
+# N = 2^20, P = 16: local_fft(65536) = 5 * 65536 * 16 ns = 5242.88, twice; a message carries
+# 16 N / P^2 = 65536 bytes: msg = 2 + 32.768 = 34.768, P - 1 = 15 of them per worker.
+#   T_lo = 2 * 5242.88 + 15 * 34.768 = 11007.28
+#   T_hi = 10485.76 + P (P - 1) msg = 10485.76 + 240 * 34.768 = 18830.08 (the ports as one)
+#   Schedule: in round k worker w sends to port (w + k) mod P, one sender per port: no waiting,
+#   11007.28.
+bounds fft_transpose 11007.28 18830.08 -D P=16
+makespan fft_transpose 11007.28 -D P=16
+# P = 4: local_fft(2^18) = 5 * 262144 * 18 ns = 23592.96; 16 N / 16 = 2^20 bytes: msg =
+#   2 + 524.288 = 526.288, 3 per worker.
+#   T_lo = 47185.92 + 3 * 526.288 = 48764.784; T_hi = 47185.92 + 12 * 526.288 = 53501.376
+bounds fft_transpose 48764.784 53501.376 -D P=4
+makespan fft_transpose 48764.784 -D P=4
+
+# --- tree_reduce.pam -----------------------------------------------------------------------------
+# net = fcfs(8), msg(8) = 2.004, each combine then waits 1 ns: a branch of a level is 2.005.
+# P = 16: compute ceil(10^6/16) = 62500 ns = 62.5; levels l = 0..3 with 8, 4, 2, 1 branches,
+# never more than the 8 links.
+#   T_lo = 62.5 + 4 * 2.005 = 70.52
+#   T_hi = 62.5 + sum over levels of (2.005 + (m_l - 1) * 2.004 / 8) = 62.5 + 8.02 + 11 * 0.2505
+#        = 73.2755 (by the rules; the closed form bounds the sum over levels by its largest term,
+#          so only T_hi >= 73.2755 is asserted)
+#   Schedule: no level waits: 62.5 + 4 * 2.005 = 70.52.
+bounds tree_reduce 70.52 - -D P=16
+hi=$("$PAMC" predict models/tree_reduce.pam -m $M -D P=16 --format csv | tail -1 | awk -F, '{ print $(NF-1) }')
+at_least "$hi" 73.2755 || die "tree_reduce P=16: T_hi = $hi s < 73.2755 us"
+makespan tree_reduce 70.52 -D P=16
+# P = 2: compute 500; one level with one branch: T_lo = T_hi = 500 + 2.005 = 502.005.
+bounds tree_reduce 502.005 502.005 -D P=2
+makespan tree_reduce 502.005 -D P=2
+
+# --- pipeline.pam --------------------------------------------------------------------------------
+# A stage is 10000 ns = 10; between stages msg(4 KiB) = 2 + 2.048 = 4.048 on the one link.
+# items = 100, S = 4: item k starts at 10 k, runs 4 stages and 3 link uses.
+#   phi = 10 * 99 + 4 * 10 + 3 * 4.048 = 1042.144; link demand 100 * 3 * 4.048 = 1214.4;
+#   a stage member 100 * 10 = 1000.
+#   T_lo = max(1042.144, 1214.4, 1000) = 1214.4
+#   T_hi = max over k of (phi_k + the others' demand): the last item, 1042.144, waits for the
+#          other 99 items at the stages (99 * 10 each, 4 stages: 3960) and on the link
+#          (99 * 12.144 = 1202.256): 1042.144 + 3960 + 1202.256 = 6204.4
+bounds pipeline 1214.4 6204.4 -D items=100 -D S=4
+# items = 1, S = 3: one item, no contention: 3 * 10 + 2 * 4.048 = 38.096 both ways.
+bounds pipeline 38.096 38.096 -D items=1 -D S=3
+makespan pipeline 38.096 -D items=1 -D S=3
+
+# --- lu.pam --------------------------------------------------------------------------------------
+# nb = 256: a pivot factorisation is 2/3 * 256^3 ns = 11184.810666..., a trailing block update
+# 2 * 256^3 ns = 33554.432; the pivot row of step j is msg(8 * 256 * 256 * (n/nb - j - 1)).
+# n = 512, P = 1: steps j = 0, 1.
+#   j = 0: pivot 11184.8107, msg(524288) = 2 + 262.144 = 264.144, one block update 33554.432
+#   j = 1: pivot 11184.8107, msg(0) = 2, no update
+#   all in sequence: T_lo = 2 * 11184.810666... + 264.144 + 2 + 33554.432 = 56190.19733...
+#   (T_hi bounds the sum of ceil(.) by its largest term: asserted >= the same value)
+#   Schedule: the same sequence, 56190.19733...
+bounds lu 56190.197333333 - -D n=512 -D P=1
+hi=$("$PAMC" predict models/lu.pam -m $M -D n=512 -D P=1 --format csv | tail -1 | awk -F, '{ print $(NF-1) }')
+at_least "$hi" 56190.197333333 || die "lu n=512 P=1: T_hi = $hi s below the exact time"
+makespan lu 56190.197333333 -D n=512 -D P=1
+
+exit $fail
