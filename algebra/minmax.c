@@ -23,8 +23,11 @@ static void flatten(AlgExpr *e, AlgKind kind, AlgExpr **out, size_t *count) {
   for (size_t i = 0; i < e->nkids; i++) flatten(e->kids[i], kind, out, count);
 }
 
-/* x >= y (max) or x <= y (min) for every admissible value. */
+/* x >= y (max) or x <= y (min) for every admissible value; a piecewise y (c ? a : b) is
+   dominated when both of its pieces are. */
 static int dominates(AlgCtx *ctx, AlgKind kind, AlgExpr *x, AlgExpr *y) {
+  if (y->kind == ALG_COND && x->kind != ALG_COND)
+    return dominates(ctx, kind, x, y->kids[1]) && dominates(ctx, kind, x, y->kids[2]);
   AlgExpr *diff = kind == ALG_MAX ? alg_sub(ctx, x, y) : alg_sub(ctx, y, x);
   return alg_is_nonneg(ctx, diff);
 }

@@ -25,5 +25,8 @@
    write error). */
 int alg_print_c(FILE *out, AlgCtx *ctx, const AlgExpr *e, const char *name, char *err,
                 size_t err_size);
+/* Several formulas in one translation unit (the kernel once): exprs[i] under names[i]. */
+int alg_print_c_unit(FILE *out, AlgCtx *ctx, size_t count, const AlgExpr *const *exprs,
+                     const char *const *names, char *err, size_t err_size);
 
 #endif

@@ -77,8 +77,9 @@ static int print_result(ReduceResult *r, const char *format, int verbose) {
   AlgCtx *g = r->alg;
   if (!strcmp(format, "c")) {
     char err[256];
-    if (alg_print_c(stdout, g, r->t_lo, "pamc_t_lo", err, sizeof err) != 0 ||
-        alg_print_c(stdout, g, r->t_hi, "pamc_t_hi", err, sizeof err) != 0) {
+    const AlgExpr *bounds[2] = {r->t_lo, r->t_hi};
+    const char *names[2] = {"pamc_t_lo", "pamc_t_hi"};
+    if (alg_print_c_unit(stdout, g, 2, bounds, names, err, sizeof err) != 0) {
       fprintf(stderr, "pamc reduce: %s\n", err);
       return EXIT_IO;
     }
