@@ -16,7 +16,7 @@ VERSION  := 0.1.0
 
 # Debian packages that build, tests, benchmarks and the demo need.
 DEBS := gcc make flex bison libgsl-dev libmpfr-dev libmpfi-dev libgmp-dev libcmocka-dev \
-        gnuplot-nox clang libclang-rt-14-dev
+        gnuplot-nox clang libclang-rt-14-dev openmpi-bin libopenmpi-dev
 
 PARSER_SRCS    :=
 PARSER_GEN     :=

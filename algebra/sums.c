@@ -128,12 +128,27 @@ static AlgExpr *sum_geometric(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, Alg
 }
 
 /* sum over one term, unguarded, or NULL. */
+/* sum_{i=lower}^{upper} (i == c ? x : y) with c, x, y free of i and c, lower integer-valued:
+   count * y + (lower <= c <= upper ? x - y : 0), the one term where i meets c; or NULL. */
+static AlgExpr *sum_indicator(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
+  if (term->kind != ALG_COND || term->kids[0]->kind != ALG_EQ) return NULL;
+  AlgExpr *test = term->kids[0], *x = term->kids[1], *y = term->kids[2];
+  AlgExpr *c = test->kids[0] == index->node ? test->kids[1] : test->kids[1] == index->node ? test->kids[0] : NULL;
+  if (!c || alg_contains(c, index) || alg_contains(x, index) || alg_contains(y, index)) return NULL;
+  if (!alg_is_integer_valued(c) || !alg_is_integer_valued(lower)) return NULL;
+  AlgExpr *inside = alg_and(ctx, alg_cmp(ctx, ALG_CMP_LE, lower, c), alg_cmp(ctx, ALG_CMP_LE, c, upper));
+  return alg_add(ctx, alg_mul(ctx, count_of(ctx, lower, upper), y),
+                 alg_cond(ctx, inside, alg_sub(ctx, x, y), num(ctx, 0)));
+}
+
 static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
   AlgExpr *coef[ALG_POLY_MAX_DEGREE + 1];
   size_t degree;
   if (!alg_contains(term, index)) return alg_mul(ctx, count_of(ctx, lower, upper), term);
   if (alg_poly_coeffs(ctx, term, index, ALG_POLY_MAX_DEGREE, coef, &degree) == 0)
     return sum_polynomial(ctx, coef, degree, lower, upper);
+  AlgExpr *indicator = sum_indicator(ctx, index, lower, upper, term);
+  if (indicator) return indicator;
   return sum_geometric(ctx, index, lower, upper, term);
 }
 

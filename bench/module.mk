@@ -31,5 +31,15 @@ bench-predict: $(PREDICT_BENCH)
 	$(PREDICT_BENCH)
 BENCH_TARGETS += bench-predict
 
+# reduce: time per statement of generated models, and the same model at P = 2 .. 10^9 (bench/reduce_bench.c)
+REDUCE_BENCH := $(BUILD)/bench/reduce_bench
+$(REDUCE_BENCH): $(call obj,bench/reduce_bench.c) $(LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+.PHONY: bench-reduce
+bench-reduce: $(REDUCE_BENCH)
+	$(REDUCE_BENCH)
+BENCH_TARGETS += bench-reduce
+
 bench: all $(BENCH_TARGETS)
 	@echo "bench: done"

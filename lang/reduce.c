@@ -48,13 +48,27 @@ static void seq_into(RCtx *c, Summary *a, const Summary *b) {
   reduce_merge_demands(c, a, b);
 }
 
+/* A block: as seq_into over its statements, but each of phi, L, U added once over all of them
+** (adding one statement at a time re-sorts a growing sum: quadratic in the block's length). */
 static void reduce_block(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
+  int n = s->u.block.count;
   reduce_sum_init(c, out);
-  for (int i = 0; i < s->u.block.count; i++) {
+  if (n == 0) return;
+  AlgExpr **parts = arena_alloc(&c->arena, 4 * (size_t)n * sizeof *parts);
+  for (int i = 0; i < n; i++) {
     Summary part;
     reduce_stmt(c, env, s->u.block.items[i], &part);
-    seq_into(c, out, &part);
+    parts[i] = part.phi_lo;
+    parts[n + i] = part.phi_hi;
+    parts[2 * n + i] = part.L;
+    parts[3 * n + i] = part.U;
+    out->chain = out->chain && part.chain;
+    reduce_merge_demands(c, out, &part);
   }
+  out->phi_lo = alg_add_n(c->alg, (size_t)n, parts);
+  out->phi_hi = alg_add_n(c->alg, (size_t)n, parts + n);
+  out->L = alg_add_n(c->alg, (size_t)n, parts + 2 * n);
+  out->U = alg_add_n(c->alg, (size_t)n, parts + 3 * n);
 }
 
 /* S1 || ... || Sk: phi = max phi_i, D = sum D_i, L = max(max L_i, max_r D_r/m_r),

@@ -390,6 +390,36 @@ static void test_close_rounded_polynomial(void **state) {
   free(env);
 }
 
+/* A summand that is nonzero at one index (an `if (p == c)` inside a called process): the sum of
+** (i == c ? x : y) over lower..upper is closed exactly, count*y plus x - y where c is in range.
+** Checked against the loop for ranges 0..N-1 (N = 1 .. 12) and c = -2 .. 14 (in and out). */
+static void test_close_indicator(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *zero = alg_num_int(ctx, 0), *n = check_sym(c, c->N), *p = check_sym(c, c->P);
+  AlgExpr *upper = alg_sub(ctx, n, alg_num_int(ctx, 1));
+  AlgSymbol *i = alg_index_new(ctx, "i", zero, upper);
+  AlgExpr *iv = check_sym(c, i);
+  for (long target = -2; target <= 14; target++) {
+    AlgExpr *at = alg_num_int(ctx, target);
+    AlgExpr *body = alg_cond(ctx, alg_cmp(ctx, ALG_CMP_EQ, at, iv), alg_mul(ctx, alg_num_int(ctx, 7), p),
+                             alg_num_int(ctx, 2));
+    AlgExpr *sum = alg_sum(ctx, i, zero, upper, body);
+    assert_false(has_bigop(sum));
+    AlgInterval *env = env_new(c);
+    for (long N = 1; N <= 12; N++) {
+      double exact = 0;
+      for (long k = 0; k <= N - 1; k++) exact += k == target ? 7.0 * 3 : 2.0;
+      set(env, c->N, (double)N);
+      set(env, c->P, 3);
+      AlgInterval value = alg_eval_tree(ctx, sum, env);
+      if (!(value.lo == exact && value.hi == exact))
+        fail_msg("N=%ld c=%ld: [%g, %g], the loop gives %g", N, target, value.lo, value.hi, exact);
+    }
+    free(env);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_faulhaber_symbolic_bounds, setup, teardown),
@@ -403,6 +433,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_examples_section_3, setup, teardown),
     cmocka_unit_test_setup_teardown(test_examples_section_1_numbers, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_rounded_polynomial, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_close_indicator, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

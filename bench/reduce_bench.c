@@ -1,0 +1,223 @@
+/*
+** reduce_bench.c — speed of the reduction (lang/reduce.h), measured in one run:
+**   1. generated models of about 10, 100, 1000 and 10000 statements (a mix of every statement
+**      form: use of single resources, of families by member, modulo and block index, delays,
+**      seq and par loops with symbolic bounds, repeat, if on the loop index, choose, calls):
+**      the time to load and check, the time to reduce, and the reduction time per statement
+**      (flat when the cost is linear in the size of the model);
+**   2. one model (a stencil with a tree reduction after it) with P set by -D to 2 .. 10^9: the time
+**      to reduce at each P and the ratio of the slowest to the fastest, which should be about 1
+**      (the cost of a reduction does not depend on the values of params or loop bounds).
+** Usage: reduce_bench [scale]   (scale < 1 skips the largest model and repeats less)
+**        reduce_bench --dump N  (prints the generated model of about N statements)
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "reduce.h"
+
+#define BENCH_STATEMENTS_PER_PROCESS 10 /* each generated process body, as people write them */
+#define BENCH_CALL_DEPTH 8             /* processes call each other in chains this deep */
+#define BENCH_TEXT_MAX (16u << 20)      /* generated source of the largest model, with room */
+#define BENCH_MIN_SECONDS 0.3           /* repeat a measurement until it lasts this long */
+
+typedef struct Text {
+  char *data;                     /* the generated source */
+  size_t length;                  /* bytes used */
+  int statements;                 /* statements written so far */
+} Text;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void emit(Text *text, const char *line) {
+  size_t n = strlen(line);
+  if (text->length + n + 1 >= BENCH_TEXT_MAX) {
+    fprintf(stderr, "reduce_bench: generated model too large\n");
+    exit(1);
+  }
+  memcpy(text->data + text->length, line, n + 1);
+  text->length += n;
+}
+
+/* Statement k of a worker process body (p is the worker's index), cycling through the forms;
+** each call writes one statement (a compound one counts once, its body inside counts too). */
+static void emit_statement(Text *text, int k, int proc) {
+  char line[256];
+  switch (k % BENCH_STATEMENTS_PER_PROCESS) {
+  case 0: snprintf(line, sizeof line, "  use(cpu[p], work%d(n) * t_op)", proc % 4); break;
+  case 1: snprintf(line, sizeof line, "  use(mem[p %% banks], 64 * n * t_byte)"); break;
+  case 2: snprintf(line, sizeof line, "  use(net, send(8 * n))"); break;
+  case 3: snprintf(line, sizeof line, "  delay(%d * t_op)", 1 + proc % 7); break;
+  case 4:
+    snprintf(line, sizeof line, "  seq (i = 1, iters) use(cpu[p], i * t_op)");
+    text->statements++;
+    break;
+  case 5:
+    snprintf(line, sizeof line, "  par (j = 0, 3) use(mem[floor(p / 4) %% banks], n * t_byte)");
+    text->statements++;
+    break;
+  case 6:
+    snprintf(line, sizeof line, "  if (p == 0) use(lock, %d * t_op) else delay(t_op)", proc + 1);
+    text->statements += 2;
+    break;
+  case 7:
+    snprintf(line, sizeof line, "  repeat (2) { use(net, send(n)) || use(cpu[p], n * t_op) }");
+    text->statements += 3;
+    break;
+  case 8:
+    snprintf(line, sizeof line, "  choose (0.25) use(lock, t_op) else delay(2 * t_op)");
+    text->statements += 2;
+    break;
+  default:
+    if (proc % BENCH_CALL_DEPTH) snprintf(line, sizeof line, "  helper%d(p)", proc - 1);
+    else snprintf(line, sizeof line, "  use(cpu[p], t_op)");
+    break;
+  }
+  text->statements++;
+  emit(text, line);
+}
+
+/* A model of about `target` statements: processes of BENCH_STATEMENTS_PER_PROCESS statements
+** each (the last one calling the previous process, so calls nest BENCH_CALL_DEPTH deep), run by
+** main over P workers. */
+static void generate(Text *text, int target) {
+  text->length = 0;
+  text->statements = 0;
+  text->data[0] = 0;
+  emit(text, "param P = 64;\nparam n = 1000;\nparam iters = 10;\nparam banks = 4;\n"
+             "const t_op = [0.9ns, 1.1ns];\nconst t_byte = [0.1ns, 0.12ns];\n"
+             "const latency = [1us, 2us];\nconst byte_time = [0.4ns, 0.5ns];\n"
+             "fn send(bytes) = latency + bytes * byte_time;\n"
+             "fn work0(m) = m;\nfn work1(m) = 2 * m + 1;\nfn work2(m) = m * log2(m);\nfn work3(m) = ceil(m / 3);\n"
+             "resource cpu[P];\nresource mem[banks];\nresource net = fcfs(2);\nresource lock;\n");
+  int processes = (target + BENCH_STATEMENTS_PER_PROCESS * 2 - 1) / (BENCH_STATEMENTS_PER_PROCESS * 2);
+  if (processes < 1) processes = 1;
+  char line[128];
+  for (int proc = 0; proc < processes; proc++) {
+    snprintf(line, sizeof line, "process helper%d(p) {\n", proc);
+    emit(text, line);
+    for (int k = 0; k < BENCH_STATEMENTS_PER_PROCESS; k++) {
+      emit_statement(text, k, proc);
+      emit(text, k + 1 < BENCH_STATEMENTS_PER_PROCESS ? ";\n" : "\n");
+    }
+    emit(text, "}\n");
+  }
+  emit(text, "process main {\n  par (p = 0, P - 1) {\n");
+  for (int proc = 0; proc < processes; proc++) {
+    snprintf(line, sizeof line, "    helper%d(p)%s\n", proc, proc + 1 < processes ? ";" : "");
+    emit(text, line);
+    text->statements++;
+  }
+  emit(text, "  }\n}\n");
+  text->statements += 1;
+}
+
+/* Loads, checks and reduces text (with the -D values given); returns 0 and the two times. */
+static int reduce_once(const char *text, const ProgramDefine *defines, int define_count,
+                       double *load_seconds, double *reduce_seconds) {
+  DiagList diags;
+  diag_init(&diags);
+  Program prog;
+  ProgramOptions popts = {NULL, 0, defines, define_count, NULL};
+  double start = now();
+  int ok = program_load_string(&prog, &diags, "generated.pam", text, &popts) == PROGRAM_OK &&
+           check_program(&prog) == 0;
+  double loaded = now();
+  ReduceOptions ropts = {0, 0};
+  ReduceResult result;
+  memset(&result, 0, sizeof result);
+  ok = ok && reduce_program(&prog, &ropts, &result, &diags) == 0;
+  double reduced = now();
+  if (!ok) diag_print(&diags, stderr);
+  reduce_result_free(&result);
+  program_free(&prog);
+  diag_free(&diags);
+  *load_seconds = loaded - start;
+  *reduce_seconds = reduced - loaded;
+  return ok ? 0 : -1;
+}
+
+/* The mean of repeated reductions, repeated until they last min_seconds in all. */
+static int reduce_timed(const char *text, const ProgramDefine *defines, int define_count,
+                        double min_seconds, double *load_mean, double *reduce_mean) {
+  double load_total = 0, reduce_total = 0;
+  int runs = 0;
+  do {
+    double load, reduce;
+    if (reduce_once(text, defines, define_count, &load, &reduce)) return -1;
+    load_total += load;
+    reduce_total += reduce;
+    runs++;
+  } while (load_total + reduce_total < min_seconds);
+  *load_mean = load_total / runs;
+  *reduce_mean = reduce_total / runs;
+  return 0;
+}
+
+static const char stencil_model[] =
+  "param n = 4096;\nparam P = 16;\nparam steps = 50;\nparam links = 4;\n"
+  "const t_point = [0.9ns, 1.1ns];\nconst latency = [1.8us, 2.2us];\nconst byte_time = [0.45ns, 0.55ns];\n"
+  "resource cpu[P];\nresource net = fcfs(links);\n"
+  "fn halo(side) = latency + 8 * side * byte_time;\n"
+  "process block(b) {\n  use(cpu[b], ceil(n / sqrt(P)) ^ 2 * t_point);\n  repeat (4) use(net, halo(ceil(n / sqrt(P))))\n}\n"
+  "process main {\n  repeat (steps) par (b = 0, P - 1) block(b);\n"
+  "  seq (level = 1, ceil(log2(P))) par (b = 0, ceil(P / 2 ^ level) - 1) use(net, halo(1))\n}\n";
+
+int main(int argc, char **argv) {
+  Text text = {malloc(BENCH_TEXT_MAX), 0, 0};
+  if (!text.data) return 1;
+  if (argc > 2 && !strcmp(argv[1], "--dump")) {   /* the generated model itself, to look at */
+    generate(&text, atoi(argv[2]));
+    fputs(text.data, stdout);
+    free(text.data);
+    return 0;
+  }
+  double scale = argc > 1 ? atof(argv[1]) : 1;
+  if (scale <= 0) scale = 1;
+  double min_seconds = BENCH_MIN_SECONDS * (scale < 1 ? scale : 1);
+  printf("reduce: generated models (every statement form), mean of runs lasting >= %.2f s\n", min_seconds);
+  printf("  %10s %10s %14s %14s %16s\n", "statements", "bytes", "load+check", "reduce", "reduce/stmt");
+  static const int sizes[] = {10, 100, 1000, 10000};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    if (scale < 1 && sizes[s] > 1000) break;
+    generate(&text, sizes[s]);
+    double load, reduce;
+    if (reduce_timed(text.data, NULL, 0, min_seconds, &load, &reduce)) {
+      fprintf(stderr, "reduce_bench: the generated model of %d statements failed\n", sizes[s]);
+      free(text.data);
+      return 1;
+    }
+    printf("  %10d %10zu %11.3f ms %11.3f ms %13.2f us\n", text.statements, text.length, load * 1e3,
+           reduce * 1e3, reduce / text.statements * 1e6);
+  }
+  free(text.data);
+
+  printf("reduce: stencil model with P set by -D, same model text each time\n");
+  printf("  %12s %14s\n", "P", "reduce");
+  static const char *const p_values[] = {"2", "100", "10_000", "1_000_000", "100_000_000", "1_000_000_000"};
+  double fastest = 0, slowest = 0;
+  for (size_t k = 0; k < sizeof p_values / sizeof p_values[0]; k++) {
+    char raw[64];
+    snprintf(raw, sizeof raw, "P=%s", p_values[k]);
+    ProgramDefine define = {"P", p_values[k], raw};
+    double load, reduce;
+    if (reduce_timed(stencil_model, &define, 1, min_seconds, &load, &reduce)) {
+      fprintf(stderr, "reduce_bench: the stencil model at P = %s failed\n", p_values[k]);
+      return 1;
+    }
+    printf("  %12s %11.3f us\n", p_values[k], reduce * 1e6);
+    if (k == 0 || reduce < fastest) fastest = reduce;
+    if (k == 0 || reduce > slowest) slowest = reduce;
+  }
+  printf("  slowest / fastest = %.2f (about 1: the cost does not depend on P; at P = 2 the loop over\n"
+         "  log2(P) levels has one level and simplifies away, the one structural difference)\n",
+         slowest / fastest);
+  return 0;
+}
