@@ -110,13 +110,21 @@ static AlgExpr *sum_geometric(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, Alg
     AlgExpr *f = term->kind == ALG_MUL ? term->kids[k] : term;
     if (!alg_contains(f, index)) others[nothers++] = f;
     else if (!power && f->kind == ALG_POW && !alg_contains(f->kids[0], index)) power = f;
+    else if (!power && f->kind == ALG_POW && f->kids[0]->kind == ALG_POW &&
+             !alg_contains(f->kids[0]->kids[0], index) && f->kids[1]->kind == ALG_NUM &&
+             alg_num_is_integer(f->kids[1]))   /* (b^g)^k = b^(g k) for an integer k: 1/2^(i+1) */
+      power = f;
     else return NULL;
   }
   if (!power) return NULL;
+  AlgExpr *base = power->kids[0], *exponent = power->kids[1];
+  if (alg_contains(base, index)) {
+    exponent = alg_mul(ctx, base->kids[1], exponent);
+    base = base->kids[0];
+  }
   AlgExpr *coef[2];
   size_t degree;
-  if (alg_poly_coeffs(ctx, power->kids[1], index, 1, coef, &degree) || degree != 1) return NULL;
-  AlgExpr *base = power->kids[0];
+  if (alg_poly_coeffs(ctx, exponent, index, 1, coef, &degree) || degree != 1) return NULL;
   AlgExpr *ratio = alg_pow(ctx, base, coef[1]);
   AlgExpr *scale = alg_mul(ctx, alg_mul_n(ctx, nothers, others), alg_pow(ctx, base, coef[0]));
   AlgExpr *series = alg_div(ctx, alg_sub(ctx, alg_pow(ctx, ratio, alg_add(ctx, upper, num(ctx, 1))),
@@ -127,7 +135,6 @@ static AlgExpr *sum_geometric(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, Alg
   return alg_mul(ctx, scale, alg_cond(ctx, is_one, count_of(ctx, lower, upper), series));
 }
 
-/* sum over one term, unguarded, or NULL. */
 /* sum_{i=lower}^{upper} (i == c ? x : y) with c, x, y free of i and c, lower integer-valued:
    count * y + (lower <= c <= upper ? x - y : 0), the one term where i meets c; or NULL. */
 static AlgExpr *sum_indicator(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
@@ -141,6 +148,28 @@ static AlgExpr *sum_indicator(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, Alg
                  alg_cond(ctx, inside, alg_sub(ctx, x, y), num(ctx, 0)));
 }
 
+static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term);
+
+/* c * (a + b + ...) with c free of the index: c times the sums of the terms, each closed; or
+   NULL (the canonical form keeps such products undistributed: (P/2^(i+1) + 1) / 8). */
+static AlgExpr *sum_scaled(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
+  if (term->kind != ALG_MUL) return NULL;
+  AlgExpr *inner = NULL;
+  AlgExpr **others = alg_scratch(ctx, term->nkids);
+  size_t n = 0;
+  for (size_t k = 0; k < term->nkids; k++) {
+    if (!alg_contains(term->kids[k], index)) others[n++] = term->kids[k];
+    else if (!inner && term->kids[k]->kind == ALG_ADD) inner = term->kids[k];
+    else return NULL;
+  }
+  if (!inner) return NULL;
+  AlgExpr **sums = alg_scratch(ctx, inner->nkids);
+  for (size_t k = 0; k < inner->nkids; k++)
+    if (!(sums[k] = sum_term(ctx, index, lower, upper, inner->kids[k]))) return NULL;
+  return alg_mul(ctx, alg_mul_n(ctx, n, others), alg_add_n(ctx, inner->nkids, sums));
+}
+
+/* sum over one term, unguarded, or NULL. */
 static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
   AlgExpr *coef[ALG_POLY_MAX_DEGREE + 1];
   size_t degree;
@@ -149,6 +178,8 @@ static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr 
     return sum_polynomial(ctx, coef, degree, lower, upper);
   AlgExpr *indicator = sum_indicator(ctx, index, lower, upper, term);
   if (indicator) return indicator;
+  AlgExpr *scaled = sum_scaled(ctx, index, lower, upper, term);
+  if (scaled) return scaled;
   return sum_geometric(ctx, index, lower, upper, term);
 }
 
@@ -166,6 +197,7 @@ static AlgExpr *close_sum(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr
     else open[nopen++] = body->kids[k];
   }
   if (nclosed == 0) return NULL;
+  if (nopen == 0) return guard_sum(ctx, lower, upper, alg_add_n(ctx, nclosed, closed));
   AlgExpr *kids[4] = {index->node, lower, upper, alg_add_n(ctx, nopen, open)};
   AlgExpr *rest = alg_intern(ctx, ALG_SUM, 4, kids);
   return alg_add(ctx, guard_sum(ctx, lower, upper, alg_add_n(ctx, nclosed, closed)), rest);
@@ -301,6 +333,47 @@ static AlgExpr *relax_rounding(AlgCtx *ctx, AlgExpr *e, AlgSymbol *index, AlgDir
   }
 }
 
+/* The sum of an extremum split into the sums of its arguments, each argument's rounding relaxed
+   on the side of dir: sum max(f, g) >= max(sum f, sum g) and sum min(f, g) <= min(sum f, sum g),
+   where arguments whose sum stays open are left out (a max of fewer lower bounds is still one);
+   and sum max(f, g) <= sum f + sum g when every argument is >= 0 and every sum closes. Also
+   under a nonnegative factor free of the index. NULL when body is no such extremum or no
+   bound closes. */
+static AlgExpr *sum_split_extremum(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper,
+                                   AlgExpr *body, AlgDir dir) {
+  int up = dir == ALG_DIR_UPPER;
+  AlgExpr *factor = num(ctx, 1), *inner = body;
+  if (body->kind == ALG_MUL) {   /* c * max(...): c free of the index and >= 0 */
+    AlgExpr **others = alg_scratch(ctx, body->nkids);
+    size_t n = 0;
+    inner = NULL;
+    for (size_t k = 0; k < body->nkids; k++) {
+      AlgKind kind = body->kids[k]->kind;
+      if ((kind == ALG_MAX || kind == ALG_MIN) && !inner) inner = body->kids[k];
+      else others[n++] = body->kids[k];
+    }
+    if (!inner) return NULL;
+    factor = alg_mul_n(ctx, n, others);
+    if (alg_contains(factor, index) || !alg_is_nonneg(ctx, factor)) return NULL;
+  }
+  int take_extremum = inner->kind == (up ? ALG_MIN : ALG_MAX);
+  int take_total = up && inner->kind == ALG_MAX;
+  if (!take_extremum && !take_total) return NULL;
+  AlgExpr **sums = alg_scratch(ctx, inner->nkids);
+  size_t closed = 0;
+  for (size_t k = 0; k < inner->nkids; k++) {
+    if (take_total && !alg_is_nonneg(ctx, inner->kids[k])) return NULL;
+    AlgExpr *arg = relax_rounding(ctx, inner->kids[k], index, dir);
+    AlgExpr *sum = alg_sum(ctx, index, lower, upper, arg ? arg : inner->kids[k]);
+    if (!(sum->traits & ALG_TRAIT_BIGOP)) sums[closed++] = sum;
+    else if (take_total) return NULL;
+  }
+  if (closed == 0) return NULL;
+  AlgExpr *bound = take_total ? alg_add_n(ctx, closed, sums)
+                 : up ? alg_min_n(ctx, closed, sums) : alg_max_n(ctx, closed, sums);
+  return alg_mul(ctx, factor, bound);
+}
+
 /* A closed value of big operator e, safe in direction dir, unguarded; or NULL. */
 static AlgExpr *approximate(AlgCtx *ctx, AlgExpr *e, AlgDir dir) {
   AlgSymbol *index = e->kids[0]->u.sym;
@@ -313,8 +386,14 @@ static AlgExpr *approximate(AlgCtx *ctx, AlgExpr *e, AlgDir dir) {
     if (sum && (sum->traits & ALG_TRAIT_BIGOP)) sum = NULL;
     AlgExpr *f = termwise_extremum(ctx, up, index, lower, upper, body);
     AlgExpr *termwise = f ? guard(ctx, lower, upper, alg_mul(ctx, count_of(ctx, lower, upper), f), num(ctx, 0)) : NULL;
-    if (sum && termwise) return up ? alg_min(ctx, sum, termwise) : alg_max(ctx, sum, termwise);
-    return sum ? sum : termwise;
+    AlgExpr *split = sum_split_extremum(ctx, index, lower, upper, body, dir);
+    AlgExpr *found[3];
+    size_t nfound = 0;
+    if (sum) found[nfound++] = sum;
+    if (termwise) found[nfound++] = termwise;
+    if (split) found[nfound++] = split;
+    if (nfound == 0) return NULL;
+    return up ? alg_min_n(ctx, nfound, found) : alg_max_n(ctx, nfound, found);
   }
   case ALG_MAXOVER: case ALG_MINOVER: {
     int is_max = e->kind == ALG_MAXOVER;

@@ -41,5 +41,15 @@ bench-reduce: $(REDUCE_BENCH)
 	$(REDUCE_BENCH)
 BENCH_TARGETS += bench-reduce
 
+# tightness sim/T_lo, T_hi/sim and the wall time simulate/pamc per example model (bench/tight_bench.c)
+TIGHT_BENCH := $(BUILD)/bench/tight_bench
+$(TIGHT_BENCH): $(call obj,bench/tight_bench.c) $(LIBS)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+.PHONY: bench-tight
+bench-tight: $(TIGHT_BENCH)
+	$(TIGHT_BENCH)
+BENCH_TARGETS += bench-tight
+
 bench: all $(BENCH_TARGETS)
 	@echo "bench: done"

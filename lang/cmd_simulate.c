@@ -179,7 +179,7 @@ int cmd_simulate(int argc, char **argv) {
     cli_free(&opts);
     return status;
   }
-  SimOptions sim = {SIM_SCENARIO_MID, 1, 1, progress_line, NULL};
+  SimOptions sim = {SIM_SCENARIO_MID, 1, 1, progress_line, NULL, 0};
   Format format = FORMAT_TABLE;
   unsigned long long value;
   if (scenario_text) {

@@ -43,6 +43,7 @@ typedef struct SimOptions {
   int runs;                 /* K >= 1 */
   SimProgressFn progress_fn;/* called every SIM_PROGRESS_SECONDS of a long run; may be NULL */
   void *progress_ctx;       /* passed to progress_fn */
+  double wall_limit;        /* > 0: a run that lasts longer (wall-clock s) stops with an error */
 } SimOptions;
 
 /* One resource (a family aggregated over its members), averaged over the runs. */

@@ -526,6 +526,7 @@ int sim_engine_run(SimProgram *program, SimRng *rng, const SimOptions *opts, int
     res->table_size = res->table_used = 0;
     res->waiting = res->busy_time = res->requests = 0;
   }
+  int status = 0;
   SimThread *root = thread_new(&e, NULL);
   reserve_values(root, program->entry->value_count);
   push_frame(root, FR_ONCE, program->entry->body);
@@ -541,9 +542,15 @@ int sim_engine_run(SimProgram *program, SimRng *rng, const SimOptions *opts, int
       release(&e, res, t->holding_index);
     }
     thread_run(&e, t);
-    if ((e.events & (ENGINE_CLOCK_EVERY - 1)) == 0 && opts && opts->progress_fn) {
+    if ((e.events & (ENGINE_CLOCK_EVERY - 1)) == 0 && opts && (opts->progress_fn || opts->wall_limit > 0)) {
       double elapsed = seconds_since(&e.started);
-      if (elapsed >= e.next_report) {
+      if (opts->wall_limit > 0 && elapsed > opts->wall_limit) {
+        status = sim_fail(err, program->entry->decl->loc, "stopped after %.3g s of wall-clock time "
+                          "(limit) and %llu events", elapsed, (unsigned long long)e.events);
+        e.failed = 1;
+        break;
+      }
+      if (opts->progress_fn && elapsed >= e.next_report) {
         SimProgress progress = {run_index, opts->runs, e.events, e.now, elapsed};
         opts->progress_fn(opts->progress_ctx, &progress);
         e.next_report = elapsed + SIM_PROGRESS_SECONDS;
@@ -551,7 +558,6 @@ int sim_engine_run(SimProgram *program, SimRng *rng, const SimOptions *opts, int
     }
   }
   /* busiest member, for the report (before the tables go) */
-  int status = 0;
   if (e.failed) status = -1;
   else if (e.makespan < 0)
     status = sim_fail(err, program->entry->decl->loc, "the entry process never ended (internal error)");

@@ -420,6 +420,54 @@ static void test_close_indicator(void **state) {
   }
 }
 
+/* A tree reduction's levels: sum over l = 0 .. N-1 of max(t, u * ceil(P / 2^(l+1))). The
+** geometric part P / 2^(l+1) (a power of a power of the index) closes to P (1 - 2^-N); the lower
+** closure of the sum of the max is at least the max of the two sums (t N and u P (1 - 2^-N)),
+** the upper one at most the sum with ceil(x) <= x + 1. Both enclose the loop, N = 1 .. 12,
+** P = 1 .. 4096. */
+static void test_close_tree_levels(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *zero = alg_num_int(ctx, 0), *one = alg_num_int(ctx, 1), *two = alg_num_int(ctx, 2);
+  AlgExpr *n = check_sym(c, c->N), *p = check_sym(c, c->P), *t = check_sym(c, c->t), *u = check_sym(c, c->u);
+  AlgExpr *upper = alg_sub(ctx, n, one);
+  AlgSymbol *l = alg_index_new(ctx, "l", zero, upper);
+  AlgExpr *half = alg_div(ctx, p, alg_pow(ctx, two, alg_add(ctx, check_sym(c, l), one)));
+  AlgExpr *geometric = alg_sum(ctx, l, zero, upper, half);
+  assert_false(has_bigop(geometric));
+  AlgExpr *level = alg_max(ctx, t, alg_mul(ctx, u, alg_func(ctx, ALG_CEIL, half)));
+  AlgExpr *sum = alg_sum(ctx, l, zero, upper, level);
+  AlgExpr *lo = alg_close(ctx, sum, ALG_DIR_LOWER), *hi = alg_close(ctx, sum, ALG_DIR_UPPER);
+  assert_false(has_bigop(lo));
+  assert_false(has_bigop(hi));
+  AlgInterval *env = env_new(c);
+  set(env, c->t, 3);
+  set(env, c->u, 2);
+  for (long N = 1; N <= 12; N++)
+    for (long P = 1; P <= 4096; P *= 3) {
+      double exact = 0, halves = 0;
+      for (long k = 0; k < N; k++) {
+        double share = (double)P / (double)(2L << k);
+        halves += share;
+        exact += fmax(3.0, 2.0 * ceil(share));
+      }
+      set(env, c->N, (double)N);
+      set(env, c->P, (double)P);
+      AlgInterval g = alg_eval_tree(ctx, geometric, env);
+      if (!(g.lo <= halves * (1 + 1e-12) && halves <= g.hi * (1 + 1e-12)))
+        fail_msg("N=%ld P=%ld: geometric [%g, %g], the loop gives %g", N, P, g.lo, g.hi, halves);
+      double low = alg_eval_tree(ctx, lo, env).lo, high = alg_eval_tree(ctx, hi, env).hi;
+      if (!(low <= exact + 1e-9 && exact <= high + 1e-9))
+        fail_msg("N=%ld P=%ld: [%g, %g] does not enclose %g", N, P, low, high, exact);
+      double split = fmax(3.0 * (double)N, 2.0 * halves);   /* what the lower closure must reach */
+      if (low < split * (1 - 1e-12))
+        fail_msg("N=%ld P=%ld: lower %g below max(sum t, sum u P/2^(l+1)) = %g", N, P, low, split);
+      if (high > 3.0 * (double)N + 2.0 * (halves + (double)N) + 1e-9)
+        fail_msg("N=%ld P=%ld: upper %g above the relaxed sum", N, P, high);
+    }
+  free(env);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_faulhaber_symbolic_bounds, setup, teardown),
@@ -434,6 +482,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_examples_section_1_numbers, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_rounded_polynomial, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_indicator, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_close_tree_levels, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

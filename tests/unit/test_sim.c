@@ -42,7 +42,7 @@ static void simtest_run(SimCase *c, const char *text, SimScenario scenario, int 
   check_program(&c->prog);
   Decl *entry = program_entry(&c->prog);
   assert_non_null(entry);
-  SimOptions opts = {scenario, seed, runs, NULL, NULL};
+  SimOptions opts = {scenario, seed, runs, NULL, NULL, 0};
   c->status = sim_simulate(entry, &opts, &c->report, &c->err);
   if (c->status != 0) fprintf(stderr, "sim: %d:%d: %s\n", c->err.loc.line, c->err.loc.col, c->err.message);
 }
