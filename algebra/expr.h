@@ -192,6 +192,12 @@ AlgExpr *alg_close(AlgCtx *ctx, AlgExpr *e, AlgDir dir);
 /* ---- transformations ------------------------------------------------------------------------ */
 
 AlgExpr *alg_subst(AlgCtx *ctx, AlgExpr *e, AlgSymbol *sym, AlgExpr *value);
+/* The terms of every sum that share one of syms as a factor gathered under it, s*a + s*b + c
+   -> s*(a + b) + c (syms in the order given, then the others within each group): interval
+   evaluation then meets each such symbol once per group instead of once per term, which keeps
+   the intervals of constants from widening against each other (the dependency problem). The
+   value is unchanged. */
+AlgExpr *alg_collect(AlgCtx *ctx, AlgExpr *e, AlgSymbol *const *syms, size_t nsyms);
 /* Products of sums multiplied out and integer powers of sums expanded: polynomials become
    pointer-equal when they are equal. */
 AlgExpr *alg_expand(AlgCtx *ctx, AlgExpr *e);

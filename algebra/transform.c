@@ -1,6 +1,6 @@
 /*
-** transform.c — rebuilding expressions through the constructors: substitution, expansion of
-** products of sums, and symbolic derivatives.
+** transform.c — rebuilding expressions through the constructors: substitution, collection of
+** terms by a common symbol, expansion of products of sums, and symbolic derivatives.
 */
 #include "expr_impl.h"
 
@@ -76,6 +76,61 @@ AlgExpr *alg_subst(AlgCtx *ctx, AlgExpr *e, AlgSymbol *sym, AlgExpr *value) {
   Memo memo;
   memo_init(&memo, ctx);
   AlgExpr *result = subst(ctx, &memo, e, sym, value);
+  free(memo.done);
+  return result;
+}
+
+/* ---- collection by symbol ---- */
+
+/* term without one factor sym (power 1), or NULL when sym is no such factor of term. */
+static AlgExpr *without_factor(AlgCtx *ctx, AlgExpr *term, AlgSymbol *sym) {
+  if (term->kind == ALG_SYM) return term->u.sym == sym ? alg_num_int(ctx, 1) : NULL;
+  if (term->kind != ALG_MUL) return NULL;
+  for (size_t k = 0; k < term->nkids; k++) {
+    if (term->kids[k]->kind != ALG_SYM || term->kids[k]->u.sym != sym) continue;
+    AlgExpr **others = alg_scratch(ctx, term->nkids);
+    size_t n = 0;
+    for (size_t j = 0; j < term->nkids; j++) if (j != k) others[n++] = term->kids[j];
+    return alg_mul_n(ctx, n, others);
+  }
+  return NULL;
+}
+
+/* The terms of a sum gathered under the first of syms that two or more of them share, each
+** group and the rest gathered again under the later symbols. */
+static AlgExpr *collect_terms(AlgCtx *ctx, size_t nterms, AlgExpr *const *terms, AlgSymbol *const *syms,
+                              size_t nsyms) {
+  for (size_t s = 0; s < nsyms; s++) {
+    AlgExpr **with = alg_scratch(ctx, nterms), **rest = alg_scratch(ctx, nterms);
+    size_t nwith = 0, nrest = 0;
+    for (size_t k = 0; k < nterms; k++) {
+      AlgExpr *cofactor = without_factor(ctx, terms[k], syms[s]);
+      if (cofactor) with[nwith++] = cofactor;
+      else rest[nrest++] = terms[k];
+    }
+    if (nwith < 2) continue;
+    AlgExpr *group = collect_terms(ctx, nwith, with, syms + s + 1, nsyms - s - 1);
+    AlgExpr *others = collect_terms(ctx, nrest, rest, syms + s + 1, nsyms - s - 1);
+    return alg_add(ctx, alg_mul(ctx, syms[s]->node, group), others);
+  }
+  return alg_add_n(ctx, nterms, terms);
+}
+
+static AlgExpr *collect(AlgCtx *ctx, Memo *memo, AlgExpr *e, AlgSymbol *const *syms, size_t nsyms) {
+  if (e->nkids == 0) return e;
+  if (e->id < memo->size && memo->done[e->id]) return memo->done[e->id];
+  AlgExpr **kids = alg_scratch(ctx, e->nkids);
+  for (size_t i = 0; i < e->nkids; i++) kids[i] = collect(ctx, memo, e->kids[i], syms, nsyms);
+  AlgExpr *result = e->kind == ALG_ADD ? collect_terms(ctx, e->nkids, kids, syms, nsyms)
+                                       : alg_make(ctx, e->kind, e->nkids, kids);
+  if (e->id < memo->size) memo->done[e->id] = result;
+  return result;
+}
+
+AlgExpr *alg_collect(AlgCtx *ctx, AlgExpr *e, AlgSymbol *const *syms, size_t nsyms) {
+  Memo memo;
+  memo_init(&memo, ctx);
+  AlgExpr *result = collect(ctx, &memo, e, syms, nsyms);
   free(memo.done);
   return result;
 }

@@ -351,6 +351,27 @@ static const char *term_name(RCtx *c, const RTerm *t) {
   return s;
 }
 
+/* Terms that share a const gathered under it (alg_collect): an interval const then enters each
+** group once, and evaluation over the consts' box does not widen t*a - t*b into
+** t_hi*a - t_lo*b. */
+static void collect_consts(ReduceResult *out) {
+  AlgSymbol **consts = calloc((size_t)out->symbol_count + 1, sizeof *consts);
+  if (!consts) return;
+  size_t n = 0;
+  for (int i = 0; i < out->symbol_count; i++)
+    if (out->symbol_decls[i]->kind == DECL_CONST) consts[n++] = out->symbols[i];
+  if (n > 0) {
+    AlgCtx *g = out->alg;
+    out->t_lo = alg_collect(g, out->t_lo, consts, n);
+    out->t_hi = alg_collect(g, out->t_hi, consts, n);
+    out->phi = alg_collect(g, out->phi, consts, n);
+    if (out->t_expected) out->t_expected = alg_collect(g, out->t_expected, consts, n);
+    for (int i = 0; i < out->term_count; i++) out->terms[i].value = alg_collect(g, out->terms[i].value, consts, n);
+    out->terms[0].value = out->phi;
+  }
+  free(consts);
+}
+
 int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, DiagList *diags) {
   memset(out, 0, sizeof *out);
   out->alg = alg_ctx_new();
@@ -405,6 +426,7 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
     strcpy(copy, n);
     out->terms[i].name = copy;
   }
+  collect_consts(out);
   reduce_checks_finish(&c, out);
   arena_free(&c.arena);
   return c.failed ? 1 : 0;

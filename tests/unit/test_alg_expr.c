@@ -311,6 +311,43 @@ static void test_simplification_preserves_values(void **state) {
   free(env);
 }
 
+/* alg_collect: t*N^2 - t*N*M + u*N + u + x over t in [1, 2], u in [3, 4] and point N, M. The
+** value is the same at random points; with the constants as intervals the collected form is
+** exactly [1, 2] * (N^2 - N M) + [3, 4] * (N + 1) + x, where the plain form widens (t_hi N^2 -
+** t_lo N M at the top). */
+static void test_collect(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *n = check_sym(c, c->N), *m = check_sym(c, c->M), *t = check_sym(c, c->t), *u = check_sym(c, c->u);
+  AlgExpr *x = check_sym(c, c->x);
+  AlgExpr *terms[5] = {alg_mul(ctx, t, alg_mul(ctx, n, n)), alg_neg(ctx, alg_mul(ctx, t, alg_mul(ctx, n, m))),
+                       alg_mul(ctx, u, n), u, x};
+  AlgExpr *plain = alg_add_n(ctx, 5, terms);
+  AlgSymbol *consts[2] = {c->t, c->u};
+  AlgExpr *collected = alg_collect(ctx, plain, consts, 2);
+  check_numeric(c, plain, collected, "collect");
+  size_t count = alg_symbol_count(ctx);
+  AlgInterval *env = calloc(count, sizeof *env);
+  for (long N = 1; N <= 9; N += 2)
+    for (long M = 1; M <= 9; M += 4) {
+      env[alg_symbol_id(c->N)] = ival_point((double)N);
+      env[alg_symbol_id(c->M)] = ival_point((double)M);
+      env[alg_symbol_id(c->x)] = ival_point(0.5);
+      env[alg_symbol_id(c->t)] = (AlgInterval){1, 2};
+      env[alg_symbol_id(c->u)] = (AlgInterval){3, 4};
+      double poly = (double)(N * N - N * M), lin = (double)(N + 1);
+      double lo = fmin(poly, 2 * poly) + 3 * lin + 0.5, hi = fmax(poly, 2 * poly) + 4 * lin + 0.5;
+      AlgInterval got = alg_eval_tree(ctx, collected, env);
+      if (!(fabs(got.lo - lo) <= 1e-9 * fabs(lo) + 1e-12 && fabs(got.hi - hi) <= 1e-9 * fabs(hi) + 1e-12))
+        fail_msg("N=%ld M=%ld: collected [%g, %g], exact [%g, %g]", N, M, got.lo, got.hi, lo, hi);
+      if (N != M) {   /* the plain form is wider where N^2 and N M differ */
+        AlgInterval wide = alg_eval_tree(ctx, plain, env);
+        assert_true(wide.hi - wide.lo > got.hi - got.lo + 1e-9);
+      }
+    }
+  free(env);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_numbers, setup, teardown),
@@ -319,6 +356,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_diff, setup, teardown),
     cmocka_unit_test_setup_teardown(test_bounds_and_logic, setup, teardown),
     cmocka_unit_test_setup_teardown(test_simplification_preserves_values, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_collect, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
