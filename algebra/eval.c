@@ -150,7 +150,8 @@ static AlgInterval eval_node(EvalState *st, const AlgExpr *e) {
     return ival_hull(eval(st, e->kids[1]), eval(st, e->kids[2]));
   }
   case ALG_SUM: case ALG_PROD: case ALG_MAXOVER: case ALG_MINOVER: return eval_bigop(st, e);
-  case ALG_LOWER: case ALG_UPPER: return eval(st, e->kids[0]);
+  case ALG_LOWER: return e->nkids > 1 ? fold(st, e, ival_max) : eval(st, e->kids[0]);
+  case ALG_UPPER: return e->nkids > 1 ? fold(st, e, ival_min) : eval(st, e->kids[0]);
   default: return ival_entire();
   }
 }

@@ -373,7 +373,9 @@ static unsigned node_traits(const AlgExpr *e) {
   unsigned traits = alg_sign_traits(e) | value_traits(e);
   if (e->kind >= ALG_SUM && e->kind <= ALG_MINOVER) traits |= ALG_TRAIT_BIGOP;
   if (e->kind == ALG_LOWER || e->kind == ALG_UPPER) traits |= ALG_TRAIT_APPROX;
-  for (size_t i = 0; i < e->nkids; i++) traits |= e->kids[i]->traits & (ALG_TRAIT_BIGOP | ALG_TRAIT_APPROX);
+  /* a marker's exact form (kid 1) is open on purpose: the marker counts as closed */
+  size_t kids = (e->kind == ALG_LOWER || e->kind == ALG_UPPER) ? 1 : e->nkids;
+  for (size_t i = 0; i < kids; i++) traits |= e->kids[i]->traits & (ALG_TRAIT_BIGOP | ALG_TRAIT_APPROX);
   return traits;
 }
 

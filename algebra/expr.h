@@ -182,6 +182,11 @@ AlgExpr *alg_min_over(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *up
                       AlgExpr *body);
 /* Marks e as an approximation safe in direction dir (LOWER / UPPER node). */
 AlgExpr *alg_approx(AlgCtx *ctx, AlgDir dir, AlgExpr *e);
+/* approx marked as above, carrying also a form exact where it is evaluated (alg_close passes
+   `upper - lower < loop limit ? the open sum : approx`, the sum walked index by index there):
+   evaluation takes max(approx, exact) for a lower bound and min for an upper one; printers show
+   approx only. exact NULL gives alg_approx(dir, approx). */
+AlgExpr *alg_approx_exact(AlgCtx *ctx, AlgDir dir, AlgExpr *approx, AlgExpr *exact);
 /* Replaces every big operator left in e by a closed approximation safe in direction dir, marked
    with LOWER/UPPER (a marker wraps the node itself when nothing closed applies: evaluation then
    encloses it). Exact parts are kept. The direction follows the context: under a negative factor

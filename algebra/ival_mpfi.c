@@ -411,7 +411,12 @@ static void eval(MpfiEval *st, const AlgExpr *e, mpfi_ptr out) {
   case ALG_AND: fold(st, e, alg_mpfi_and, out); return;
   case ALG_OR: fold(st, e, alg_mpfi_or, out); return;
   case ALG_SUM: case ALG_PROD: case ALG_MAXOVER: case ALG_MINOVER: eval_bigop(st, e, out); return;
-  case ALG_LOWER: case ALG_UPPER: eval(st, alg_kid(e, 0), out); return;
+  case ALG_LOWER:
+    if (alg_nkids(e) > 1) fold(st, e, alg_mpfi_max, out); else eval(st, alg_kid(e, 0), out);
+    return;
+  case ALG_UPPER:
+    if (alg_nkids(e) > 1) fold(st, e, alg_mpfi_min, out); else eval(st, alg_kid(e, 0), out);
+    return;
   default: break;
   }
   mpfi_init2(a, st->prec);

@@ -188,3 +188,11 @@ AlgExpr *alg_approx(AlgCtx *ctx, AlgDir dir, AlgExpr *e) {
   if (e->kind == marker) return e;
   return alg_intern(ctx, marker, 1, &e);
 }
+
+AlgExpr *alg_approx_exact(AlgCtx *ctx, AlgDir dir, AlgExpr *approx, AlgExpr *exact) {
+  AlgKind marker = dir == ALG_DIR_LOWER ? ALG_LOWER : ALG_UPPER;
+  if (approx->kind == marker && approx->nkids == 1) approx = approx->kids[0];
+  if (!exact || exact == approx || approx->kind == marker) return alg_approx(ctx, dir, approx);
+  AlgExpr *kids[2] = {approx, exact};
+  return alg_intern(ctx, marker, 2, kids);
+}

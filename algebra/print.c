@@ -271,6 +271,12 @@ static void text(TextPrinter *p, const AlgExpr *e, int prec) {
     text(p, e->kids[2], PREC_COND);
     if (PREC_COND < prec) alg_buf_puts(p->buf, ")");
     return;
+  case ALG_LOWER: case ALG_UPPER:   /* the approximation; its exact form is for evaluation */
+    alg_buf_puts(p->buf, alg_kind_name(e->kind));
+    alg_buf_puts(p->buf, "(");
+    text(p, e->kids[0], PREC_COND);
+    alg_buf_puts(p->buf, ")");
+    return;
   default:   /* calls: functions, min/max, big operators, markers */
     text_call(p, alg_kind_name(e->kind), e, 0);
     return;

@@ -71,7 +71,7 @@ static int emit_bigop(CFunc *f, const AlgExpr *e) {
   fprintf(b, "    int points = lower.lo == lower.hi && upper.lo == upper.hi && isfinite(lower.lo) && isfinite(upper.lo);\n");
   fprintf(b, "    if (points && upper.lo < lower.lo) {\n    } else if (points && upper.lo - lower.lo < %lu.0) {\n",
           alg_ctx_loop_limit(f->p->ctx));
-  fprintf(b, "      int first = 1;\n      for (double i = lower.lo; i <= upper.lo; i++, first = 0) {\n");
+  fprintf(b, "      int first = 1;\n      (void)first;\n      for (double i = lower.lo; i <= upper.lo; i++, first = 0) {\n");
   fprintf(b, "        s[%zu] = ik_make(i, i);\n        ik_ival w = %s_f%d(s);\n        r = %s;\n      }\n",
           index, f->p->name, body, step);
   fprintf(b, "    } else {\n      ik_ival count = ik_max(ik_add(ik_sub(upper, lower), ik_make(1.0, 1.0)), ik_make(0.0, 0.0));\n");
@@ -116,7 +116,8 @@ static int emit_node(CFunc *f, const AlgExpr *e) {
   case ALG_MAX: return emit_fold(f, e, "ik_max");
   case ALG_AND: return emit_fold(f, e, "ik_and");
   case ALG_OR: return emit_fold(f, e, "ik_or");
-  case ALG_LOWER: case ALG_UPPER: return emit(f, alg_kid(e, 0));
+  case ALG_LOWER: return alg_nkids(e) > 1 ? emit_fold(f, e, "ik_max") : emit(f, alg_kid(e, 0));
+  case ALG_UPPER: return alg_nkids(e) > 1 ? emit_fold(f, e, "ik_min") : emit(f, alg_kid(e, 0));
   case ALG_SUM: case ALG_PROD: case ALG_MAXOVER: case ALG_MINOVER: return emit_bigop(f, e);
   case ALG_POW: {
     const AlgExpr *k = alg_kid(e, 1);

@@ -54,7 +54,8 @@ void alg_print_json(AlgBuf *buf, const AlgExpr *e) {
     json_string(buf, e->kids[0]->u.sym->name);
   }
   alg_buf_puts(buf, ", \"args\": [");
-  for (size_t i = bigop ? 1 : 0; i < e->nkids; i++) {
+  size_t shown = (e->kind == ALG_LOWER || e->kind == ALG_UPPER) ? 1 : e->nkids;   /* not the exact form */
+  for (size_t i = bigop ? 1 : 0; i < shown; i++) {
     if (i > (bigop ? 1u : 0u)) alg_buf_puts(buf, ", ");
     alg_print_json(buf, e->kids[i]);
   }

@@ -52,7 +52,13 @@ unsigned alg_sign_traits(const AlgExpr *e) {
     if ((e->kids[0]->traits & SIGN_BOTH) & SIGN_NONNEG) return SIGN_NONNEG;
     if (alg_num_is_integer(e->kids[1]) && mpz_even_p(mpq_numref(e->kids[1]->u.num))) return SIGN_NONNEG;
     return 0;
-  case ALG_CEIL: case ALG_FLOOR: case ALG_LOWER: case ALG_UPPER:
+  case ALG_LOWER:   /* max(approx, exact): nonnegative when either is */
+    if (e->nkids > 1) return ((e->kids[0]->traits | e->kids[1]->traits) & SIGN_BOTH) & SIGN_NONNEG;
+    return (e->kids[0]->traits & SIGN_BOTH) & SIGN_NONNEG;
+  case ALG_UPPER:   /* min(approx, exact): nonnegative when both are */
+    if (e->nkids > 1) return (e->kids[0]->traits & e->kids[1]->traits & SIGN_BOTH) & SIGN_NONNEG;
+    return (e->kids[0]->traits & SIGN_BOTH) & SIGN_NONNEG;
+  case ALG_CEIL: case ALG_FLOOR:
     return (e->kids[0]->traits & SIGN_BOTH) & SIGN_NONNEG;
   case ALG_ABS: case ALG_SQRT: case ALG_EXP: case ALG_EQ: case ALG_NE: case ALG_LT: case ALG_LE:
   case ALG_AND: case ALG_OR: case ALG_NOT:

@@ -475,7 +475,12 @@ static AlgExpr *close_node(Closer *cl, AlgExpr *e, AlgDir dir) {
       if (node->kind != e->kind) return close_rec(cl, node, dir);
     }
     AlgExpr *f = approximate(ctx, node, dir);
-    return alg_approx(ctx, dir, f ? f : node);
+    if (!f) return alg_approx(ctx, dir, node);
+    /* the exact form where evaluation walks it (a range under the loop limit), else f again:
+       beyond the limit an enclosure of the sum would only blur f */
+    AlgExpr *small = alg_cmp(ctx, ALG_CMP_LT, alg_sub(ctx, node->kids[2], node->kids[1]),
+                             alg_num_int(ctx, (long)alg_ctx_loop_limit(ctx)));
+    return alg_approx_exact(ctx, dir, f, alg_cond(ctx, small, node, f));
   }
   default:
     break;

@@ -178,7 +178,8 @@ static int emit_node(TapeBuild *b, const AlgExpr *e) {
   case ALG_MAX: return emit_fold(b, e, OP_MAX);
   case ALG_AND: return emit_fold(b, e, OP_AND);
   case ALG_OR: return emit_fold(b, e, OP_OR);
-  case ALG_LOWER: case ALG_UPPER: return emit(b, alg_kid(e, 0));
+  case ALG_LOWER: return alg_nkids(e) > 1 ? emit_fold(b, e, OP_MAX) : emit(b, alg_kid(e, 0));
+  case ALG_UPPER: return alg_nkids(e) > 1 ? emit_fold(b, e, OP_MIN) : emit(b, alg_kid(e, 0));
   case ALG_SUM: case ALG_PROD: case ALG_MAXOVER: case ALG_MINOVER: return emit_bigop(b, e);
   case ALG_POW:
     if (integer_exponent(alg_kid(e, 1), &n)) {

@@ -40,8 +40,8 @@ AlgExpr *alg_make(AlgCtx *ctx, AlgKind kind, size_t nkids, AlgExpr *const *kids)
   case ALG_COND: return alg_cond(ctx, kids[0], kids[1], kids[2]);
   case ALG_SUM: case ALG_PROD: case ALG_MAXOVER: case ALG_MINOVER:
     return alg_bigop(ctx, kind, kids[0]->u.sym, kids[1], kids[2], kids[3]);
-  case ALG_LOWER: return alg_approx(ctx, ALG_DIR_LOWER, kids[0]);
-  case ALG_UPPER: return alg_approx(ctx, ALG_DIR_UPPER, kids[0]);
+  case ALG_LOWER: return alg_approx_exact(ctx, ALG_DIR_LOWER, kids[0], nkids > 1 ? kids[1] : NULL);
+  case ALG_UPPER: return alg_approx_exact(ctx, ALG_DIR_UPPER, kids[0], nkids > 1 ? kids[1] : NULL);
   default: return kids[0];   /* leaves are never rebuilt */
   }
 }

@@ -3,6 +3,7 @@
 */
 #include "cli.h"
 
+#include <errno.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,6 +187,21 @@ int cli_load_checked(Program *prog, DiagList *diags, const char *path, const Pro
   if (status == PROGRAM_IO) return EXIT_IO;
   if (status != PROGRAM_OK || diags->errors > 0) return EXIT_MODEL;
   if (check_program(prog) > 0 || diags->errors > 0) return EXIT_MODEL;
+  return EXIT_OK;
+}
+
+int cli_loop_limit(const char *command, const char *text, long *limit) {
+  *limit = 0;
+  if (!text) return EXIT_OK;
+  char *end;
+  errno = 0;
+  long value = strtol(text, &end, 10);
+  if (!text[0] || *end || errno || value < 1 || value > CLI_LOOP_LIMIT_MAX) {
+    fprintf(stderr, "pamc %s: --loop-limit wants a whole number of indices in 1 .. %ld, not '%s'\n",
+            command, CLI_LOOP_LIMIT_MAX, text);
+    return EXIT_USAGE;
+  }
+  *limit = value;
   return EXIT_OK;
 }
 

@@ -52,6 +52,13 @@ typedef struct CliOptions {
 int cli_parse(CliOptions *opts, const CliSpec *spec, int argc, char **argv);
 void cli_free(CliOptions *opts);
 
+/* Largest --loop-limit (a sum walked index by index costs that many evaluations per point). */
+#define CLI_LOOP_LIMIT_MAX 1000000000L
+
+/* The value of --loop-limit N (text NULL: not given, *limit = 0, the default). Returns EXIT_OK,
+** or EXIT_USAGE after saying on stderr what is wrong ("pamc COMMAND: ..."). */
+int cli_loop_limit(const char *command, const char *text, long *limit);
+
 /* ProgramOptions for program_load from the common options (defines: all of them). */
 ProgramOptions cli_program_options(const CliOptions *opts);
 

@@ -17,7 +17,7 @@
 
 static const char usage[] =
   "usage: pamc predict FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
-  "                    [--format table|csv|json] [--plot OUT.svg|OUT.png]\n"
+  "                    [--format table|csv|json] [--plot OUT.svg|OUT.png] [--loop-limit N]\n"
   "\n"
   "Evaluates the reduced bounds of the entry process at every point of a sweep: for each point,\n"
   "lo = inf T_lo and hi = sup T_hi over the constants' intervals, est = T_lo at their midpoints,\n"
@@ -32,6 +32,8 @@ static const char usage[] =
   "  --format F       table (default; times with units), csv or json (seconds)\n"
   "  --plot OUT       also draw lo .. hi and est against the first swept param with gnuplot\n"
   "                   (OUT.svg or OUT.png; log axes for a geometric sweep)\n"
+  "  --loop-limit N   a sum with no closed form is walked index by index when its range has\n"
+  "                   at most N indices (default 100000); beyond, its closed bound is used\n"
   "  --help           this text\n"
   "\n"
   "Columns: each name set with -D or swept, then lo, est, hi, bottleneck.\n"
@@ -391,7 +393,7 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
   return result;
 }
 
-static int predict_file(const CliOptions *opts, Format format, const char *plot_out) {
+static int predict_file(const CliOptions *opts, Format format, const char *plot_out, long loop_limit) {
   Sweep sweep;
   sweep_init(&sweep);
   ProgramDefine *plain = calloc((size_t)opts->define_count + 1, sizeof *plain);
@@ -415,7 +417,7 @@ static int predict_file(const CliOptions *opts, Format format, const char *plot_
   result = cli_load_checked(&prog, &diags, opts->files[0], &popts, NULL);
   if (result == EXIT_OK && resolve_axes(&prog, &sweep, axis_decls, &diags) != 0) result = EXIT_MODEL;
   if (result == EXIT_OK) {
-    ReduceOptions ropts = {0, 0};
+    ReduceOptions ropts = {0, loop_limit};
     ReduceResult r;
     if (reduce_program(&prog, &ropts, &r, &diags) != 0) {
       result = EXIT_MODEL;
@@ -454,11 +456,13 @@ static int predict_file(const CliOptions *opts, Format format, const char *plot_
 }
 
 int cmd_predict(int argc, char **argv) {
-  const char *plot_out = NULL;
-  const CliExtra extras[] = {{"--plot", 1, &plot_out, NULL}};
-  const CliSpec spec = {"predict", usage, extras, 1, 1, 1, 1};
+  const char *plot_out = NULL, *loop_text = NULL;
+  long loop_limit = 0;
+  const CliExtra extras[] = {{"--plot", 1, &plot_out, NULL}, {"--loop-limit", 1, &loop_text, NULL}};
+  const CliSpec spec = {"predict", usage, extras, 2, 1, 1, 1};
   CliOptions opts;
   int status = cli_parse(&opts, &spec, argc, argv);
+  if (status == EXIT_OK && !opts.help) status = cli_loop_limit("predict", loop_text, &loop_limit);
   if (status != EXIT_OK || opts.help) {
     cli_free(&opts);
     return status;
@@ -473,7 +477,7 @@ int cmd_predict(int argc, char **argv) {
   if (status == EXIT_OK && opts.output) status = usage_error("takes no", "-o (rows go to stdout; --plot OUT for a plot)");
   if (status == EXIT_OK && plot_out && predict_plot_kind(plot_out) < 0)
     status = usage_error("--plot wants OUT.svg or OUT.png, not", plot_out);
-  if (status == EXIT_OK) status = predict_file(&opts, format, plot_out);
+  if (status == EXIT_OK) status = predict_file(&opts, format, plot_out, loop_limit);
   cli_free(&opts);
   return status;
 }

@@ -115,6 +115,22 @@ for field in 1 2 3; do close "$(echo "$row" | cut -d, -f$field)" 1e-6 || die "fl
 "$PAMC" predict models/halo.pam -m models/machine.mach -D Q=1..3 >/dev/null 2>&1; [ $? -eq 1 ] || die "unknown swept name: want 1"
 "$PAMC" predict /nonexistent.pam >/dev/null 2>&1; [ $? -eq 3 ] || die "missing file: want 3"
 
+# --- --loop-limit: LU's trailing updates sum ceil((n/nb - j - 1)^2 / P) over its 16 steps, which
+# has no closed form. Walked index by index (16 <= the default limit), est is T_lo at the
+# midpoints exactly: the simulated makespan at the mid scenario (every update one block at P =
+# 1000, the pivot chain waiting for it). With --loop-limit 1 the closed lower bound (ceil(x) >= x)
+# is used instead: a lower est, and a lo further below.
+walked=$("$PAMC" predict models/lu.pam -m models/machine.mach -D P=1000 --format csv | sed -n 2p) \
+  || die "lu: predict failed"
+simulated=$("$PAMC" simulate models/lu.pam -m models/machine.mach -D P=1000 --format csv | sed -n 2p | cut -d, -f2)
+close "$(echo "$walked" | cut -d, -f3)" "$simulated" || die "lu walked: est $walked, simulated $simulated"
+closed=$("$PAMC" predict models/lu.pam -m models/machine.mach -D P=1000 --format csv --loop-limit 1 | sed -n 2p) \
+  || die "lu --loop-limit 1: predict failed"
+awk -v w="$(echo "$walked" | cut -d, -f2)" -v c="$(echo "$closed" | cut -d, -f2)" 'BEGIN { exit !(c < 0.5 * w) }' \
+  || die "lu --loop-limit 1: lo $closed not below the walked $walked"
+"$PAMC" predict models/lu.pam --loop-limit 0 >/dev/null 2>"$tmp/err"; [ $? -eq 2 ] || die "--loop-limit 0 accepted"
+grep -q "loop-limit wants a whole number" "$tmp/err" || die "--loop-limit 0: $(cat "$tmp/err")"
+
 # --- the default machine file ----------------------------------------------------------------------
 mkdir -p "$tmp/config/pamc"
 cp $M/example1.mach "$tmp/config/pamc/machine.mach"

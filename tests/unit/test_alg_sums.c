@@ -42,8 +42,15 @@ static int has_kind(const AlgExpr *e, AlgKind kind) {
   return 0;
 }
 
+/* A big operator left open, outside the exact forms that approximation markers carry for
+** evaluation by looping (kid 1 of lower/upper). */
 static int has_bigop(const AlgExpr *e) {
-  return has_kind(e, ALG_SUM) || has_kind(e, ALG_PROD) || has_kind(e, ALG_MAXOVER) || has_kind(e, ALG_MINOVER);
+  AlgKind kind = alg_kind(e);
+  if (kind == ALG_SUM || kind == ALG_PROD || kind == ALG_MAXOVER || kind == ALG_MINOVER) return 1;
+  size_t kids = (kind == ALG_LOWER || kind == ALG_UPPER) ? 1 : alg_nkids(e);
+  for (size_t i = 0; i < kids; i++)
+    if (has_bigop(alg_kid(e, i))) return 1;
+  return 0;
 }
 
 /* sum_{i=a}^{b} i^p for p = 0..12 with symbolic a, b, at every a, b in -4..9 (b < a included). */
@@ -468,6 +475,49 @@ static void test_close_tree_levels(void **state) {
   free(env);
 }
 
+/* An approximated sum keeps its exact form for evaluation: sum_{i=0}^{N-1} ceil((N-i)^2/P) closed
+** from below (and above) while the loop limit is 100 evaluates to the loop's value; closed while
+** the limit is 1, to the closed bound (at least sum (N-i)^2/P, below the loop's value somewhere). The text shows the
+** approximation only, the same both times. */
+static void test_close_exact_below_limit(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *zero = alg_num_int(ctx, 0), *one = alg_num_int(ctx, 1), *n = check_sym(c, c->N), *p = check_sym(c, c->P);
+  AlgExpr *upper = alg_sub(ctx, n, one);
+  AlgSymbol *i = alg_index_new(ctx, "i", zero, upper);
+  AlgExpr *left = alg_sub(ctx, n, check_sym(c, i));
+  AlgExpr *sum = alg_sum(ctx, i, zero, upper, alg_func(ctx, ALG_CEIL, alg_div(ctx, alg_mul(ctx, left, left), p)));
+  alg_ctx_set_loop_limit(ctx, 100);
+  AlgExpr *lo = alg_close(ctx, sum, ALG_DIR_LOWER), *hi = alg_close(ctx, sum, ALG_DIR_UPPER);
+  alg_ctx_set_loop_limit(ctx, 1);
+  AlgExpr *far = alg_close(ctx, sum, ALG_DIR_LOWER);
+  assert_false(has_bigop(lo));
+  assert_null(strstr(alg_print(ctx, lo, ALG_FMT_TEXT), "sum("));
+  assert_string_equal(alg_print(ctx, lo, ALG_FMT_TEXT), alg_print(ctx, far, ALG_FMT_TEXT));
+  alg_ctx_set_loop_limit(ctx, 100);
+  AlgInterval *env = env_new(c);
+  int not_walked = 0;   /* points where the closure made under limit 1 is below the loop's value */
+  for (long N = 1; N <= 30; N += 7)
+    for (long P = 1; P <= 4096; P *= 8) {
+      double exact = 0, relaxed = 0;
+      for (long k = 0; k < N; k++) {
+        exact += (double)(((N - k) * (N - k) + P - 1) / P);
+        relaxed += (double)((N - k) * (N - k)) / (double)P;
+      }
+      set(env, c->N, (double)N);
+      set(env, c->P, (double)P);
+      AlgInterval below = alg_eval_tree(ctx, lo, env), above = alg_eval_tree(ctx, hi, env);
+      if (!(fabs(below.lo - exact) < 1e-9 && fabs(above.hi - exact) < 1e-9))
+        fail_msg("N=%ld P=%ld: below the limit [%g, %g], the loop gives %g", N, P, below.lo, above.hi, exact);
+      AlgInterval beyond = alg_eval_tree(ctx, far, env);
+      if (!(beyond.lo <= exact + 1e-9 && beyond.lo >= relaxed - 1e-9 * (1 + relaxed)))
+        fail_msg("N=%ld P=%ld: beyond the limit %g, the loop gives %g, relaxed %g", N, P, beyond.lo, exact, relaxed);
+      if (beyond.lo < exact - 0.5) not_walked++;
+    }
+  assert_true(not_walked > 0);
+  free(env);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_faulhaber_symbolic_bounds, setup, teardown),
@@ -483,6 +533,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_close_rounded_polynomial, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_indicator, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_tree_levels, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_close_exact_below_limit, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
