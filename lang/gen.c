@@ -324,7 +324,10 @@ static void write_batch_comment(GenWriter *w, const SpecLink *link, const SpecTa
   fprintf(out, "// %s: batch of task %s (cost process %s), cardinality ", link->level.name,
           task->name.name, task->process.name);
   gen_print_expr(out, link->count);
-  fprintf(out, ", on %s", on_workers ? "the workers" : "the coordinator");
+  double literal;
+  fprintf(out, ", on %s", !on_workers ? "the coordinator"
+                          : gen_fold(link->count, &literal) ? "the workers"
+                          : "the workers (on the coordinator where it is 1)");
   if (link->input_count) {
     fputs("; reads", out);
     for (int k = 0; k < link->input_count; k++)
@@ -387,11 +390,20 @@ static void write_worker_batch(GenWriter *w, const SpecLink *link, const SpecTas
   }
   fprintf(out, "process %s {\n", level);
   write_files(w, link, 1, 2);
+  /* a cardinality that is an expression may be 1 at some params: then the coordinator runs it */
+  double literal;
+  int may_be_one = !gen_fold(link->count, &literal);
+  if (may_be_one) {
+    fputs("  if (", out);
+    gen_print_expr(out, link->count);
+    fprintf(out, " == 1) %s(1, 0)   // one task: on the coordinator\n  else {\n", task->process.name);
+  }
+  const char *indent = may_be_one ? "    " : "  ";
   for (int i = 0; i < w->group_count; i++) {
     const GenGroup *g = &w->groups[i];
     const char *n = g->name;
     /* the first gen_extra workers run one task more */
-    fputs(i ? "  || " : "  ", out);
+    fprintf(out, "%s%s", indent, i ? "|| " : "");
     fprintf(out, "par (w = 0, gen_extra_%s(", n);
     gen_print_expr(out, link->count);
     fprintf(out, ") - 1) %s_on_%s(gen_base_%s(", level, n, n);
@@ -401,9 +413,9 @@ static void write_worker_batch(GenWriter *w, const SpecLink *link, const SpecTas
     fprintf(out, ") + w * (gen_base_%s(", n);
     gen_print_expr(out, link->count);
     fputs(") + 1))\n", out);
-    fprintf(out, "  || par (w = gen_extra_%s(", n);
+    fprintf(out, "%s|| par (w = gen_extra_%s(", indent, n);
     gen_print_expr(out, link->count);
-    fputs("), ", out);
+    fprintf(out, "), ");
     print_count(w, g);
     fprintf(out, " - 1) %s_on_%s(gen_base_%s(", level, n, n);
     gen_print_expr(out, link->count);
@@ -414,7 +426,7 @@ static void write_worker_batch(GenWriter *w, const SpecLink *link, const SpecTas
     fprintf(out, ") + w * gen_base_%s(", n);
     gen_print_expr(out, link->count);
     fputs("))", out);
-    fputs(i + 1 < w->group_count ? "\n" : ";\n", out);
+    fputs(i + 1 < w->group_count ? "\n" : may_be_one ? "\n  };\n" : ";\n", out);
   }
   write_files(w, link, 0, 2);
   fputs("}\n\n", out);
