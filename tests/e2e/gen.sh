@@ -83,12 +83,12 @@ lo models/gen/pipeline.pam 10 0.003814472
 #   P = 64: 262.144 + 582.144 (net) + 1033.216 (net) + 356.608 (net) + 131.072 = 2365.184 us
 lo models/gen/pipeline.pam 64 0.002365184
 
-# primes with cardinality P in L2 (tests/models/gen/primes_by_p.spec, the same library): at P = 1
+# primes with cardinality P in L2 (tests/models/gen_ok/primes_by_p.spec, the same library): at P = 1
 # the one task runs on the coordinator with its data local: 26000 + ProcessData(1, 0) = 10^6
 # + 1 us. At P = 2 each worker receives 8N/2 B (10 + 4000 us), runs N/2 * 1us = 500000 us and
 # sends 400 B back (10.4 us): 26000 + 504020.4 + 1 us; at P = 4: 26000 + (2010 + 250000 + 10.2)
 # + 1 us (the network's demand, 4 x 2020.2 us, is below one task's path).
-cp tests/models/gen/primes_by_p.spec "$tmp/models/gen/"
+cp tests/models/gen_ok/primes_by_p.spec "$tmp/models/gen/"
 (cd "$tmp" && "$PAMC" gen models/gen/primes_by_p.spec -l models/gen/primes_costs.pam -o models/gen/primes_by_p.pam) \
   || fail "gen primes_by_p"
 grep -q 'if (P == 1) ProcessData(1, 0)' "$tmp/models/gen/primes_by_p.pam" || fail "primes_by_p: no coordinator case"
