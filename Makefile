@@ -41,7 +41,7 @@ LIBS := $(LANG_LIB) $(CALIBRATE_LIB) $(ALGEBRA_LIB) $(PARSER_LIB)
 PAMC := $(BUILD)/pamc
 
 .PHONY: all deps test demo bench clean fuzz
-all: $(PAMC) pamc
+all: $(PAMC) pamc $(CALIBRATE_BINS)
 
 pamc: $(PAMC)
 	@ln -sf $(PAMC) pamc

@@ -22,6 +22,7 @@ typedef struct CalRun {
   void *progress_user;            /* passed to progress */
   CalCaches caches;               /* for the memory working sets and the header */
   long cores;                     /* online processors */
+  int mpi_ranks;                  /* ranks the MPI benchmark reported (0 before its header) */
 } CalRun;
 
 /* A new empty series at the end of run->series; NULL (err filled) when full. */
@@ -43,5 +44,15 @@ int cal_bench_memory(CalRun *run, CalError *err);
 int cal_bench_message_count(const CalOptions *opt);
 int cal_bench_message(CalRun *run, CalError *err);
 long cal_bench_cores(void);
+
+/* The MPI family (bench_mpi.c): sizes 1 B .. CAL_MPI_MAX_BYTES as the socketpair one. */
+#define CAL_MPI_MAX_BYTES (4l << 20)
+int cal_bench_mpi_count(const CalOptions *opt);
+int cal_bench_mpi(CalRun *run, CalError *err);
+/* 0 when the benchmark program of opt->mpi_bench can be run; checked before anything is measured. */
+int cal_bench_mpi_ready(const CalOptions *opt, CalError *err);
+/* One line of pamc-mpi-bench's output into run: 0 when taken, 1 at its "end" line, -1 (err
+** filled) when malformed. */
+int cal_mpi_parse_line(CalRun *run, const char *line, CalError *err);
 
 #endif

@@ -15,7 +15,7 @@
 #define CAL_MAX_REPS 200          /* more repetitions add minutes and nothing to [min, max] */
 #define CAL_HISTORY_KEEP_MAX 1000 /* history per benchmark: enough for months of daily runs */
 #define CAL_MAX_SAMPLES (CAL_MAX_REPS + CAL_HISTORY_KEEP_MAX) /* one run merged with history */
-#define CAL_MAX_SERIES 96         /* 30 arithmetic + 12 memory + 23 message sizes, with room */
+#define CAL_MAX_SERIES 512        /* 30 arithmetic + 12 memory + 23 message sizes + 15 MPI pairs x 23 */
 
 typedef struct CalError {
   char message[CAL_ERROR_MAX];    /* what failed and why; empty when nothing failed */
@@ -28,10 +28,18 @@ typedef enum CalKind {
   CAL_KIND_FIT_POINT              /* one-way message time at size x: input of a fit, no const */
 } CalKind;
 
+/* Which section of the machine file a series belongs to. */
+typedef enum CalGroup {
+  CAL_GROUP_LOCAL,                /* this machine: arithmetic, memory, socketpair messages */
+  CAL_GROUP_MPI                   /* between MPI ranks (--mpi) */
+} CalGroup;
+
 typedef struct CalSeries {
   char name[CAL_NAME_MAX];        /* constant name (t_add_int) or fit point name (msg_1024) */
   char bench[CAL_BENCH_MAX];      /* what was measured and how it is bound, for the comment */
   CalKind kind;                   /* how the samples become machine-file text */
+  CalGroup group;                 /* the section it is written in */
+  int peer;                       /* CAL_GROUP_MPI messages: the rank rank 0 talked to; else 0 */
   double x;                       /* CAL_KIND_FIT_POINT: message size in bytes; else 0 */
   size_t count;                   /* samples held, oldest first (history, then this run) */
   size_t fresh;                   /* how many of the last samples come from this run */
@@ -46,6 +54,9 @@ typedef struct CalOptions {
   const char *history_dir;        /* NULL: no history; else directory of the history file */
   int history_keep;               /* samples kept per benchmark in the history (FIFO) */
   const char *command_line;       /* for the machine file's header */
+  int mpi_ranks;                  /* --mpi: ranks to start (>= 2); 0: no MPI benchmarks */
+  const char *mpirun;             /* --mpi: the launcher, words split at blanks ("mpirun") */
+  const char *mpi_bench;          /* --mpi: path of pamc-mpi-bench */
 } CalOptions;
 
 /* Called after each benchmark with the series just measured (for a progress line). */

@@ -22,6 +22,7 @@ void cal_options_default(CalOptions *opt, int quick) {
   opt->sample_seconds = quick ? CAL_SAMPLE_SECONDS_QUICK : CAL_SAMPLE_SECONDS;
   opt->history_keep = CAL_HISTORY_KEEP_DEFAULT;
   opt->command_line = "pamc calibrate";
+  opt->mpirun = "mpirun";
 }
 
 CalSeries *cal_run_add_series(CalRun *run, const char *name, const char *bench, CalKind kind,
@@ -73,12 +74,12 @@ static void describe_kept(const CalSeries *s, const CalSummary *sum, const char 
     snprintf(buf, size, "%s; %zu of %zu samples kept; %s", s->bench, sum->kept, sum->total, date);
 }
 
-/* The constants of the time and per-byte series, clamped at 0 below. */
-static int add_series_consts(CalRun *run, CalMachine *m, const char *date, double *scratch,
-                             CalError *err) {
+/* The constants of the time and per-byte series of one group, clamped at 0 below. */
+static int add_series_consts(CalRun *run, CalGroup group, CalMachine *m, const char *date,
+                             double *scratch, CalError *err) {
   for (int i = 0; i < run->count; i++) {
     const CalSeries *s = &run->series[i];
-    if (s->kind == CAL_KIND_FIT_POINT) continue;
+    if (s->kind == CAL_KIND_FIT_POINT || s->group != group) continue;
     CalSummary sum;
     if (cal_stats_summarize(s->samples, s->count, scratch, &sum))
       return cal_fail(err, "benchmark %s has no samples", s->name);
@@ -91,19 +92,28 @@ static int add_series_consts(CalRun *run, CalMachine *m, const char *date, doubl
   return 0;
 }
 
-/* latency and byte_time: least squares over the kept samples of every message size, weighted
-** by 1 / median(size)^2, that is assuming a spread proportional to the time (the 4 MiB samples
-** vary by more microseconds than the whole time of a 1 B message: unweighted, they would decide
-** the intercept alone). */
-static int add_message_fit(CalRun *run, CalMachine *m, const char *date, double *scratch,
-                           CalError *err) {
-  size_t cap = (size_t)run->count * CAL_MAX_SAMPLES, n = 0, total = 0;
+/* A message fit: the line and what it was fitted from, for the comments. */
+typedef struct MsgFit {
+  CalFit fit;                     /* intercept (latency) and slope (byte_time) with their CIs */
+  size_t kept, total;             /* samples fitted, samples measured */
+  double size_lo, size_hi;        /* message sizes swept, bytes */
+} MsgFit;
+
+/* latency and byte_time of one group (and, for MPI, one peer of rank 0): least squares over the
+** kept samples of every message size, weighted by 1 / median(size)^2, that is assuming a spread
+** proportional to the time (the 4 MiB samples vary by more microseconds than the whole time of a
+** 1 B message: unweighted, they would decide the intercept alone). Writes a comment line per
+** size. */
+static int fit_messages(CalRun *run, CalGroup group, int peer, CalMachine *m, double *scratch,
+                        MsgFit *out, CalError *err) {
+  size_t cap = 1, n = 0;
+  for (int i = 0; i < run->count; i++) cap += run->series[i].count;
   double *xs = malloc(cap * sizeof *xs), *ys = malloc(cap * sizeof *ys), *ws = malloc(cap * sizeof *ws);
   int status = (xs && ys && ws) ? 0 : cal_fail(err, "out of memory for the message fit");
-  double size_lo = 0, size_hi = 0;
+  memset(out, 0, sizeof *out);
   for (int i = 0; status == 0 && i < run->count; i++) {
     const CalSeries *s = &run->series[i];
-    if (s->kind != CAL_KIND_FIT_POINT) continue;
+    if (s->kind != CAL_KIND_FIT_POINT || s->group != group || s->peer != peer) continue;
     CalSummary sum;
     if (cal_stats_summarize(s->samples, s->count, scratch, &sum)) continue;
     for (size_t j = 0; j < s->count; j++) {
@@ -112,38 +122,105 @@ static int add_message_fit(CalRun *run, CalMachine *m, const char *date, double 
       ws[n] = sum.kept_median > 0 ? 1 / (sum.kept_median * sum.kept_median) : 1;
       ys[n++] = s->samples[j];
     }
-    total += s->count;
-    if (size_lo == 0 || s->x < size_lo) size_lo = s->x;
-    if (s->x > size_hi) size_hi = s->x;
-    char line[CAL_LINE_MAX], interval[128];
+    out->total += s->count;
+    if (out->size_lo == 0 || s->x < out->size_lo) out->size_lo = s->x;
+    if (s->x > out->size_hi) out->size_hi = s->x;
+    char line[CAL_LINE_MAX], interval[128], pair[32] = "";
     cal_format_interval(sum.lo, sum.hi, 0, interval, sizeof interval);
-    snprintf(line, sizeof line, "# %10.0f B: one-way %s, %zu of %zu kept", s->x, interval,
+    if (group == CAL_GROUP_MPI) snprintf(pair, sizeof pair, "ranks 0-%d, ", peer);
+    snprintf(line, sizeof line, "# %10.0f B: %sone-way %s, %zu of %zu kept", s->x, pair, interval,
              sum.kept, sum.total);
     status = cal_machine_text(m, line, err);
   }
-  CalFit fit;
-  if (status == 0 && cal_fit_line_weighted(xs, ys, ws, n, &fit))
+  out->kept = n;
+  if (status == 0 && cal_fit_line_weighted(xs, ys, ws, n, &out->fit))
     status = cal_fail(err, "message benchmark: the least-squares fit failed (%zu points)", n);
-  if (status == 0) {
-    char lo_b[32], hi_b[32], comment[CAL_LINE_MAX], est[128];
-    format_bytes((size_t)size_lo, lo_b, sizeof lo_b);
-    format_bytes((size_t)size_hi, hi_b, sizeof hi_b);
-    format_point(fit.c0, 0, est, sizeof est);
-    snprintf(comment, sizeof comment,
-             "fit intercept, 95%% CI, estimate %s; %zu of %zu samples kept, %s .. %s; %s", est, n,
-             total, lo_b, hi_b, date);
-    status = cal_machine_const(m, "latency", fmax(fit.c0_lo, 0), fmax(fit.c0_hi, 0), 0, comment, err);
-    format_point(fit.c1, 1, est, sizeof est);
-    snprintf(comment, sizeof comment,
-             "fit slope, seconds per byte, 95%% CI, estimate %s; %zu of %zu samples kept; %s", est,
-             n, total, date);
-    if (status == 0)
-      status = cal_machine_const(m, "byte_time", fmax(fit.c1_lo, 0), fmax(fit.c1_hi, 0), 1, comment, err);
-    if (status == 0) status = cal_machine_text(m, "fn send(bytes) = latency + bytes * byte_time;", err);
-  }
   free(xs);
   free(ys);
   free(ws);
+  return status;
+}
+
+/* PREFIXlatencySUFFIX, PREFIXbyte_timeSUFFIX and fn PREFIXsendSUFFIX(bytes) from the intervals
+** c0 = [c0_lo, c0_hi], c1 = [c1_lo, c1_hi] with estimates c0, c1; `how` opens each comment. */
+static int write_message_consts(CalMachine *m, const char *prefix, const char *suffix,
+                                const CalFit *fit, const char *how, const MsgFit *from,
+                                const char *date, CalError *err) {
+  char lo_b[32], hi_b[32], comment[CAL_LINE_MAX], est[128], name[CAL_NAME_MAX], line[CAL_LINE_MAX];
+  format_bytes((size_t)from->size_lo, lo_b, sizeof lo_b);
+  format_bytes((size_t)from->size_hi, hi_b, sizeof hi_b);
+  format_point(fit->c0, 0, est, sizeof est);
+  snprintf(comment, sizeof comment, "%s intercept, estimate %s; %zu of %zu samples kept, %s .. %s; %s",
+           how, est, from->kept, from->total, lo_b, hi_b, date);
+  snprintf(name, sizeof name, "%slatency%s", prefix, suffix);
+  if (cal_machine_const(m, name, fmax(fit->c0_lo, 0), fmax(fit->c0_hi, 0), 0, comment, err)) return -1;
+  format_point(fit->c1, 1, est, sizeof est);
+  snprintf(comment, sizeof comment, "%s slope, seconds per byte, estimate %s; %zu of %zu samples kept; %s",
+           how, est, from->kept, from->total, date);
+  snprintf(name, sizeof name, "%sbyte_time%s", prefix, suffix);
+  if (cal_machine_const(m, name, fmax(fit->c1_lo, 0), fmax(fit->c1_hi, 0), 1, comment, err)) return -1;
+  snprintf(line, sizeof line, "fn %ssend%s(bytes) = %slatency%s + bytes * %sbyte_time%s;", prefix,
+           suffix, prefix, suffix, prefix, suffix);
+  return cal_machine_text(m, line, err);
+}
+
+static int add_local_messages(CalRun *run, CalMachine *m, const char *date, double *scratch,
+                              CalError *err) {
+  MsgFit fit;
+  if (fit_messages(run, CAL_GROUP_LOCAL, 0, m, scratch, &fit, err)) return -1;
+  return write_message_consts(m, "", "", &fit.fit, "fit, 95% CI;", &fit, date, err);
+}
+
+static int disjoint(double a_lo, double a_hi, double b_lo, double b_hi) {
+  return a_hi < b_lo || b_hi < a_lo;
+}
+
+/* Between MPI ranks: a fit per pair (rank 0 with each other rank); mpi_latency and mpi_byte_time
+** are the hull of the pairs' intervals, so mpi_send holds for every pair; when two pairs' intervals
+** are disjoint (pairs differ: across nodes, across sockets), each pair's own constants follow. */
+static int add_mpi_messages(CalRun *run, CalMachine *m, const char *date, double *scratch,
+                            CalError *err) {
+  int pairs = run->mpi_ranks - 1, differ = 0;
+  MsgFit *fits = calloc((size_t)pairs, sizeof *fits);
+  if (!fits) return cal_fail(err, "out of memory for the MPI fits");
+  int status = 0;
+  MsgFit all = {0};
+  for (int p = 0; status == 0 && p < pairs; p++) {
+    status = fit_messages(run, CAL_GROUP_MPI, p + 1, m, scratch, &fits[p], err);
+    if (status) break;
+    const CalFit *f = &fits[p].fit;
+    if (p == 0) {
+      all = fits[0];
+      continue;
+    }
+    for (int q = 0; q < p; q++)
+      if (disjoint(f->c0_lo, f->c0_hi, fits[q].fit.c0_lo, fits[q].fit.c0_hi) ||
+          disjoint(f->c1_lo, f->c1_hi, fits[q].fit.c1_lo, fits[q].fit.c1_hi))
+        differ = 1;
+    all.fit.c0_lo = fmin(all.fit.c0_lo, f->c0_lo);
+    all.fit.c0_hi = fmax(all.fit.c0_hi, f->c0_hi);
+    all.fit.c1_lo = fmin(all.fit.c1_lo, f->c1_lo);
+    all.fit.c1_hi = fmax(all.fit.c1_hi, f->c1_hi);
+    all.fit.c0 += f->c0;
+    all.fit.c1 += f->c1;
+    all.kept += fits[p].kept;
+    all.total += fits[p].total;
+  }
+  if (status == 0) {
+    char how[64];
+    all.fit.c0 /= pairs;
+    all.fit.c1 /= pairs;
+    if (pairs == 1) snprintf(how, sizeof how, "fit, 95%% CI;");
+    else snprintf(how, sizeof how, "hull of the %d pairs' fits (95%% CI), mean", pairs);
+    status = write_message_consts(m, "mpi_", "", &all.fit, how, &all, date, err);
+  }
+  for (int p = 0; status == 0 && differ && p < pairs; p++) {
+    char suffix[32], how[64];
+    snprintf(suffix, sizeof suffix, "_0_%d", p + 1);
+    snprintf(how, sizeof how, "ranks 0-%d: fit, 95%% CI;", p + 1);
+    status = write_message_consts(m, "mpi_", suffix, &fits[p].fit, how, &fits[p], date, err);
+  }
+  free(fits);
   return status;
 }
 
@@ -174,6 +251,15 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
       cal_machine_note(m, "  covariance scaled by the residuals; a negative lower end is clamped "
                           "at 0.", err))
     return -1;
+  if (run->mpi_ranks) {
+    snprintf(line, sizeof line, "mpi: one-way time between MPI ranks (%s -np %d, rank 0 ping-pong "
+             "with each other rank in turn), mpi_latency", run->opt.mpirun ? run->opt.mpirun : "mpirun", run->mpi_ranks);
+    if (cal_machine_note(m, line, err) ||
+        cal_machine_note(m, "  and mpi_byte_time fitted as above over the samples of every pair; "
+                            "mpi_barrier, mpi_allreduce (one double, sum):", err) ||
+        cal_machine_note(m, "  time per call over all ranks, timed on rank 0.", err))
+      return -1;
+  }
   if (run->opt.history_dir) {
     snprintf(line, sizeof line, "history: %s (last %d samples per benchmark, merged with this run)",
              run->opt.history_dir, run->opt.history_keep);
@@ -197,16 +283,22 @@ static void fill_identity(CalMachine *m, const CalOptions *opt, char *date, size
 }
 
 static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
-  char date[32];
+  char date[32], line[CAL_LINE_MAX];
   fill_identity(m, &run->opt, date, sizeof date);
   double *scratch = malloc(CAL_MAX_SAMPLES * sizeof *scratch);
   if (!scratch) return cal_fail(err, "out of memory");
   int status = add_header(run, m, err);
-  if (status == 0) status = add_series_consts(run, m, date, scratch, err);
+  if (status == 0) status = add_series_consts(run, CAL_GROUP_LOCAL, m, date, scratch, err);
   if (status == 0) status = cal_machine_text(m, "", err);
   if (status == 0) status = cal_machine_text(m, "# messages between two processes of this machine, per size:", err);
-  if (status == 0) status = add_message_fit(run, m, date, scratch, err);
-  char line[CAL_LINE_MAX];
+  if (status == 0) status = add_local_messages(run, m, date, scratch, err);
+  if (status == 0 && run->mpi_ranks) {
+    snprintf(line, sizeof line, "# messages between MPI ranks (%d ranks), per size:", run->mpi_ranks);
+    status = cal_machine_text(m, "", err);
+    if (status == 0) status = cal_machine_text(m, line, err);
+    if (status == 0) status = add_mpi_messages(run, m, date, scratch, err);
+    if (status == 0) status = add_series_consts(run, CAL_GROUP_MPI, m, date, scratch, err);
+  }
   snprintf(line, sizeof line, "resource cores = fcfs(%ld);                 # processors online, %s",
            run->cores, date);
   if (status == 0) status = cal_machine_text(m, "", err);
@@ -219,6 +311,7 @@ static int measure(CalRun *run, CalError *err) {
   if (cal_bench_arith(run, err)) return -1;
   if (cal_bench_memory(run, err)) return -1;
   if (cal_bench_message(run, err)) return -1;
+  if (run->opt.mpi_ranks >= 2 && cal_bench_mpi(run, err)) return -1;
   run->cores = cal_bench_cores();
   return 0;
 }
@@ -236,9 +329,11 @@ int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progr
     if (run->opt.history_keep > CAL_HISTORY_KEEP_MAX) run->opt.history_keep = CAL_HISTORY_KEEP_MAX;
     run->progress = progress;
     run->progress_user = user;
-    run->planned = cal_bench_arith_count(opt) + cal_bench_memory_count(opt) + cal_bench_message_count(opt);
+    run->planned = cal_bench_arith_count(opt) + cal_bench_memory_count(opt) + cal_bench_message_count(opt) +
+                   cal_bench_mpi_count(opt);
     cal_read_caches(&run->caches);
-    status = measure(run, err);
+    if (opt->mpi_ranks >= 2) status = cal_bench_mpi_ready(opt, err);
+    if (status == 0) status = measure(run, err);
   }
   if (status == 0 && run->opt.history_dir)
     status = cal_history_update(run->opt.history_dir, run->series, run->count,

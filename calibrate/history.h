@@ -20,7 +20,7 @@
 #define CAL_HISTORY_FILE "history.txt"
 #define CAL_HISTORY_LOCK "history.lock"
 #define CAL_HISTORY_KEEP_DEFAULT 100   /* about seven default runs of 15 samples */
-#define CAL_HISTORY_MAX_ENTRIES 512    /* benchmarks in one file: generous for renamed ones */
+#define CAL_HISTORY_MAX_ENTRIES 1024   /* benchmarks in one file: CAL_MAX_SERIES, twice */
 
 typedef struct CalHistoryEntry {
   char name[CAL_NAME_MAX];        /* the series' name */

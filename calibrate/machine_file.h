@@ -17,7 +17,7 @@
 #define CAL_SIG_DIGITS 5          /* widens an interval by at most 1e-4 relative per end */
 #define CAL_NUMBER_MAX 64         /* a number with unit, e.g. "0.000012346ns" */
 #define CAL_LINE_MAX 512          /* one declaration or comment line (uname alone is up to 260) */
-#define CAL_MAX_DECLS 128         /* 30 arithmetic + 12 memory + message + cores, with room */
+#define CAL_MAX_DECLS 640         /* 30 arithmetic + 12 memory + 28 message lines + 15 MPI pairs x 29 */
 #define CAL_MAX_NOTES 24          /* header comment lines beyond the fixed ones */
 
 typedef enum CalDeclKind {

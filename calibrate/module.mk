@@ -1,5 +1,15 @@
 # calibrate/module.mk — micro-benchmarks and the machine-file writer (owned by calibrate/).
 CALIBRATE_SRCS += calibrate/cal_error.c calibrate/cal_stats.c calibrate/cal_fit.c
 CALIBRATE_SRCS += calibrate/bench_arith.c calibrate/bench_memory.c calibrate/bench_message.c
-CALIBRATE_SRCS += calibrate/bench_cores.c calibrate/atomic_file.c calibrate/history.c
+CALIBRATE_SRCS += calibrate/bench_cores.c calibrate/bench_mpi.c calibrate/atomic_file.c calibrate/history.c
 CALIBRATE_SRCS += calibrate/machine_file.c calibrate/calibrate.c
+
+# pamc-mpi-bench (calibrate/mpi_bench.c), the program `pamc calibrate --mpi` starts under mpirun:
+# built next to pamc with mpicc when mpicc exists (-O2 always, no sanitizer: it is measured).
+MPICC          ?= mpicc
+HAVE_MPICC     := $(if $(shell command -v $(MPICC) 2>/dev/null),yes,no)
+MPI_BENCH      := $(BUILD)/pamc-mpi-bench
+CALIBRATE_BINS := $(if $(filter yes,$(HAVE_MPICC)),$(MPI_BENCH))
+$(MPI_BENCH): calibrate/mpi_bench.c
+	@mkdir -p $(@D)
+	$(MPICC) -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<

@@ -6,23 +6,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "atomic_file.h"
 #include "calibrate.h"
 #include "machine_file.h"
 #include "commands.h"
 
 #define CMD_LINE_MAX 1024          /* the command line as recorded in the machine file header */
+#define CAL_MPI_RANKS_DEFAULT 2    /* one pair: the message constants need no more */
+#define CAL_MPI_RANKS_MAX 16       /* 15 pairs x 23 sizes: what a machine file holds (CAL_MAX_SERIES) */
 
 static void usage(FILE *out) {
-  fputs("usage: pamc calibrate [-o OUT.mach] [--reps K] [--quick] [--history DIR] [--help]\n\n"
+  fputs("usage: pamc calibrate [-o OUT.mach] [--reps K] [--quick] [--history DIR] [--mpi]\n"
+        "                      [--mpi-ranks N] [--help]\n\n"
         "Runs micro-benchmarks on this machine (arithmetic, memory, messages between processes)\n"
         "and writes a machine file of interval constants.\n\n"
         "  -o OUT.mach     output (default ${XDG_CONFIG_HOME:-$HOME/.config}/pamc/machine.mach)\n"
         "  --reps K        repetitions per benchmark (default 15, with --quick 5; 1..200)\n"
         "  --quick         fewer and shorter samples, coarser message sizes (a few seconds)\n"
         "  --history DIR   keep the last 100 samples of each benchmark in DIR and merge them in\n"
-        "  --mpi           message constants between MPI ranks (not built yet)\n"
-        "  --help          this text\n", out);
+        "  --mpi           also message, barrier and allreduce times between MPI ranks: runs\n"
+        "                  `$PAMC_MPIRUN -np N pamc-mpi-bench` (PAMC_MPIRUN default mpirun; add a\n"
+        "                  hostfile there to measure across nodes), writes mpi_latency,\n"
+        "                  mpi_byte_time, fn mpi_send(bytes), mpi_barrier, mpi_allreduce\n"
+        "  --mpi-ranks N   ranks for --mpi (default 2, 2..16; implies --mpi); rank 0 ping-pongs\n"
+        "                  with each other rank in turn; mpi_send holds for every pair, and each\n"
+        "                  pair gets its own mpi_send_0_R when the pairs differ\n"
+        "  --help          this text\n\n"
+        "Environment: PAMC_MPIRUN (launcher command), PAMC_MPI_BENCH (path of pamc-mpi-bench;\n"
+        "default: next to the pamc binary).\n", out);
 }
 
 typedef struct ProgressState {
@@ -53,17 +65,39 @@ static int default_output(char *path, size_t size, CalError *err) {
   return 0;
 }
 
-static int parse_reps(const char *text, int *reps) {
+static int parse_int(const char *text, long min, long max, int *value) {
   char *end;
   long k = strtol(text, &end, 10);
-  if (!text[0] || *end || k < 1 || k > CAL_MAX_REPS) return -1;
-  *reps = (int)k;
+  if (!text[0] || *end || k < min || k > max) return -1;
+  *value = (int)k;
   return 0;
+}
+
+static int parse_reps(const char *text, int *reps) {
+  return parse_int(text, 1, CAL_MAX_REPS, reps);
+}
+
+/* PAMC_MPI_BENCH, else pamc-mpi-bench in the directory of this binary. */
+static void mpi_bench_path(char *path, size_t size) {
+  const char *env = getenv("PAMC_MPI_BENCH");
+  if (env && env[0]) {
+    snprintf(path, size, "%s", env);
+    return;
+  }
+  ssize_t n = readlink("/proc/self/exe", path, size - 1);
+  if (n <= 0) {
+    snprintf(path, size, "pamc-mpi-bench");
+    return;
+  }
+  path[n] = 0;
+  char *slash = strrchr(path, '/');
+  size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+  if (dir + sizeof "pamc-mpi-bench" <= size) snprintf(path + dir, size - dir, "pamc-mpi-bench");
 }
 
 int cmd_calibrate(int argc, char **argv) {
   const char *out = NULL, *history = NULL;
-  int quick = 0, reps = 0;
+  int quick = 0, reps = 0, mpi_ranks = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -72,9 +106,9 @@ int cmd_calibrate(int argc, char **argv) {
     } else if (!strcmp(a, "--quick")) {
       quick = 1;
     } else if (!strcmp(a, "--mpi")) {
-      fprintf(stderr, "pamc calibrate: --mpi is not built yet in this version (needs MPI)\n");
-      return EXIT_USAGE;
-    } else if (!strcmp(a, "-o") || !strcmp(a, "--reps") || !strcmp(a, "--history")) {
+      if (!mpi_ranks) mpi_ranks = CAL_MPI_RANKS_DEFAULT;
+    } else if (!strcmp(a, "-o") || !strcmp(a, "--reps") || !strcmp(a, "--history") ||
+               !strcmp(a, "--mpi-ranks")) {
       if (i + 1 >= argc) {
         fprintf(stderr, "pamc calibrate: %s needs a value\n", a);
         return EXIT_USAGE;
@@ -82,6 +116,13 @@ int cmd_calibrate(int argc, char **argv) {
       const char *value = argv[++i];
       if (!strcmp(a, "-o")) out = value;
       else if (!strcmp(a, "--history")) history = value;
+      else if (!strcmp(a, "--mpi-ranks")) {
+        if (parse_int(value, 2, CAL_MPI_RANKS_MAX, &mpi_ranks)) {
+          fprintf(stderr, "pamc calibrate: --mpi-ranks wants an integer from 2 to %d, not '%s'\n",
+                  CAL_MPI_RANKS_MAX, value);
+          return EXIT_USAGE;
+        }
+      }
       else if (parse_reps(value, &reps)) {
         fprintf(stderr, "pamc calibrate: --reps wants an integer from 1 to %d, not '%s'\n",
                 CAL_MAX_REPS, value);
@@ -108,6 +149,14 @@ int cmd_calibrate(int argc, char **argv) {
   cal_options_default(&opt, quick);
   if (reps) opt.reps = reps;
   opt.history_dir = history;
+  char bench_path[CAL_PATH_MAX];
+  if (mpi_ranks) {
+    const char *mpirun = getenv("PAMC_MPIRUN");
+    mpi_bench_path(bench_path, sizeof bench_path);
+    opt.mpi_ranks = mpi_ranks;
+    opt.mpi_bench = bench_path;
+    if (mpirun && mpirun[0]) opt.mpirun = mpirun;
+  }
   char command[CMD_LINE_MAX] = "pamc";
   for (int i = 0; i < argc; i++) {
     size_t used = strlen(command);

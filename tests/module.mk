@@ -9,7 +9,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(TEST_SUPPORT)) $(LIBS
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
 .PHONY: check test-build
-test-build: $(PAMC) $(UNIT_BINS)
+test-build: $(PAMC) $(CALIBRATE_BINS) $(UNIT_BINS)
 
 # The suite on the current BUILD; `make test` runs it on the sanitizer build.
 check: test-build

@@ -52,14 +52,14 @@ XDG_CONFIG_HOME="$tmp/xdg" "$pamc" calibrate --quick --reps 2 2>/dev/null || fai
 # Exit statuses: --help 0; usage errors 2; an unwritable output 3, with nothing left behind.
 "$pamc" calibrate --help | grep -q 'usage: pamc calibrate' || fail "--help"
 set +e
-"$pamc" calibrate --mpi -o "$tmp/x.mach" 2>"$tmp/err"; [ $? -eq 2 ] || fail "--mpi should be a usage error"
-grep -q 'not built yet' "$tmp/err" || fail "--mpi should say it is not built yet"
+"$pamc" calibrate --mpi-ranks 1 -o "$tmp/x.mach" 2>"$tmp/err"; [ $? -eq 2 ] || fail "--mpi-ranks 1 should be a usage error"
+grep -q 'from 2 to' "$tmp/err" || fail "--mpi-ranks 1 should say the range"
 "$pamc" calibrate --bogus 2>/dev/null; [ $? -eq 2 ] || fail "unknown option should exit 2"
 "$pamc" calibrate --reps 0 2>/dev/null; [ $? -eq 2 ] || fail "--reps 0 should exit 2"
 "$pamc" calibrate -o 2>/dev/null; [ $? -eq 2 ] || fail "-o without a value should exit 2"
 "$pamc" calibrate --quick --reps 2 -o "$tmp/no/such/dir/m.mach" 2>/dev/null; [ $? -eq 3 ] || fail "unwritable output should exit 3"
 set -e
-[ ! -e "$tmp/x.mach" ] || fail "--mpi wrote a file"
+[ ! -e "$tmp/x.mach" ] || fail "--mpi-ranks 1 wrote a file"
 [ ! -e "$tmp/no" ] || fail "an unwritable output created something"
 
 # `pamc check` accepts the machine file alone, imported by a model that uses its constants, its

@@ -1,0 +1,24 @@
+# bench/validate/module.mk — `make validate`: real programs (bench/validate/*.c) timed on this
+# machine against the predictions of their models (models/validate_*.pam); the driver is
+# bench/validate/validate.sh. The programs are built with fixed -O2 and no sanitizer (they are
+# measured, not tested); the MPI ones only when mpicc exists.
+VALIDATE_DIR     := $(BUILD)/validate
+VALIDATE_CFLAGS  := -std=c11 -Wall -Wextra -Werror -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+VALIDATE_THREADS := $(addprefix $(VALIDATE_DIR)/,compute mutex copy)
+VALIDATE_MPI     := $(addprefix $(VALIDATE_DIR)/,pingpong halo)
+VALIDATE_HAVE_MPI := $(HAVE_MPICC)
+
+$(VALIDATE_THREADS): $(VALIDATE_DIR)/%: bench/validate/%.c bench/validate/vclock.h
+	@mkdir -p $(@D)
+	$(CC) $(VALIDATE_CFLAGS) -o $@ $< -lpthread
+
+$(VALIDATE_MPI): $(VALIDATE_DIR)/%: bench/validate/%.c
+	@mkdir -p $(@D)
+	$(MPICC) $(VALIDATE_CFLAGS) -o $@ $<
+
+# VALIDATE_MACHINE=path reuses a machine file instead of calibrating; VALIDATE_K runs per
+# configuration (default 5).
+.PHONY: validate
+validate: all $(VALIDATE_THREADS) $(if $(filter yes,$(VALIDATE_HAVE_MPI)),$(VALIDATE_MPI))
+	PAMC=./pamc VALIDATE_BIN=$(VALIDATE_DIR) VALIDATE_HAVE_MPI=$(VALIDATE_HAVE_MPI) \
+	  bash bench/validate/validate.sh
