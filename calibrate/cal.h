@@ -44,6 +44,8 @@ typedef struct CalSeries {
   size_t count;                   /* samples held, oldest first (history, then this run) */
   size_t fresh;                   /* how many of the last samples come from this run */
   double samples[CAL_MAX_SAMPLES];/* seconds (per operation, per byte or per message) */
+  unsigned run[CAL_MAX_SAMPLES];  /* the calibration run each sample came from: its serial in the
+                                  ** history (this run's is the largest), 0 without history */
 } CalSeries;
 
 /* Options of one calibration run (the command line fills it). */

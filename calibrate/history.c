@@ -11,11 +11,14 @@
 #include "atomic_file.h"
 #include "history.h"
 
-#define HISTORY_HEADER "# pamc calibrate history, version 1"
+#define HISTORY_HEADER "# pamc calibrate history, version 2"
 #define HISTORY_END "# end"
 
 void cal_history_free(CalHistory *h) {
-  for (size_t i = 0; i < h->count; i++) free(h->entries[i].samples);
+  for (size_t i = 0; i < h->count; i++) {
+    free(h->entries[i].samples);
+    free(h->entries[i].run);
+  }
   h->count = 0;
 }
 
@@ -25,7 +28,23 @@ static CalHistoryEntry *find_entry(CalHistory *h, const char *name) {
   return NULL;
 }
 
-/* Parses "NAME COUNT S1 ... SCOUNT" into a new entry. */
+/* A new entry with room for `count` samples; NULL when out of memory. */
+static CalHistoryEntry *new_entry(CalHistory *h, const char *name, size_t count) {
+  CalHistoryEntry *e = &h->entries[h->count];
+  e->samples = malloc((count + 1) * sizeof *e->samples);
+  e->run = malloc((count + 1) * sizeof *e->run);
+  if (!e->samples || !e->run) {
+    free(e->samples);
+    free(e->run);
+    return NULL;
+  }
+  snprintf(e->name, sizeof e->name, "%s", name);
+  e->count = 0;
+  h->count++;
+  return e;
+}
+
+/* Parses "NAME COUNT [@RUN] S1 ... SCOUNT" into a new entry. */
 static int parse_line(const char *path, int line_no, char *line, CalHistory *h, CalError *err) {
   char *save = NULL;
   char *name = strtok_r(line, " \t\n", &save);
@@ -39,17 +58,22 @@ static int parse_line(const char *path, int line_no, char *line, CalHistory *h, 
   if (find_entry(h, name)) return cal_fail(err, "%s:%d: '%s' appears twice", path, line_no, name);
   if (h->count == CAL_HISTORY_MAX_ENTRIES)
     return cal_fail(err, "%s: more than %d benchmarks", path, CAL_HISTORY_MAX_ENTRIES);
-  CalHistoryEntry *e = &h->entries[h->count];
-  e->samples = malloc(((size_t)count + 1) * sizeof *e->samples);
-  if (!e->samples) return cal_fail(err, "out of memory reading %s", path);
-  snprintf(e->name, sizeof e->name, "%s", name);
-  e->count = 0;
-  h->count++;
-  for (long i = 0; i < count; i++) {
+  CalHistoryEntry *e = new_entry(h, name, (size_t)count);
+  if (!e) return cal_fail(err, "out of memory reading %s", path);
+  unsigned run = 0;
+  while (e->count < (size_t)count) {
     char *word = strtok_r(NULL, " \t\n", &save);
     if (!word) return cal_fail(err, "%s:%d: fewer samples than announced", path, line_no);
+    if (word[0] == '@') {
+      unsigned long serial = strtoul(word + 1, &end, 10);
+      if (*end || end == word + 1 || serial > CAL_HISTORY_RUN_MAX)
+        return cal_fail(err, "%s:%d: bad run number '%s'", path, line_no, word);
+      run = (unsigned)serial;
+      continue;
+    }
     double v = strtod(word, &end);
     if (*end || end == word) return cal_fail(err, "%s:%d: bad sample '%s'", path, line_no, word);
+    e->run[e->count] = run;
     e->samples[e->count++] = v;
   }
   if (strtok_r(NULL, " \t\n", &save)) return cal_fail(err, "%s:%d: more samples than announced", path, line_no);
@@ -88,7 +112,10 @@ static int write_history(FILE *out, void *user, CalError *err) {
   for (size_t i = 0; i < h->count; i++) {
     const CalHistoryEntry *e = &h->entries[i];
     fprintf(out, "%s %zu", e->name, e->count);
-    for (size_t j = 0; j < e->count; j++) fprintf(out, " %.17g", e->samples[j]);
+    for (size_t j = 0; j < e->count; j++) {
+      if (j == 0 || e->run[j] != e->run[j - 1]) fprintf(out, " @%u", e->run[j]);
+      fprintf(out, " %.17g", e->samples[j]);
+    }
     fputc('\n', out);
   }
   fprintf(out, "%s\n", HISTORY_END);
@@ -102,32 +129,48 @@ int cal_history_write(const char *path, const CalHistory *h, CalError *err) {
 int cal_history_merge_into(CalHistory *h, CalSeries *series, int count, size_t keep, CalError *err) {
   if (keep < 1) keep = 1;
   if (keep > CAL_HISTORY_KEEP_MAX) keep = CAL_HISTORY_KEEP_MAX;
+  unsigned this_run = 1;          /* one above every serial in the file (0: version 1 samples) */
+  for (size_t i = 0; i < h->count; i++)
+    for (size_t j = 0; j < h->entries[i].count; j++)
+      if (h->entries[i].run[j] >= this_run) this_run = h->entries[i].run[j] + 1;
+  if (this_run > CAL_HISTORY_RUN_MAX) return cal_fail(err, "history: run numbers exhausted");
   for (int i = 0; i < count; i++) {
     CalSeries *s = &series[i];
     CalHistoryEntry *e = find_entry(h, s->name);
     if (!e) {
       if (h->count == CAL_HISTORY_MAX_ENTRIES)
         return cal_fail(err, "history: more than %d benchmarks", CAL_HISTORY_MAX_ENTRIES);
-      e = &h->entries[h->count++];
-      snprintf(e->name, sizeof e->name, "%s", s->name);
-      e->count = 0;
-      e->samples = NULL;
+      if (!(e = new_entry(h, s->name, 0))) return cal_fail(err, "out of memory merging the history");
     }
     size_t total = e->count + s->count;
     size_t merged_count = total < keep ? total : keep;
     double *merged = malloc((merged_count + 1) * sizeof *merged);
-    if (!merged) return cal_fail(err, "out of memory merging the history");
+    unsigned *merged_run = malloc((merged_count + 1) * sizeof *merged_run);
+    if (!merged || !merged_run) {
+      free(merged);
+      free(merged_run);
+      return cal_fail(err, "out of memory merging the history");
+    }
     size_t skip = total - merged_count;   /* oldest samples dropped first */
     size_t n = 0;
     for (size_t j = 0; j < e->count; j++)
-      if (j >= skip) merged[n++] = e->samples[j];
+      if (j >= skip) {
+        merged_run[n] = e->run[j];
+        merged[n++] = e->samples[j];
+      }
     for (size_t j = 0; j < s->count; j++)
-      if (e->count + j >= skip) merged[n++] = s->samples[j];
+      if (e->count + j >= skip) {
+        merged_run[n] = this_run;
+        merged[n++] = s->samples[j];
+      }
     free(e->samples);
+    free(e->run);
     e->samples = merged;
+    e->run = merged_run;
     e->count = merged_count;
     s->fresh = s->count < merged_count ? s->count : merged_count;
     memcpy(s->samples, merged, merged_count * sizeof *merged);
+    memcpy(s->run, merged_run, merged_count * sizeof *merged_run);
     s->count = merged_count;
   }
   return 0;

@@ -3,9 +3,12 @@
 ** oldest first, in DIR/history.txt; each run merges its samples in (first in, first out).
 **
 ** File format (text, one line per benchmark, samples in seconds printed with 17 digits):
-**     # pamc calibrate history, version 1
-**     NAME COUNT S1 S2 ... SCOUNT
+**     # pamc calibrate history, version 2
+**     NAME COUNT @RUN S1 S2 ... @RUN Sk ... SCOUNT
 **     # end
+** `@RUN` gives the serial number of the calibration run the samples after it came from (each
+** update numbers its run one above the largest serial in the file), so that fits can be made per
+** run; samples before any `@` (version 1 files) belong to run 0.
 ** The closing "# end" line marks a complete file (the file is only ever replaced by rename, so a
 ** file without it was not written by us). Concurrent runs are serialised by flock on
 ** DIR/history.lock for the whole read-merge-write; the file is replaced atomically
@@ -21,11 +24,13 @@
 #define CAL_HISTORY_LOCK "history.lock"
 #define CAL_HISTORY_KEEP_DEFAULT 100   /* about seven default runs of 15 samples */
 #define CAL_HISTORY_MAX_ENTRIES 1024   /* benchmarks in one file: CAL_MAX_SERIES, twice */
+#define CAL_HISTORY_RUN_MAX 4000000000u /* run serials: one per calibration, never reached */
 
 typedef struct CalHistoryEntry {
   char name[CAL_NAME_MAX];        /* the series' name */
   size_t count;                   /* samples held */
   double *samples;                /* malloc'd, oldest first */
+  unsigned *run;                  /* malloc'd: the run serial of each sample */
 } CalHistoryEntry;
 
 typedef struct CalHistory {
@@ -41,7 +46,8 @@ void cal_history_free(CalHistory *h);
 
 /* Merges the samples of this run (series[i].samples[0 .. count-1]) into h: each entry becomes its
 ** old samples followed by the new ones, keeping the last `keep`; the series receive the merged
-** samples (fresh = the number of theirs still among them). */
+** samples (fresh = the number of theirs still among them) and their run serials, this run's
+** numbered one above the largest serial in h. */
 int cal_history_merge_into(CalHistory *h, CalSeries *series, int count, size_t keep, CalError *err);
 
 /* The whole --history step: lock DIR, read, merge, write, unlock. Creates DIR if needed. */

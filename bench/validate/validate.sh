@@ -66,7 +66,7 @@ if [ "$HAVE_MPI" != yes ]; then
 elif ! command -v ${MPIRUN%% *} >/dev/null 2>&1; then
   run_mpi=no; notes+=("MPI rows skipped: ${MPIRUN%% *} not found")
 elif ! "$PAMC" check -m "$machine" models/validate_pingpong.pam models/validate_halo.pam 2>/dev/null; then
-  run_mpi=no; notes+=("MPI rows skipped: the machine file lacks the MPI constants (mpi_latency, mpi_byte_time, fn mpi_send: pamc calibrate --mpi)")
+  run_mpi=no; notes+=("MPI rows skipped: the machine file lacks the MPI constants (fn mpi_send_measured, mpi_t_msg_*: pamc calibrate --mpi)")
 fi
 
 # --- the configurations -----------------------------------------------------------------------

@@ -23,6 +23,10 @@ done
 grep -q '^const latency = \[' "$out" || fail "missing latency"
 grep -q '^const byte_time = \[' "$out" || fail "missing byte_time"
 grep -qx 'fn send(bytes) = latency + bytes \* byte_time;' "$out" || fail "missing fn send"
+for size in 1 4 16 64 256 1024 4096 16384 65536 262144 1048576 4194304; do
+  grep -q "^const t_msg_$size = \[" "$out" || fail "missing t_msg_$size"
+done
+grep -qx 'fn send_measured(bytes) =' "$out" || fail "missing fn send_measured"
 cores=$(getconf _NPROCESSORS_ONLN)
 grep -q "^resource cores = fcfs($cores);" "$out" || fail "missing resource cores = fcfs($cores)"
 for key in machine date command statistics; do
@@ -40,7 +44,7 @@ awk '
   }
   END { exit bad }' "$out" || fail "malformed constants"
 n_const=$(grep -c '^const ' "$out")
-[ "$n_const" -eq 44 ] || fail "expected 44 constants, found $n_const"
+[ "$n_const" -eq 56 ] || fail "expected 56 constants (30 arithmetic, 12 memory, 2 fitted, 12 messages), found $n_const"
 n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
 [ "$n_progress" -ge 42 ] || fail "expected a progress line per benchmark, found $n_progress"
 [ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "temporary file left behind"
@@ -87,4 +91,24 @@ check() {
 check "$out"
 check "$tmp/use.pam"
 check -m "$out" "$tmp/declared.pam"
+
+# send_measured(2560) lies halfway between the measured 1 KiB and 4 KiB times: its range is the
+# mean of their two intervals (each end within rounding), computed here from the file by hand.
+bounds() {
+  sed -n "s/^const $1 = \[\([^,]*\), \([^]]*\)\];.*/\1 \2/p" "$out" | awk '
+    function secs(t,   u) { u = t; sub(/^[-0-9.e]+/, "", u); sub(/[a-z]+$/, "", t);
+      return t * (u == "ns" ? 1e-9 : u == "us" ? 1e-6 : u == "ms" ? 1e-3 : 1) }
+    { printf "%.12g %.12g\n", secs($1), secs($2) }'
+}
+read -r lo_1k hi_1k <<< "$(bounds t_msg_1024)"
+read -r lo_4k hi_4k <<< "$(bounds t_msg_4096)"
+cat > "$tmp/measured.pam" <<'PAM'
+import "m.mach";
+process main { delay(send_measured(2560)) }
+PAM
+"$pamc" predict "$tmp/measured.pam" --format csv > "$tmp/pred" || fail "predict with send_measured"
+tail -1 "$tmp/pred" | awk -F, -v lo=$(awk -v a="$lo_1k" -v b="$lo_4k" 'BEGIN { print (a + b) / 2 }') \
+    -v hi=$(awk -v a="$hi_1k" -v b="$hi_4k" 'BEGIN { print (a + b) / 2 }') \
+    '{ exit !($1 >= lo * (1 - 1e-4) && $1 <= lo * (1 + 1e-4) && $3 >= hi * (1 - 1e-4) && $3 <= hi * (1 + 1e-4)) }' \
+  || fail "send_measured(2560) = $(tail -1 "$tmp/pred"), expected the mean of t_msg_1024 and t_msg_4096"
 echo "calibrate.sh: ok"

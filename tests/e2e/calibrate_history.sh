@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/e2e/calibrate_history.sh — `--history DIR` keeps every benchmark's samples across runs:
-# two runs of K samples leave 2K per benchmark (below the cap), the second machine file says how
-# many came from earlier runs, and no temporary file stays in DIR.
+# two runs of K samples leave 2K per benchmark (below the cap), each run's samples marked with its
+# serial (@1, @2), the second machine file says how many came from earlier runs, and no temporary
+# file stays in DIR.
 set -eu
 pamc=${PAMC:-./build/pamc}
 tmp=$(mktemp -d)
@@ -17,8 +18,11 @@ tail -n 1 "$h" | grep -qx '# end' || fail "history does not end with '# end'"
 for name in t_add_int t_copy_mem msg_1 msg_4194304; do
   count=$(awk -v n="$name" '$1 == n { print $2 }' "$h")
   [ "$count" = 6 ] || fail "$name: expected 6 samples in the history, found '${count}'"
-  words=$(awk -v n="$name" '$1 == n { print NF - 2 }' "$h")
+  words=$(awk -v n="$name" '$1 == n { k = 0; for (i = 3; i <= NF; i++) if ($i !~ /^@/) k++; print k }' "$h")
   [ "$words" = 6 ] || fail "$name: the line holds $words samples"
+  # Each run's samples are marked with its serial: @1 before the first three, @2 before the last.
+  runs=$(awk -v n="$name" '$1 == n { s = ""; for (i = 3; i <= NF; i++) if ($i ~ /^@/) s = s $i " "; print s }' "$h")
+  [ "$runs" = "@1 @2 " ] || fail "$name: run markers '$runs', expected '@1 @2 '"
 done
 grep -q '^const t_add_int = .*of 6 samples kept (3 from earlier runs)' "$tmp/m2.mach" || fail "second file does not count the history"
 grep -q '^# history: ' "$tmp/m2.mach" || fail "no history line in the header"

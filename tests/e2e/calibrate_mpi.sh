@@ -18,7 +18,8 @@ echo "$@" > "$FAKE_ARGS"
 echo "pamc-mpi-bench 1 ranks ${FAKE_RANKS:-2}"
 awk -v stop="${FAKE_STOP:-}" -v ranks="${FAKE_RANKS:-2}" 'BEGIN {
   for (peer = 1; peer < ranks; peer++) {
-    latency = peer == 2 ? 20e-6 : 2e-6         # with 3 ranks, the pair 0-2 is 10x slower
+    latency = peer == 2 ? 20e-6 : ENVIRON["FAKE_LATENCY"] ? ENVIRON["FAKE_LATENCY"] : 2e-6
+    # with 3 ranks, the pair 0-2 is 10x slower; FAKE_LATENCY moves the pair 0-1
     for (s = 1; s <= 4194304; s *= 4) {
       line = "msg " s " " peer
       for (k = 0; k < 5; k++) line = line sprintf(" %.9e", (latency + s * 0.5e-9) * (1 + (k - 2) / 200))
@@ -41,7 +42,7 @@ grep -qx -- '--fake-option -np 2 /bin/true --reps 5 --sample-seconds 0.001 --qui
   || fail "launcher arguments: $(cat "$tmp/args")"
 m="$tmp/m.mach"
 grep -qx 'fn mpi_send(bytes) = mpi_latency + bytes \* mpi_byte_time;' "$m" || fail "no fn mpi_send"
-grep -q '^# messages between MPI ranks (2 ranks), per size:' "$m" || fail "no MPI section"
+grep -q '^# messages between MPI ranks (2 ranks):' "$m" || fail "no MPI section"
 n_progress=$(grep -c '^calibrate: \[.*mpi_' "$tmp/err")
 [ "$n_progress" -eq 14 ] || fail "expected 14 MPI progress lines, found $n_progress"
 # The ends of each fitted interval, in seconds, must enclose the line's coefficient and lie
@@ -75,6 +76,27 @@ PAM
 tail -1 "$tmp/pred" | awk -F, '{ exit !($1 <= 526.288e-6 && 526.288e-6 <= $3 && $3 < 600e-6) }' \
   || fail "mpi_send(1 MiB) = $(tail -1 "$tmp/pred"), should enclose 526.288 us"
 "$pamc" check "$m" || fail "pamc check rejects the machine file"
+# The validation models (make validate) take their constants from such a file as it is.
+models=$(dirname "$0")/../../models
+for model in "$models"/validate_*.pam; do
+  "$pamc" check -m "$m" "$model" 2>"$tmp/err" || fail "$model does not check against calibrate's file: $(cat "$tmp/err")"
+done
+# The measured times: mpi_t_msg_S is [min, max] of the samples of size S (the line +-1%), and
+# mpi_send_measured interpolates between them: on a line, the line itself (3000 B lies between
+# the quick sizes 1 KiB and 4 KiB: 2 us + 1.5 us), and beyond 4 MiB it goes on by mpi_byte_time.
+is_hull mpi_t_msg_1024 "$(awk 'BEGIN { printf "%.9e", (2e-6 + 1024 * 0.5e-9) * 0.99 }')" \
+  "$(awk 'BEGIN { printf "%.9e", (2e-6 + 1024 * 0.5e-9) * 1.01 }')"
+cat > "$tmp/measured.pam" <<'PAM'
+param S = 3000;
+process main { delay(mpi_send_measured(S)) }
+PAM
+for point in 3000:3.5e-6 1:2.0000005e-6 8388608:4.196304e-3; do
+  size=${point%%:*} want=${point#*:}
+  "$pamc" predict -m "$m" "$tmp/measured.pam" -D S="$size" --format csv > "$tmp/pred" \
+    || fail "predict with mpi_send_measured"
+  tail -1 "$tmp/pred" | awk -F, -v t="$want" '{ exit !($2 <= t && t <= $4 && $2 >= 0.98 * t && $4 <= 1.02 * t) }' \
+    || fail "mpi_send_measured($size) = $(tail -1 "$tmp/pred"), should enclose $want within 2%"
+done
 
 # Failures leave the old file as it was: a launcher exiting 3 midway, one stopping without 'end',
 # a missing benchmark program (refused before anything is measured), --mpi-ranks 3 passed through.
@@ -107,11 +129,29 @@ encloses mpi_latency_0_1 2e-6
 encloses mpi_latency_0_2 20e-6
 encloses mpi_byte_time_0_2 0.5e-9
 grep -qx 'fn mpi_send_0_2(bytes) = mpi_latency_0_2 + bytes \* mpi_byte_time_0_2;' "$m" || fail "no fn mpi_send_0_2"
+# Per pair and size, a comment line (the constants hold the hull over pairs): 12 sizes, 2 pairs.
+grep -q '^# messages between MPI ranks (3 ranks), per pair and size:' "$m" || fail "3 ranks: no per-pair section"
+[ "$(grep -c '^# .* B: ranks 0-[12], one-way ' "$m")" -eq 24 ] || fail "3 ranks: expected 24 per-pair size lines"
+[ "$(grep -c '^# .* B: ranks 0-' "$tmp/m.mach")" -eq 0 ] || fail "2 ranks: per-pair lines repeat mpi_t_msg_*"
 n_progress=$(grep -c '^calibrate: \[.*mpi_' "$tmp/err")
 [ "$n_progress" -eq 26 ] || fail "3 ranks: expected 26 MPI progress lines, found $n_progress"
 "$pamc" check "$m" || fail "pamc check rejects the 3-rank machine file"
 # Pairs that agree get no constants of their own.
 ! grep -q 'mpi_latency_0_1' "$tmp/m.mach" || fail "2 ranks: per-pair constants written"
+
+# With --history, a second run on a machine that drifted (latency 3 us instead of 2 us): the
+# intervals are the hull of each run's fit, so mpi_latency holds both 2 us and 3 us, while the
+# estimate (the fit over all samples) lies between; byte_time is unchanged.
+fake --mpi --history "$tmp/hist" -o "$tmp/h1.mach" 2>"$tmp/err" || fail "history run 1: $(tail -1 "$tmp/err")"
+FAKE_LATENCY=3e-6 fake --mpi --history "$tmp/hist" -o "$tmp/h2.mach" 2>"$tmp/err" \
+  || fail "history run 2: $(tail -1 "$tmp/err")"
+m="$tmp/h2.mach"
+read -r lo hi <<< "$(interval mpi_latency)"
+awk -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(lo <= 2e-6 && lo >= 1.8e-6 && hi >= 3e-6 && hi <= 3.3e-6) }' \
+  || fail "history: mpi_latency = [$lo, $hi] should be the hull of ~2 us and ~3 us"
+encloses mpi_byte_time 0.5e-9
+grep -q '^const mpi_latency = .*fit, 95% CI, hull with each of 2 runs' "$m" || fail "history: no hull comment"
+grep -q '^const latency = .*hull with each of 2 runs' "$m" || fail "history: local latency not per run"
 
 # The real thing, when this machine has it: 2 ranks on this machine, quick.
 bench="$(dirname "$pamc")/pamc-mpi-bench"

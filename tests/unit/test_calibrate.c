@@ -355,7 +355,11 @@ static void add_entry(CalHistory *h, const char *name, const double *v, size_t n
   CalHistoryEntry *e = &h->entries[h->count++];
   snprintf(e->name, sizeof e->name, "%s", name);
   e->samples = malloc((n + 1) * sizeof *e->samples);
-  for (size_t i = 0; i < n; i++) e->samples[i] = v[i];
+  e->run = malloc((n + 1) * sizeof *e->run);
+  for (size_t i = 0; i < n; i++) {
+    e->samples[i] = v[i];
+    e->run[i] = 4;              /* an earlier run: the merge numbers the new one 5 */
+  }
   e->count = n;
 }
 
@@ -376,10 +380,14 @@ static void test_history_merge_fifo_and_cap(void **state) {
   assert_string_equal(h->entries[0].name, "a");
   assert_int_equal(h->entries[0].count, 4);
   double want_a[] = {2, 3, 4, 5};
+  unsigned want_run[] = {4, 4, 5, 5};
   for (int i = 0; i < 4; i++) assert_true(h->entries[0].samples[i] == want_a[i]);
+  for (int i = 0; i < 4; i++) assert_int_equal(h->entries[0].run[i], want_run[i]);
   assert_int_equal(s[0].count, 4);
   assert_int_equal(s[0].fresh, 2);
   for (int i = 0; i < 4; i++) assert_true(s[0].samples[i] == want_a[i]);
+  for (int i = 0; i < 4; i++) assert_int_equal(s[0].run[i], want_run[i]);
+  assert_int_equal(h->entries[2].run[0], 5);
   assert_string_equal(h->entries[1].name, "c");
   assert_int_equal(h->entries[1].count, 2);
   assert_string_equal(h->entries[2].name, "b");
@@ -415,7 +423,26 @@ static void test_history_update_roundtrip(void **state) {
   assert_int_equal(h->count, 1);
   assert_int_equal(h->entries[0].count, 2);
   assert_true(h->entries[0].samples[0] == 2 && h->entries[0].samples[1] == third);
+  assert_true(h->entries[0].run[0] == 1 && h->entries[0].run[1] == 2);   /* one serial per update */
   cal_history_free(h);
+  /* A version 1 file (no run numbers) reads as run 0; the next update is run 1; `@` mid-line. */
+  FILE *old = fopen(path, "w");
+  fprintf(old, "# pamc calibrate history, version 1\nt_add_int 3 1 2 3\nx 3 @7 1 @9 2 3\n# end\n");
+  fclose(old);
+  assert_int_equal(cal_history_read(path, h, &err), 0);
+  assert_true(h->entries[0].run[0] == 0 && h->entries[0].run[2] == 0);
+  assert_true(h->entries[1].run[0] == 7 && h->entries[1].run[1] == 9 && h->entries[1].run[2] == 9);
+  assert_true(h->entries[1].samples[2] == 3);
+  cal_history_free(h);
+  set_series(s, "t_add_int", (double[]){4}, 1);
+  assert_int_equal(cal_history_update(dir, s, 1, 10, &err), 0);
+  assert_true(s->count == 4 && s->run[0] == 0 && s->run[3] == 10);
+  /* Bad run numbers are refused with the line. */
+  old = fopen(path, "w");
+  fprintf(old, "# pamc calibrate history, version 2\nx 2 @ 1 2\n# end\n");
+  fclose(old);
+  assert_int_equal(cal_history_read(path, h, &err), -1);
+  assert_non_null(strstr(err.message, ":2: bad run number '@'"));
   /* A file cut short (no end line) is refused, not half-read. */
   FILE *f = fopen(path, "w");
   fprintf(f, "# pamc calibrate history, version 1\nt_add_int 2 1 2\n");
