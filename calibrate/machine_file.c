@@ -148,3 +148,10 @@ int cal_machine_print(FILE *out, void *machine, CalError *err) {
 int cal_machine_write(const char *path, const CalMachine *m, CalError *err) {
   return cal_atomic_write(path, cal_machine_print, (void *)m, err);
 }
+
+/* Size in readable binary units ("48 KiB"). */
+void cal_format_bytes(size_t bytes, char *buf, size_t size) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) snprintf(buf, size, "%zu MiB", bytes >> 20);
+  else if (bytes >= 1024 && bytes % 1024 == 0) snprintf(buf, size, "%zu KiB", bytes >> 10);
+  else snprintf(buf, size, "%zu B", bytes);
+}

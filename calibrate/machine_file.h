@@ -17,7 +17,7 @@
 #define CAL_SIG_DIGITS 5          /* widens an interval by at most 1e-4 relative per end */
 #define CAL_NUMBER_MAX 64         /* a number with unit, e.g. "0.000012346ns" */
 #define CAL_LINE_MAX 512          /* one declaration or comment line (uname alone is up to 260) */
-#define CAL_MAX_DECLS 640         /* 30 arithmetic + 12 memory + 28 message lines + 15 MPI pairs x 29 */
+#define CAL_MAX_DECLS 640         /* 2 MPI ranks, full sweep: ~150; 16 ranks: ~540 (23 lines, 3 consts a pair) */
 #define CAL_MAX_NOTES 24          /* header comment lines beyond the fixed ones */
 
 typedef enum CalDeclKind {
@@ -50,6 +50,9 @@ void cal_format_scaled(double v, int unit_exp, int round_up, char *buf, size_t s
 int cal_unit_for(double lo, double hi, int per_byte, const char **unit);
 /* "[LO, HI]" rounded outward in the unit cal_unit_for picks. */
 void cal_format_interval(double lo, double hi, int per_byte, char *buf, size_t size);
+
+/* A size in readable binary units: "48 KiB", "4 MiB", "3 B". */
+void cal_format_bytes(size_t bytes, char *buf, size_t size);
 
 /* Adds a declaration or a header note; return -1 (err filled) when full. */
 int cal_machine_const(CalMachine *m, const char *name, double lo, double hi, int per_byte,

@@ -2,7 +2,7 @@
 CALIBRATE_SRCS += calibrate/cal_error.c calibrate/cal_stats.c calibrate/cal_fit.c
 CALIBRATE_SRCS += calibrate/bench_arith.c calibrate/bench_memory.c calibrate/bench_message.c
 CALIBRATE_SRCS += calibrate/bench_cores.c calibrate/bench_mpi.c calibrate/atomic_file.c calibrate/history.c
-CALIBRATE_SRCS += calibrate/machine_file.c calibrate/calibrate.c
+CALIBRATE_SRCS += calibrate/machine_file.c calibrate/messages.c calibrate/calibrate.c
 
 # pamc-mpi-bench (calibrate/mpi_bench.c), the program `pamc calibrate --mpi` starts under mpirun:
 # built next to pamc with mpicc when mpicc exists (-O2 always, no sanitizer: it is measured).
