@@ -11,7 +11,9 @@
 #include "atomic_file.h"
 #include "history.h"
 
-#define HISTORY_HEADER "# pamc calibrate history, version 2"
+#define HISTORY_MAGIC "# pamc calibrate history, version "
+#define HISTORY_VERSION 2          /* 1: no run numbers (its samples read as run 0) */
+#define HISTORY_HEADER HISTORY_MAGIC "2"
 #define HISTORY_END "# end"
 
 void cal_history_free(CalHistory *h) {
@@ -80,6 +82,22 @@ static int parse_line(const char *path, int line_no, char *line, CalHistory *h, 
   return 0;
 }
 
+/* The first line: HISTORY_MAGIC and a version this reader knows. */
+static int check_header(const char *path, const char *line, CalError *err) {
+  size_t magic = strlen(HISTORY_MAGIC);
+  if (strncmp(line, HISTORY_MAGIC, magic))
+    return cal_fail(err, "%s:1: not a pamc calibrate history (the first line should be '%s')", path,
+                    HISTORY_HEADER);
+  char *end;
+  long version = strtol(line + magic, &end, 10);
+  if (end == line + magic || (*end && *end != '\n') || version < 1)
+    return cal_fail(err, "%s:1: bad history version", path);
+  if (version > HISTORY_VERSION)
+    return cal_fail(err, "%s:1: history version %ld is newer than this pamc reads (%d)", path, version,
+                    HISTORY_VERSION);
+  return 0;
+}
+
 int cal_history_read(const char *path, CalHistory *h, CalError *err) {
   h->count = 0;
   FILE *in = fopen(path, "r");
@@ -92,7 +110,8 @@ int cal_history_read(const char *path, CalHistory *h, CalError *err) {
   int line_no = 0, status = 0, ended = 0;
   while (status == 0 && getline(&line, &cap, in) > 0) {
     line_no++;
-    if (ended) status = cal_fail(err, "%s:%d: text after the end line", path, line_no);
+    if (line_no == 1) status = check_header(path, line, err);
+    else if (ended) status = cal_fail(err, "%s:%d: text after the end line", path, line_no);
     else if (!strncmp(line, HISTORY_END, strlen(HISTORY_END))) ended = 1;
     else if (line[0] == '#' || line[0] == '\n') continue;
     else status = parse_line(path, line_no, line, h, err);
@@ -174,6 +193,20 @@ int cal_history_merge_into(CalHistory *h, CalSeries *series, int count, size_t k
     s->count = merged_count;
   }
   return 0;
+}
+
+int cal_history_check(const char *dir, CalError *err) {
+  char path[CAL_PATH_MAX];
+  if (snprintf(path, sizeof path, "%s/%s", dir, CAL_HISTORY_FILE) >= (int)sizeof path)
+    return cal_fail(err, "%s: path too long", dir);
+  if (cal_make_dirs(dir, err)) return -1;
+  if (access(dir, W_OK)) return cal_fail(err, "%s: %s", dir, strerror(errno));
+  CalHistory *h = calloc(1, sizeof *h);
+  if (!h) return cal_fail(err, "out of memory for the history");
+  int status = cal_history_read(path, h, err);
+  if (status == 0) cal_history_free(h);
+  free(h);
+  return status;
 }
 
 int cal_history_update(const char *dir, CalSeries *series, int count, size_t keep, CalError *err) {

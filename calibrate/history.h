@@ -50,6 +50,9 @@ void cal_history_free(CalHistory *h);
 ** numbered one above the largest serial in h. */
 int cal_history_merge_into(CalHistory *h, CalSeries *series, int count, size_t keep, CalError *err);
 
+/* Before measuring: DIR exists (created if needed) and is writable, and its history reads
+** (without the lock: a concurrent writer replaces the file atomically). */
+int cal_history_check(const char *dir, CalError *err);
 /* The whole --history step: lock DIR, read, merge, write, unlock. Creates DIR if needed. */
 int cal_history_update(const char *dir, CalSeries *series, int count, size_t keep, CalError *err);
 

@@ -27,4 +27,18 @@ done
 grep -q '^const t_add_int = .*of 6 samples kept (3 from earlier runs)' "$tmp/m2.mach" || fail "second file does not count the history"
 grep -q '^# history: ' "$tmp/m2.mach" || fail "no history line in the header"
 [ -z "$(ls "$tmp/hist" | grep '\.tmp\.')" ] || fail "temporary file left in the history directory"
+
+# A damaged history is reported before any benchmark runs (exit 3, with its file and line), and
+# neither it nor the output is touched.
+mkdir -p "$tmp/bad"
+printf '# pamc calibrate history, version 2\nt_add_int 3 @1 1e-9 2e-9\n# end\n' > "$tmp/bad/history.txt"
+cp "$tmp/bad/history.txt" "$tmp/bad.copy"
+set +e
+"$pamc" calibrate --quick --reps 2 --history "$tmp/bad" -o "$tmp/bad.mach" 2>"$tmp/err"; status=$?
+set -e
+[ "$status" -eq 3 ] || fail "a damaged history should exit 3, got $status"
+grep -q "history.txt:2: fewer samples than announced" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+! grep -q '^calibrate: \[' "$tmp/err" || fail "benchmarks ran before the history was checked"
+cmp -s "$tmp/bad/history.txt" "$tmp/bad.copy" || fail "the damaged history was changed"
+[ ! -e "$tmp/bad.mach" ] || fail "a machine file was written"
 echo "calibrate_history.sh: ok"

@@ -443,6 +443,21 @@ static void test_history_update_roundtrip(void **state) {
   fclose(old);
   assert_int_equal(cal_history_read(path, h, &err), -1);
   assert_non_null(strstr(err.message, ":2: bad run number '@'"));
+  /* Not a history (any first line but the header), or one from a newer pamc: refused at line 1. */
+  const char *bad_headers[][2] = {
+    {"pamc-history 2\nx 1 5\n# end\n", ":1: not a pamc calibrate history"},
+    {"x 1 5\n# end\n", ":1: not a pamc calibrate history"},
+    {"# pamc calibrate history, version 3\nx 1 5\n# end\n", ":1: history version 3 is newer"},
+    {"# pamc calibrate history, version two\nx 1 5\n# end\n", ":1: bad history version"},
+  };
+  for (size_t k = 0; k < sizeof bad_headers / sizeof bad_headers[0]; k++) {
+    old = fopen(path, "w");
+    fputs(bad_headers[k][0], old);
+    fclose(old);
+    assert_int_equal(cal_history_read(path, h, &err), -1);
+    assert_non_null(strstr(err.message, bad_headers[k][1]));
+    assert_int_equal(cal_history_check(dir, &err), -1);   /* what calibrate asks before measuring */
+  }
   /* A file cut short (no end line) is refused, not half-read. */
   FILE *f = fopen(path, "w");
   fprintf(f, "# pamc calibrate history, version 1\nt_add_int 2 1 2\n");
