@@ -16,7 +16,7 @@ VERSION  := 0.1.0
 
 # Debian packages that build, tests, benchmarks and the demo need.
 DEBS := gcc make flex bison libgsl-dev libmpfr-dev libmpfi-dev libgmp-dev libcmocka-dev \
-        gnuplot-nox clang libclang-rt-14-dev openmpi-bin libopenmpi-dev
+        gnuplot-nox openmpi-bin libopenmpi-dev clang
 
 PARSER_SRCS    :=
 PARSER_GEN     :=
@@ -77,6 +77,14 @@ deps:
 	  echo "installing Debian packages:$$missing"; \
 	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
 	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@# Only `make fuzz` needs libFuzzer's runtime, whose package name carries clang's major version
+	@# (Debian 12: libclang-rt-14-dev): installed once clang is, and a note, not a failure, without it.
+	@fuzz="libclang-rt-$$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1)-dev"; \
+	if ! dpkg-query -W -f='$${Status}' "$$fuzz" 2>/dev/null | grep -q 'install ok installed'; then \
+	  sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq "$$fuzz" >/dev/null 2>&1 \
+	    || echo "note: $$fuzz (libFuzzer, for make fuzz) could not be installed; the rest does not need it"; \
 	fi
 
 clean:
