@@ -23,6 +23,7 @@ typedef struct CalRun {
   CalCaches caches;               /* for the memory working sets and the header */
   long cores;                     /* online processors */
   int mpi_ranks;                  /* ranks the MPI benchmark reported (0 before its header) */
+  int message_cpus[2];            /* CPUs the two message processes were pinned to; -1: not pinned */
 } CalRun;
 
 /* A new empty series at the end of run->series; NULL (err filled) when full. */

@@ -100,8 +100,12 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
   snprintf(line, sizeof line, "memory: time per byte read, written, copied; caches (%s): L1d %s, "
            "L2 %s, LLC %s; working sets: half of each, mem: beyond the LLC.", run->caches.source, l1, l2, llc);
   if (cal_machine_note(m, line, err)) return -1;
-  if (cal_machine_note(m, "messages: one-way time between two processes (socketpair ping-pong); "
-                          "latency and byte_time are the 95% confidence", err) ||
+  char pinned[64] = "";
+  if (run->message_cpus[0] >= 0)
+    snprintf(pinned, sizeof pinned, ", pinned to CPUs %d and %d", run->message_cpus[0], run->message_cpus[1]);
+  snprintf(line, sizeof line, "messages: one-way time between two processes (socketpair ping-pong%s); "
+           "latency and byte_time are the 95%% confidence", pinned);
+  if (cal_machine_note(m, line, err) ||
       cal_machine_note(m, "  intervals of a least-squares line over all kept samples, weighted by "
                           "1/median(size)^2 (spread proportional to time),", err) ||
       cal_machine_note(m, "  covariance scaled by the residuals; a negative lower end is clamped "

@@ -43,6 +43,15 @@ awk '
     if ($0 !~ /# .*[0-9]+ of [0-9]+ samples kept/) { print "no sample count: " $0; bad = 1 }
   }
   END { exit bad }' "$out" || fail "malformed constants"
+# The two message processes are pinned to two CPUs when the run may use two, and not otherwise.
+if [ "$(nproc)" -ge 2 ]; then
+  grep -q '^# messages: .*(socketpair ping-pong, pinned to CPUs [0-9]* and [0-9]*)' "$out" \
+    || fail "message processes not pinned: $(grep '^# messages:' "$out")"
+fi
+if command -v taskset >/dev/null 2>&1; then
+  taskset -c 0 "$pamc" calibrate --quick --reps 2 -o "$tmp/one.mach" 2>/dev/null || fail "calibrate on one CPU failed"
+  grep -q '^# messages: .*(socketpair ping-pong)' "$tmp/one.mach" || fail "pinned with one CPU allowed"
+fi
 n_const=$(grep -c '^const ' "$out")
 [ "$n_const" -eq 56 ] || fail "expected 56 constants (30 arithmetic, 12 memory, 2 fitted, 12 messages), found $n_const"
 n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
