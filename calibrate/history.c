@@ -3,6 +3,7 @@
 */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,9 @@
 
 #define HISTORY_MAGIC "# pamc calibrate history, version "
 #define HISTORY_VERSION 2          /* 1: no run numbers (its samples read as run 0) */
-#define HISTORY_HEADER HISTORY_MAGIC "2"
+#define HISTORY_STRING_(x) #x
+#define HISTORY_STRING(x) HISTORY_STRING_(x)
+#define HISTORY_HEADER HISTORY_MAGIC HISTORY_STRING(HISTORY_VERSION)
 #define HISTORY_END "# end"
 
 void cal_history_free(CalHistory *h) {
@@ -74,7 +77,8 @@ static int parse_line(const char *path, int line_no, char *line, CalHistory *h, 
       continue;
     }
     double v = strtod(word, &end);
-    if (*end || end == word) return cal_fail(err, "%s:%d: bad sample '%s'", path, line_no, word);
+    if (*end || end == word || !isfinite(v) || v < 0)   /* seconds: finite, not negative */
+      return cal_fail(err, "%s:%d: bad sample '%s'", path, line_no, word);
     e->run[e->count] = run;
     e->samples[e->count++] = v;
   }

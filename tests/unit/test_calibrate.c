@@ -443,12 +443,15 @@ static void test_history_update_roundtrip(void **state) {
   fclose(old);
   assert_int_equal(cal_history_read(path, h, &err), -1);
   assert_non_null(strstr(err.message, ":2: bad run number '@'"));
-  /* Not a history (any first line but the header), or one from a newer pamc: refused at line 1. */
+  /* Not a history (any first line but the header), one from a newer pamc (refused at line 1), or
+  ** samples that are not times. */
   const char *bad_headers[][2] = {
     {"pamc-history 2\nx 1 5\n# end\n", ":1: not a pamc calibrate history"},
     {"x 1 5\n# end\n", ":1: not a pamc calibrate history"},
     {"# pamc calibrate history, version 3\nx 1 5\n# end\n", ":1: history version 3 is newer"},
     {"# pamc calibrate history, version two\nx 1 5\n# end\n", ":1: bad history version"},
+    {"# pamc calibrate history, version 2\nx 2 @1 1e-6 nan\n# end\n", ":2: bad sample 'nan'"},
+    {"# pamc calibrate history, version 2\nx 2 @1 1e-6 -2e-6\n# end\n", ":2: bad sample '-2e-6'"},
   };
   for (size_t k = 0; k < sizeof bad_headers / sizeof bad_headers[0]; k++) {
     old = fopen(path, "w");
