@@ -6,19 +6,9 @@
 #include <stdint.h>
 
 #include "ast_dump.h"
+#include "units.h"
 #include "gen.h"
 
-/* The unit a number was written with, recovered from its exact scale ("" for none, s and B). */
-static const char *unit_of(int64_t num, int64_t den) {
-  static const struct { int64_t num, den; const char *name; } units[] = {
-    {1, 1000, "ms"}, {1, 1000000, "us"}, {1, 1000000000, "ns"},
-    {1000, 1, "KB"}, {1000000, 1, "MB"}, {1000000000, 1, "GB"},
-    {1024, 1, "KiB"}, {1048576, 1, "MiB"}, {1073741824, 1, "GiB"},
-  };
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-    if (units[i].num == num && units[i].den == den) return units[i].name;
-  return "";
-}
 
 /* A leaf needs no parentheses around it. */
 static int is_leaf(const Expr *expr) {
@@ -46,7 +36,7 @@ static void print_args(FILE *out, const ExprList *args) {
 void gen_print_expr(FILE *out, const Expr *expr) {
   switch (expr->kind) {
     case EX_NUM:
-      fprintf(out, "%s%s", expr->u.num.text, unit_of(expr->u.num.unit_num, expr->u.num.unit_den));
+      fprintf(out, "%s%s", expr->u.num.text, unit_name(expr->u.num.unit_num, expr->u.num.unit_den));
       break;
     case EX_INTERVAL:
       fputc('[', out);

@@ -2,6 +2,7 @@
 ** ast_dump.c — printing the syntax tree as S-expressions (ast_dump.h).
 */
 #include "ast_dump.h"
+#include "units.h"
 
 const char *ast_op_name(Op op) {
   switch (op) {
@@ -25,17 +26,6 @@ const char *ast_op_name(Op op) {
   return "?";
 }
 
-/* The unit a number was written with, recovered from its scale ("" for none, s and B). */
-static const char *unit_name(int64_t num, int64_t den) {
-  static const struct { int64_t num, den; const char *name; } units[] = {
-    {1, 1000, "ms"}, {1, 1000000, "us"}, {1, 1000000000, "ns"},
-    {1000, 1, "KB"}, {1000000, 1, "MB"}, {1000000000, 1, "GB"},
-    {1024, 1, "KiB"}, {1048576, 1, "MiB"}, {1073741824, 1, "GiB"},
-  };
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-    if (units[i].num == num && units[i].den == den) return units[i].name;
-  return "";
-}
 
 static void dump_exprs(const ExprList *list, FILE *out) {
   for (int i = 0; i < list->count; i++) {

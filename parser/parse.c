@@ -56,47 +56,38 @@ Module *parse_string(Arena *arena, DiagList *diags, const char *name, const char
   return module;
 }
 
-/* Reads the whole file into malloc'd memory; NULL with errno set on failure. */
-static char *read_whole_file(const char *path, size_t *length) {
+char *parse_read_file(DiagList *diags, const char *path, size_t *length) {
   FILE *file = fopen(path, "rb");
-  if (!file) return NULL;
+  if (!file) {
+    diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "cannot read '%s': %s", path, strerror(errno));
+    return NULL;
+  }
   size_t capacity = 4096, used = 0;
   char *text = malloc(capacity);
   while (text) {
     used += fread(text + used, 1, capacity - used, file);
     if (used < capacity) break;
     char *bigger = realloc(text, capacity * 2);
-    if (!bigger) {
-      free(text);
-      text = NULL;
-      errno = ENOMEM;
-      break;
-    }
+    if (!bigger) free(text);
     text = bigger;
     capacity *= 2;
   }
-  if (text && ferror(file)) {
-    int saved = errno ? errno : EIO;
-    free(text);
-    text = NULL;
-    errno = saved;
-  }
-  int saved = errno;
+  int failed = !text || ferror(file);
+  int reason = !text ? ENOMEM : errno ? errno : EIO;
   fclose(file);
-  errno = saved;
+  if (failed) {
+    free(text);
+    diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "cannot read '%s': %s", path, strerror(reason));
+    return NULL;
+  }
   *length = used;
   return text;
 }
 
 Module *parse_file(Arena *arena, DiagList *diags, const char *path) {
   size_t length = 0;
-  errno = 0;
-  char *text = read_whole_file(path, &length);
-  if (!text) {
-    diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "cannot read '%s': %s", path,
-                strerror(errno ? errno : EIO));
-    return NULL;
-  }
+  char *text = parse_read_file(diags, path, &length);
+  if (!text) return NULL;
   Module *module = parse_string(arena, diags, path, text, length);
   free(text);
   return module;

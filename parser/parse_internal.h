@@ -44,4 +44,8 @@ void parse_error(ParseCtx *ctx, SrcLoc loc, const char *format, ...);
 ** "end of input". Defined in grammar.y (it owns the token table). */
 const char *parse_token_spelling(int token, char *buf, size_t size);
 
+/* The whole of the file at path, malloc'd, for the scanners of parse.c and spec_parse.c; NULL
+** with an error "cannot read 'PATH': REASON" in diags. */
+char *parse_read_file(DiagList *diags, const char *path, size_t *length);
+
 #endif

@@ -54,29 +54,9 @@ Spec *spec_parse_string(Arena *arena, DiagList *diags, const char *name, const c
 }
 
 Spec *spec_parse_file(Arena *arena, DiagList *diags, const char *path) {
-  FILE *file = fopen(path, "rb");
-  if (!file) {
-    diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "cannot read '%s': %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t capacity = 4096, used = 0;
-  char *text = malloc(capacity);
-  while (text) {
-    used += fread(text + used, 1, capacity - used, file);
-    if (used < capacity) break;
-    char *bigger = realloc(text, capacity * 2);
-    if (!bigger) free(text);
-    text = bigger;
-    capacity *= 2;
-  }
-  int failed = !text || ferror(file);
-  int saved = errno ? errno : EIO;
-  fclose(file);
-  if (failed) {
-    free(text);
-    diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "cannot read '%s': %s", path, strerror(saved));
-    return NULL;
-  }
+  size_t used = 0;
+  char *text = parse_read_file(diags, path, &used);
+  if (!text) return NULL;
   Spec *spec = spec_parse_string(arena, diags, path, text, used);
   free(text);
   return spec;

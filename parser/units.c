@@ -1,0 +1,37 @@
+/*
+** units.c — the table of units (units.h): one place for the scanners and the printers.
+*/
+#include "units.h"
+
+#include <string.h>
+
+static const Unit units[] = {
+  {"s", 1, 1, 0, 0},
+  {"ms", 1, 1000, -3, 0},
+  {"us", 1, 1000000, -6, 0},
+  {"ns", 1, 1000000000, -9, 0},
+  {"B", 1, 1, 0, 0},
+  {"KB", 1000, 1, 3, 0},
+  {"MB", 1000000, 1, 6, 0},
+  {"GB", 1000000000, 1, 9, 0},
+  {"KiB", 1024, 1, 0, 10},
+  {"MiB", 1048576, 1, 0, 20},
+  {"GiB", 1073741824, 1, 0, 30},
+};
+
+#define UNIT_COUNT (sizeof units / sizeof units[0])
+
+const Unit *unit_find(const char *name, size_t length) {
+  for (size_t i = 0; i < UNIT_COUNT; i++)
+    if (strlen(units[i].name) == length && memcmp(units[i].name, name, length) == 0) return &units[i];
+  return NULL;
+}
+
+const Unit *unit_none(void) { return &units[0]; }
+
+const char *unit_name(int64_t num, int64_t den) {
+  if (num == 1 && den == 1) return "";
+  for (size_t i = 0; i < UNIT_COUNT; i++)
+    if (units[i].num == num && units[i].den == den) return units[i].name;
+  return "";
+}
