@@ -61,30 +61,20 @@ void alg_mpfi_div(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b) {
   if (mpfi_nan_p(out)) alg_mpfi_entire(out);
 }
 
-void alg_mpfi_min(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b) {
+/* out = [lo_of(a.lo, b.lo), hi_of(a.hi, b.hi)], each end rounded outward (out may alias a or b):
+** min, max and hull differ only in which of mpfr_min/mpfr_max takes each end. */
+typedef int (*EndpointOp)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+static void by_endpoints(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b, EndpointOp lo_of, EndpointOp hi_of) {
   mpfi_t t;
   tmp_init(t, out);
-  mpfr_min(LEFT(t), LEFT(a), LEFT(b), MPFR_RNDD);
-  mpfr_min(RIGHT(t), RIGHT(a), RIGHT(b), MPFR_RNDU);
+  lo_of(LEFT(t), LEFT(a), LEFT(b), MPFR_RNDD);
+  hi_of(RIGHT(t), RIGHT(a), RIGHT(b), MPFR_RNDU);
   mpfi_swap(out, t);
   mpfi_clear(t);
 }
-void alg_mpfi_max(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b) {
-  mpfi_t t;
-  tmp_init(t, out);
-  mpfr_max(LEFT(t), LEFT(a), LEFT(b), MPFR_RNDD);
-  mpfr_max(RIGHT(t), RIGHT(a), RIGHT(b), MPFR_RNDU);
-  mpfi_swap(out, t);
-  mpfi_clear(t);
-}
-void alg_mpfi_hull(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b) {
-  mpfi_t t;
-  tmp_init(t, out);
-  mpfr_min(LEFT(t), LEFT(a), LEFT(b), MPFR_RNDD);
-  mpfr_max(RIGHT(t), RIGHT(a), RIGHT(b), MPFR_RNDU);
-  mpfi_swap(out, t);
-  mpfi_clear(t);
-}
+void alg_mpfi_min(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b) { by_endpoints(out, a, b, mpfr_min, mpfr_min); }
+void alg_mpfi_max(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b) { by_endpoints(out, a, b, mpfr_max, mpfr_max); }
+void alg_mpfi_hull(mpfi_ptr out, mpfi_srcptr a, mpfi_srcptr b) { by_endpoints(out, a, b, mpfr_min, mpfr_max); }
 
 void alg_mpfi_abs(mpfi_ptr out, mpfi_srcptr a) { mpfi_abs(out, a); }
 
