@@ -17,3 +17,4 @@ check: test-build
 
 test: deps
 	@$(MAKE) --no-print-directory BUILD=build/san SANITIZE=1 OPT=-O1 check
+	@$(MAKE) --no-print-directory BUILD=build/san fuzz-smoke
