@@ -35,18 +35,37 @@ fuzz-check: $(FUZZ_CHECK_BIN)
 	cd $(FUZZ_DIR) && ./fuzz_check -max_total_time=$(SECONDS) -max_len=4096 -timeout=10 -dict=$(abspath tests/fuzz/pam.dict) \
 	  -artifact_prefix=$(abspath $(FUZZ_DIR))/check- corpus-check
 
-# `make test` runs this: both fuzz targets build and run 10,000 inputs each from their seeds, so
+# The specification front end of `pamc gen` (GEN.md): `make fuzz-spec SECONDS=N`. spec_parse.c
+# and parse.c share helpers, so it links both scanners and grammars.
+FUZZ_SPEC_BIN := $(FUZZ_DIR)/fuzz_spec
+FUZZ_SPEC_GEN := $(PARSER_GEN_DIR)/grammar.c $(PARSER_GEN_DIR)/lexer.c $(PARSER_GEN_DIR)/spec_grammar.c $(PARSER_GEN_DIR)/spec_lexer.c
+
+$(FUZZ_SPEC_BIN): tests/fuzz/fuzz_spec.c $(PARSER_SRCS) $(FUZZ_SPEC_GEN) $(PARSER_GEN_DIR)/grammar.h $(PARSER_GEN_DIR)/lexer.h $(PARSER_GEN_DIR)/spec_grammar.h $(PARSER_GEN_DIR)/spec_lexer.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_spec.c $(PARSER_SRCS) $(FUZZ_SPEC_GEN) -lm
+
+FUZZ_SPEC_SEEDS := models/gen/*.spec tests/models/gen/*.spec $(wildcard tests/models/gen_ok/*.spec)
+
+fuzz-spec: $(FUZZ_SPEC_BIN)
+	@mkdir -p $(FUZZ_DIR)/corpus-spec
+	cp $(FUZZ_SPEC_SEEDS) $(FUZZ_DIR)/corpus-spec/
+	cd $(FUZZ_DIR) && ./fuzz_spec -max_total_time=$(SECONDS) -max_len=4096 -timeout=10 \
+	  -artifact_prefix=$(abspath $(FUZZ_DIR))/spec- corpus-spec
+
+# `make test` runs this: the three fuzz targets build and run 10,000 inputs each from their seeds, so
 # that a change to the front end's sources cannot break `make fuzz` unseen. Skipped, with a note,
 # where clang cannot link libFuzzer.
-.PHONY: fuzz-smoke
+.PHONY: fuzz-smoke fuzz-check fuzz-spec
 fuzz-smoke:
 	@if printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
 	    | $(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null; then \
-	  $(MAKE) --no-print-directory -s $(FUZZ_BIN) $(FUZZ_CHECK_BIN) >/dev/null && \
+	  $(MAKE) --no-print-directory -s $(FUZZ_BIN) $(FUZZ_CHECK_BIN) $(FUZZ_SPEC_BIN) >/dev/null && \
 	  rm -rf $(FUZZ_DIR)/smoke && mkdir -p $(FUZZ_DIR)/smoke && \
 	  cp tests/models/ok/*.pam tests/models/check/*.pam models/*.pam $(FUZZ_DIR)/smoke/ && \
 	  $(FUZZ_BIN) -runs=10000 -max_len=4096 -seed=1 $(FUZZ_DIR)/smoke >$(FUZZ_DIR)/smoke.log 2>&1 && \
 	  $(FUZZ_CHECK_BIN) -runs=10000 -max_len=4096 -seed=1 $(FUZZ_DIR)/smoke >>$(FUZZ_DIR)/smoke.log 2>&1 && \
-	  echo "ok   fuzz targets build and run (make fuzz, make fuzz-check)" || \
+	  rm -rf $(FUZZ_DIR)/smoke-spec && mkdir -p $(FUZZ_DIR)/smoke-spec && cp $(FUZZ_SPEC_SEEDS) $(FUZZ_DIR)/smoke-spec/ && \
+	  $(FUZZ_SPEC_BIN) -runs=10000 -max_len=4096 -seed=1 $(FUZZ_DIR)/smoke-spec >>$(FUZZ_DIR)/smoke.log 2>&1 && \
+	  echo "ok   fuzz targets build and run (make fuzz, fuzz-check, fuzz-spec)" || \
 	  { tail -n 20 $(FUZZ_DIR)/smoke.log; echo "FAIL fuzz targets"; exit 1; }; \
 	else echo "note: clang cannot link libFuzzer here; fuzz targets not built"; fi
