@@ -77,7 +77,7 @@ static int parse_line(const char *path, int line_no, char *line, CalHistory *h, 
       continue;
     }
     double v = strtod(word, &end);
-    if (*end || end == word || !isfinite(v) || v < 0)   /* seconds: finite, not negative */
+    if (*end || end == word || !isfinite(v))   /* finite; negative is fine (overhead subtracted) */
       return cal_fail(err, "%s:%d: bad sample '%s'", path, line_no, word);
     e->run[e->count] = run;
     e->samples[e->count++] = v;

@@ -10,7 +10,8 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "calibrate_history.sh: $*" >&2; exit 1; }
 
 for run in 1 2; do
-  "$pamc" calibrate --quick --reps 3 --history "$tmp/hist" -o "$tmp/m$run.mach" 2>/dev/null || fail "run $run failed"
+  "$pamc" calibrate --quick --reps 3 --history "$tmp/hist" -o "$tmp/m$run.mach" 2>"$tmp/err$run" \
+    || fail "run $run failed: $(tail -n 3 "$tmp/err$run")"
 done
 h="$tmp/hist/history.txt"
 [ -f "$h" ] || fail "no history file"

@@ -451,7 +451,7 @@ static void test_history_update_roundtrip(void **state) {
     {"# pamc calibrate history, version 3\nx 1 5\n# end\n", ":1: history version 3 is newer"},
     {"# pamc calibrate history, version two\nx 1 5\n# end\n", ":1: bad history version"},
     {"# pamc calibrate history, version 2\nx 2 @1 1e-6 nan\n# end\n", ":2: bad sample 'nan'"},
-    {"# pamc calibrate history, version 2\nx 2 @1 1e-6 -2e-6\n# end\n", ":2: bad sample '-2e-6'"},
+    {"# pamc calibrate history, version 2\nx 2 @1 1e-6 inf\n# end\n", ":2: bad sample 'inf'"},
   };
   for (size_t k = 0; k < sizeof bad_headers / sizeof bad_headers[0]; k++) {
     old = fopen(path, "w");
