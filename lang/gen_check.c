@@ -31,31 +31,56 @@ const SpecSize *gen_find_size(const Spec *spec, const char *target, int is_file)
   return NULL;
 }
 
-int gen_fold(const Expr *expr, double *value) {
-  double a, b;
+/* The default of P the generated model declares when the library has no P (gen.c). */
+#define GEN_P_DEFAULT 4
+/* How deep definitions may refer to definitions when folding (the library is checked: no cycle). */
+#define GEN_FOLD_DEPTH 32
+
+/* The value of expr from number literals and arithmetic; with lib, names too: a param or const of
+** the library by its default (folded in turn), P by GEN_P_DEFAULT when the library has none. 1
+** and *value when that gives a finite number. */
+static int fold(const Program *lib, const Expr *expr, int depth, double *value) {
+  double a, b, result;
   switch (expr->kind) {
     case EX_NUM:
-      *value = expr->u.num.value;
-      return 1;
+      result = expr->u.num.value;
+      break;
+    case EX_NAME: {
+      if (!lib || depth >= GEN_FOLD_DEPTH) return 0;
+      const Decl *decl = program_lookup(lib, expr->u.name.id.name);
+      const Expr *definition = !decl ? NULL
+                               : decl->kind == DECL_PARAM ? decl->u.param.value
+                               : decl->kind == DECL_CONST ? decl->u.constant.value : NULL;
+      if (definition) return fold(lib, definition, depth + 1, value);
+      if (decl || strcmp(expr->u.name.id.name, GEN_WORKER_PARAM) != 0) return 0;
+      result = GEN_P_DEFAULT;
+      break;
+    }
     case EX_UNARY:
-      if (expr->u.unary.op != OP_NEG || !gen_fold(expr->u.unary.a, &a)) return 0;
-      *value = -a;
-      return 1;
+      if (expr->u.unary.op != OP_NEG || !fold(lib, expr->u.unary.a, depth, &a)) return 0;
+      result = -a;
+      break;
     case EX_BINARY:
-      if (!gen_fold(expr->u.binary.a, &a) || !gen_fold(expr->u.binary.b, &b)) return 0;
+      if (!fold(lib, expr->u.binary.a, depth, &a) || !fold(lib, expr->u.binary.b, depth, &b)) return 0;
       switch (expr->u.binary.op) {
-        case OP_ADD: *value = a + b; return 1;
-        case OP_SUB: *value = a - b; return 1;
-        case OP_MUL: *value = a * b; return 1;
-        case OP_DIV: *value = a / b; return 1;
-        case OP_MOD: *value = fmod(a, b); return 1;
-        case OP_POW: *value = pow(a, b); return 1;
+        case OP_ADD: result = a + b; break;
+        case OP_SUB: result = a - b; break;
+        case OP_MUL: result = a * b; break;
+        case OP_DIV: result = a / b; break;
+        case OP_MOD: result = fmod(a, b); break;
+        case OP_POW: result = pow(a, b); break;
         default: return 0;
       }
+      break;
     default:
       return 0;
   }
+  if (!isfinite(result)) return 0;   /* a division by zero, or an overflow: not a value */
+  *value = result;
+  return 1;
 }
+
+int gen_fold(const Expr *expr, double *value) { return fold(NULL, expr, 0, value); }
 
 /* The state of one check: what it reads and where its errors go. */
 typedef struct GenChecker {
@@ -113,20 +138,61 @@ static void check_names(GenChecker *gc, const Expr *expr, const char *what) {
     case EX_UNARY:
       check_names(gc, expr->u.unary.a, what);
       return;
-    case EX_BINARY:
+    case EX_BINARY: {
       check_names(gc, expr->u.binary.a, what);
       check_names(gc, expr->u.binary.b, what);
+      double divisor;   /* what the model checker would find in the generated model, said here */
+      if ((expr->u.binary.op == OP_DIV || expr->u.binary.op == OP_MOD) &&
+          gen_fold(expr->u.binary.b, &divisor) && divisor == 0)
+        ERR(gc, expr->u.binary.b->loc, "division by zero in %s", what);
       return;
+    }
     default:
       return;
   }
 }
 
-/* A count (cardinality, workers in a group) must be a positive integer when it is known. */
+/* 1 when expr names the generated model's P (the library having none). */
+static int mentions_generated_p(const GenChecker *gc, const Expr *expr) {
+  switch (expr->kind) {
+    case EX_NAME:
+      return strcmp(expr->u.name.id.name, GEN_WORKER_PARAM) == 0 && !program_lookup(gc->lib, GEN_WORKER_PARAM);
+    case EX_UNARY:
+      return mentions_generated_p(gc, expr->u.unary.a);
+    case EX_BINARY:
+      return mentions_generated_p(gc, expr->u.binary.a) || mentions_generated_p(gc, expr->u.binary.b);
+    default:
+      return 0;
+  }
+}
+
+/* Where the generated model's check evaluates expr (the default values) and what the user can do. */
+static void describe_defaults(const GenChecker *gc, const Expr *expr, char *where, size_t where_size,
+                              char *hint, size_t hint_size) {
+  if (!mentions_generated_p(gc, expr)) {
+    snprintf(where, where_size, "at the default values of the library's params");
+    snprintf(hint, hint_size, "the generated model is checked at those values");
+  } else {
+    snprintf(where, where_size, "at P = %d, the default of the generated model", GEN_P_DEFAULT);
+    snprintf(hint, hint_size, "declare '%s' in the cost library with a suitable default",
+             GEN_WORKER_PARAM);
+  }
+}
+
+/* A count (cardinality, workers in a group) must be a positive integer when it is a number;
+** when it depends on params, a whole number at their default values, where the generated model
+** is checked (0 there is fine: an empty group, an empty batch; a negative count is not). */
 static void check_count(GenChecker *gc, const Expr *count, const char *what, const char *owner) {
   double value;
-  if (gen_fold(count, &value) && !(value >= 1 && value == floor(value)))
-    ERR(gc, count->loc, "%s of %s must be a positive integer, not %g", what, owner, value);
+  char where[96], hint[96];
+  if (gen_fold(count, &value)) {
+    if (!(value >= 1 && value == floor(value)))
+      ERR(gc, count->loc, "%s of %s must be a positive integer, not %g", what, owner, value);
+  } else if (fold(gc->lib, count, 0, &value) && !(value >= 0 && value == floor(value))) {
+    describe_defaults(gc, count, where, sizeof where, hint, sizeof hint);
+    ERR(gc, count->loc, "%s of %s is %g %s, %s (%s)", what, owner, value, where,
+        value < 0 ? "negative" : "not an integer", hint);
+  }
 }
 
 /* task = Process; — each task once, bound to a process of two parameters in the library. */
@@ -270,8 +336,15 @@ static void check_sizes(GenChecker *gc) {
       ERR(gc, size->target.loc, "size of '%s' is given twice", size->target.name);
     check_names(gc, size->bytes, "a size");
     double value;
-    if (gen_fold(size->bytes, &value) && value < 0)
-      ERR(gc, size->bytes->loc, "size of '%s' must not be negative, not %g", size->target.name, value);
+    char where[96], hint[96];
+    if (gen_fold(size->bytes, &value)) {
+      if (value < 0)
+        ERR(gc, size->bytes->loc, "size of '%s' must not be negative, not %g", size->target.name, value);
+    } else if (fold(gc->lib, size->bytes, 0, &value) && value < 0) {
+      describe_defaults(gc, size->bytes, where, sizeof where, hint, sizeof hint);
+      ERR(gc, size->bytes->loc, "size of '%s' is %g %s, negative (%s)", size->target.name, value,
+          where, hint);
+    }
   }
 }
 
@@ -294,6 +367,17 @@ static void check_workers(GenChecker *gc) {
         strpbrk(factor->u.num.text, "eE") || !(factor->u.num.value > 0) ||
         strlen(factor->u.num.text) > 9)
       ERR(gc, factor->loc, "the factor of %s must be a positive plain number such as 2.5", owner);
+  }
+  /* At the default values there must be a worker to share a batch among. */
+  double total = 0, count;
+  for (int i = 0; i < spec->worker_count; i++) {
+    if (!fold(gc->lib, spec->workers[i].count, 0, &count)) return;   /* not known there */
+    total += count;
+  }
+  if (spec->worker_count > 0 && total <= 0) {
+    char where[96], hint[96];
+    describe_defaults(gc, spec->workers[0].count, where, sizeof where, hint, sizeof hint);
+    ERR(gc, spec->workers[0].name.loc, "the worker groups have no worker %s (%s)", where, hint);
   }
 }
 

@@ -11,7 +11,7 @@
 int gen_find_task(const Spec *spec, const char *name);        /* index in tasks, -1 */
 int gen_find_link(const Spec *spec, const char *task);        /* index in links, -1 */
 const SpecSize *gen_find_size(const Spec *spec, const char *target, int is_file);
-/* 1 and *value when expr is made of number literals and arithmetic only. */
+/* 1 and *value when expr is made of number literals and arithmetic only, and its value is finite. */
 int gen_fold(const Expr *expr, double *value);
 
 #endif

@@ -3,6 +3,7 @@
 */
 #include "units.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static const Unit units[] = {
@@ -34,4 +35,22 @@ const char *unit_name(int64_t num, int64_t den) {
   for (size_t i = 0; i < UNIT_COUNT; i++)
     if (units[i].num == num && units[i].den == den) return units[i].name;
   return "";
+}
+
+size_t unit_numeric_length(const char *text, size_t length) {
+  size_t i = 0;
+  while (i < length && (isdigit((unsigned char)text[i]) || text[i] == '_')) i++;
+  if (i + 1 < length && text[i] == '.' && isdigit((unsigned char)text[i + 1])) {
+    i++;
+    while (i < length && (isdigit((unsigned char)text[i]) || text[i] == '_')) i++;
+  }
+  if (i < length && (text[i] == 'e' || text[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < length && (text[j] == '+' || text[j] == '-')) j++;
+    if (j < length && isdigit((unsigned char)text[j])) {
+      while (j < length && isdigit((unsigned char)text[j])) j++;
+      i = j;
+    }
+  }
+  return i;
 }

@@ -23,6 +23,9 @@ typedef struct Unit {
 const Unit *unit_find(const char *name, size_t length);
 /* The unit of a bare number (scale 1/1). */
 const Unit *unit_none(void);
+/* Length of the numeric part of a number token as written (digits and '_', an optional fraction,
+** an optional exponent e[+-]digits): what follows is its unit. */
+size_t unit_numeric_length(const char *text, size_t length);
 /* The name to print after a literal of scale num/den: "" for 1/1 (s and B) and unknown scales. */
 const char *unit_name(int64_t num, int64_t den);
 

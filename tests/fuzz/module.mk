@@ -52,20 +52,41 @@ fuzz-spec: $(FUZZ_SPEC_BIN)
 	cd $(FUZZ_DIR) && ./fuzz_spec -max_total_time=$(SECONDS) -max_len=4096 -timeout=10 \
 	  -artifact_prefix=$(abspath $(FUZZ_DIR))/spec- corpus-spec
 
-# `make test` runs this: the three fuzz targets build and run 10,000 inputs each from their seeds, so
+# `pamc gen` as a whole (fuzz_gen.c): a spec against the primes cost library, and the model
+# written must check. `make fuzz-gen SECONDS=N`. Links the library code of lang/ (no commands).
+FUZZ_GEN_BIN     := $(FUZZ_DIR)/fuzz_gen
+FUZZ_GEN_LIBRARY := $(abspath models/gen/primes_costs.pam)
+FUZZ_GEN_SOURCES := tests/fuzz/fuzz_gen.c $(PARSER_SRCS) $(filter-out lang/cmd_%.c lang/cli.c,$(LANG_SRCS)) \
+                    $(ALGEBRA_SRCS) $(CALIBRATE_SRCS)
+
+$(FUZZ_GEN_BIN): $(FUZZ_GEN_SOURCES) $(FUZZ_SPEC_GEN) $(PARSER_GEN_DIR)/grammar.h $(PARSER_GEN_DIR)/lexer.h $(PARSER_GEN_DIR)/spec_grammar.h $(PARSER_GEN_DIR)/spec_lexer.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) -DFUZZ_GEN_LIBRARY='"$(FUZZ_GEN_LIBRARY)"' $(FUZZ_FLAGS) -o $@ $(FUZZ_GEN_SOURCES) $(FUZZ_SPEC_GEN) $(LDLIBS)
+
+FUZZ_GEN_SEEDS := models/gen/primes*.spec tests/models/gen/*.spec $(wildcard tests/models/gen_ok/*.spec)
+
+fuzz-gen: $(FUZZ_GEN_BIN)
+	@mkdir -p $(FUZZ_DIR)/corpus-gen
+	cp $(FUZZ_GEN_SEEDS) $(FUZZ_DIR)/corpus-gen/
+	cd $(FUZZ_DIR) && ./fuzz_gen -max_total_time=$(SECONDS) -max_len=4096 -timeout=10 \
+	  -artifact_prefix=$(abspath $(FUZZ_DIR))/gen- corpus-gen
+
+# `make test` runs this: the four fuzz targets build and run 10,000 inputs each from their seeds, so
 # that a change to the front end's sources cannot break `make fuzz` unseen. Skipped, with a note,
 # where clang cannot link libFuzzer.
-.PHONY: fuzz-smoke fuzz-check fuzz-spec
+.PHONY: fuzz-smoke fuzz-check fuzz-spec fuzz-gen
 fuzz-smoke:
 	@if printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
 	    | $(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null; then \
-	  $(MAKE) --no-print-directory -s $(FUZZ_BIN) $(FUZZ_CHECK_BIN) $(FUZZ_SPEC_BIN) >/dev/null && \
+	  $(MAKE) --no-print-directory -s $(FUZZ_BIN) $(FUZZ_CHECK_BIN) $(FUZZ_SPEC_BIN) $(FUZZ_GEN_BIN) >/dev/null && \
 	  rm -rf $(FUZZ_DIR)/smoke && mkdir -p $(FUZZ_DIR)/smoke && \
 	  cp tests/models/ok/*.pam tests/models/check/*.pam models/*.pam $(FUZZ_DIR)/smoke/ && \
 	  $(FUZZ_BIN) -runs=10000 -max_len=4096 -seed=1 $(FUZZ_DIR)/smoke >$(FUZZ_DIR)/smoke.log 2>&1 && \
 	  $(FUZZ_CHECK_BIN) -runs=10000 -max_len=4096 -seed=1 $(FUZZ_DIR)/smoke >>$(FUZZ_DIR)/smoke.log 2>&1 && \
 	  rm -rf $(FUZZ_DIR)/smoke-spec && mkdir -p $(FUZZ_DIR)/smoke-spec && cp $(FUZZ_SPEC_SEEDS) $(FUZZ_DIR)/smoke-spec/ && \
 	  $(FUZZ_SPEC_BIN) -runs=10000 -max_len=4096 -seed=1 $(FUZZ_DIR)/smoke-spec >>$(FUZZ_DIR)/smoke.log 2>&1 && \
-	  echo "ok   fuzz targets build and run (make fuzz, fuzz-check, fuzz-spec)" || \
+	  rm -rf $(FUZZ_DIR)/smoke-gen && mkdir -p $(FUZZ_DIR)/smoke-gen && cp $(FUZZ_GEN_SEEDS) $(FUZZ_DIR)/smoke-gen/ && \
+	  $(FUZZ_GEN_BIN) -runs=10000 -max_len=4096 -seed=1 $(FUZZ_DIR)/smoke-gen >>$(FUZZ_DIR)/smoke.log 2>&1 && \
+	  echo "ok   fuzz targets build and run (make fuzz, fuzz-check, fuzz-spec, fuzz-gen)" || \
 	  { tail -n 20 $(FUZZ_DIR)/smoke.log; echo "FAIL fuzz targets"; exit 1; }; \
 	else echo "note: clang cannot link libFuzzer here; fuzz targets not built"; fi
