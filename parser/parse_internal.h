@@ -44,6 +44,11 @@ void parse_error(ParseCtx *ctx, SrcLoc loc, const char *format, ...);
 ** "end of input". Defined in grammar.y (it owns the token table). */
 const char *parse_token_spelling(int token, char *buf, size_t size);
 
+/* A number literal as written (digits and '_', fraction, exponent, unit; number.c): its EX_NUM,
+** the value rounded once from the digits and the unit's exact scale. An unknown unit (reported at
+** the unit; with list_units the message lists the units) and a number beyond a double are errors. */
+Expr *parse_number(ParseCtx *ctx, const SrcLoc *loc, const char *text, size_t length, int list_units);
+
 /* The whole of the file at path, malloc'd, for the scanners of parse.c and spec_parse.c; NULL
 ** with an error "cannot read 'PATH': REASON" in diags. */
 char *parse_read_file(DiagList *diags, const char *path, size_t *length);
