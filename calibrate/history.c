@@ -199,11 +199,15 @@ int cal_history_merge_into(CalHistory *h, CalSeries *series, int count, size_t k
   return 0;
 }
 
+/* DIR/name into buf; 0, or -1 with err filled. */
+static int history_path(const char *dir, const char *name, char *buf, size_t size, CalError *err) {
+  if (snprintf(buf, size, "%s/%s", dir, name) >= (int)size) return cal_fail(err, "%s: path too long", dir);
+  return 0;
+}
+
 int cal_history_check(const char *dir, CalError *err) {
   char path[CAL_PATH_MAX];
-  if (snprintf(path, sizeof path, "%s/%s", dir, CAL_HISTORY_FILE) >= (int)sizeof path)
-    return cal_fail(err, "%s: path too long", dir);
-  if (cal_make_dirs(dir, err)) return -1;
+  if (history_path(dir, CAL_HISTORY_FILE, path, sizeof path, err) || cal_make_dirs(dir, err)) return -1;
   if (access(dir, W_OK)) return cal_fail(err, "%s: %s", dir, strerror(errno));
   CalHistory *h = calloc(1, sizeof *h);
   if (!h) return cal_fail(err, "out of memory for the history");
@@ -215,10 +219,9 @@ int cal_history_check(const char *dir, CalError *err) {
 
 int cal_history_update(const char *dir, CalSeries *series, int count, size_t keep, CalError *err) {
   char path[CAL_PATH_MAX], lock_path[CAL_PATH_MAX];
-  if (snprintf(path, sizeof path, "%s/%s", dir, CAL_HISTORY_FILE) >= (int)sizeof path ||
-      snprintf(lock_path, sizeof lock_path, "%s/%s", dir, CAL_HISTORY_LOCK) >= (int)sizeof lock_path)
-    return cal_fail(err, "%s: path too long", dir);
-  if (cal_make_dirs(dir, err)) return -1;
+  if (history_path(dir, CAL_HISTORY_FILE, path, sizeof path, err) ||
+      history_path(dir, CAL_HISTORY_LOCK, lock_path, sizeof lock_path, err) || cal_make_dirs(dir, err))
+    return -1;
   int lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (lock < 0) return cal_fail(err, "%s: %s", lock_path, strerror(errno));
   while (flock(lock, LOCK_EX)) {
