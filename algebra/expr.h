@@ -90,8 +90,17 @@ typedef struct AlgAssume {
 typedef enum AlgFormat {
   ALG_FMT_TEXT,    /* readable, minimal parentheses, read back by alg_parse_text */
   ALG_FMT_LATEX,   /* LaTeX math mode */
-  ALG_FMT_JSON     /* a tree: {"op": ..., "args": [...]}, {"num": "p/q"}, {"sym": name}, ... */
+  ALG_FMT_JSON,    /* a tree: {"op": ..., "args": [...]}, {"num": "p/q"}, {"sym": name}, ... */
+  ALG_FMT_DECIMAL  /* as TEXT for people: a coefficient whose numerator or denominator has more
+                      than ALG_DECIMAL_EXACT_DIGITS digits reads as a decimal of
+                      ALG_DECIMAL_DIGITS significant digits (0.00048768, not 71968865198933395/
+                      147573952589676412928), interval ends rounded outward to as many */
 } AlgFormat;
+
+/* ALG_FMT_DECIMAL: significant digits of a decimal coefficient or interval end. */
+#define ALG_DECIMAL_DIGITS 6
+/* ALG_FMT_DECIMAL: numerators and denominators of up to this many digits stay exact (N/8, 1000). */
+#define ALG_DECIMAL_EXACT_DIGITS 6
 
 /* ---- context ---------------------------------------------------------------------------- */
 

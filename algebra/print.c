@@ -109,7 +109,46 @@ enum {
 typedef struct TextPrinter {
   AlgCtx *ctx;    /* for fractions */
   AlgBuf *buf;    /* output */
+  int decimal;    /* ALG_FMT_DECIMAL: long coefficients and interval ends as short decimals */
 } TextPrinter;
+
+/* Relative distance below which a decimal on the wrong side of an interval end is taken as the
+** end's rounding noise (a few units in the last place of a double). */
+#define ALG_DECIMAL_NOISE 1e-15
+
+/* x to ALG_DECIMAL_DIGITS significant digits, rounded down (dir < 0) or up (dir > 0) so that the
+** text read back stays on that side of x; the shortest exact form when that fails. */
+static void decimal_double(AlgBuf *buf, double x, int dir) {
+  char text[64];
+  snprintf(text, sizeof text, "%.*e", ALG_DECIMAL_DIGITS - 1, x);
+  double back = strtod(text, NULL);
+  /* within ALG_DECIMAL_NOISE of x, the wrong side is rounding noise of the interval arithmetic
+  ** (5.999999999999999e-10 reads 6e-10); --exact prints every bit */
+  int noise = fabs(back - x) <= ALG_DECIMAL_NOISE * fabs(x);
+  if (isfinite(x) && !noise && (dir < 0 ? back > x : dir > 0 ? back < x : 0)) {
+    /* one unit of the last digit toward dir: the mantissa's digits as an integer */
+    char *e = strchr(text, 'e');
+    long long mantissa = 0;
+    for (char *c = text; c < e; c++)
+      if (*c >= '0' && *c <= '9') mantissa = mantissa * 10 + (*c - '0');
+    if (x < 0) mantissa = -mantissa;
+    mantissa += dir;
+    snprintf(text, sizeof text, "%llde%ld", mantissa, strtol(e + 1, NULL, 10) - (ALG_DECIMAL_DIGITS - 1));
+    back = strtod(text, NULL);
+  }
+  if (isfinite(x) && !noise && (dir < 0 ? back > x : dir > 0 ? back < x : 0)) {
+    alg_buf_double(buf, x);
+    return;
+  }
+  snprintf(text, sizeof text, "%.*g", ALG_DECIMAL_DIGITS, back);   /* tidy: 5.4e-06, 1000 */
+  alg_buf_puts(buf, isfinite(x) ? text : x < 0 ? "-inf" : "inf");
+}
+
+/* More than ALG_DECIMAL_EXACT_DIGITS digits in the numerator or denominator of q. */
+static int long_rational(mpq_srcptr q) {
+  return mpz_sizeinbase(mpq_numref(q), 10) > ALG_DECIMAL_EXACT_DIGITS ||
+         mpz_sizeinbase(mpq_denref(q), 10) > ALG_DECIMAL_EXACT_DIGITS;
+}
 
 static void text(TextPrinter *p, const AlgExpr *e, int prec);
 
@@ -154,6 +193,21 @@ static void text_factors(TextPrinter *p, mpz_srcptr coef, const AlgExpr *ival, c
 
 /* coef * num / den, the sign left to the caller. */
 static void text_fraction(TextPrinter *p, AlgFraction *f) {
+  if (p->decimal && long_rational(f->coef)) {   /* 0.00048768*N/P */
+    decimal_double(p->buf, mpq_get_d(f->coef), 0);
+    mpz_t one;
+    mpz_init_set_ui(one, 1);
+    if (f->ival || f->nnum > 0) {
+      alg_buf_puts(p->buf, "*");
+      text_factors(p, one, f->ival, f->num, NULL, f->nnum, 0);
+    }
+    if (f->nden > 0) {
+      alg_buf_puts(p->buf, "/");
+      text_factors(p, one, NULL, f->den, f->den_exp, f->nden, 1);
+    }
+    mpz_clear(one);
+    return;
+  }
   text_factors(p, mpq_numref(f->coef), f->ival, f->num, NULL, f->nnum, 0);
   if (mpz_cmp_ui(mpq_denref(f->coef), 1) != 0 || f->nden > 0) {
     alg_buf_puts(p->buf, "/");
@@ -221,9 +275,11 @@ static void text(TextPrinter *p, const AlgExpr *e, int prec) {
   case ALG_NUM: case ALG_MUL: text_product(p, e, prec, 0); return;
   case ALG_IVAL:
     alg_buf_puts(p->buf, "[");
-    alg_buf_double(p->buf, e->u.ival.lo);
+    if (p->decimal) decimal_double(p->buf, e->u.ival.lo, -1);
+    else alg_buf_double(p->buf, e->u.ival.lo);
     alg_buf_puts(p->buf, ", ");
-    alg_buf_double(p->buf, e->u.ival.hi);
+    if (p->decimal) decimal_double(p->buf, e->u.ival.hi, 1);
+    else alg_buf_double(p->buf, e->u.ival.hi);
     alg_buf_puts(p->buf, "]");
     return;
   case ALG_SYM: alg_buf_puts(p->buf, e->u.sym->name); return;
@@ -288,8 +344,8 @@ static void text(TextPrinter *p, const AlgExpr *e, int prec) {
 const char *alg_print(AlgCtx *ctx, const AlgExpr *e, AlgFormat format) {
   AlgBuf buf = {NULL, 0, 0};
   alg_buf_puts(&buf, "");
-  if (format == ALG_FMT_TEXT) {
-    TextPrinter p = {ctx, &buf};
+  if (format == ALG_FMT_TEXT || format == ALG_FMT_DECIMAL) {
+    TextPrinter p = {ctx, &buf, format == ALG_FMT_DECIMAL};
     text(&p, e, PREC_COND);
   } else if (format == ALG_FMT_LATEX) alg_print_latex(ctx, &buf, e);
   else alg_print_json(&buf, e);

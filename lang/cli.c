@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,6 +209,22 @@ int cli_loop_limit(const char *command, const char *text, long *limit) {
   }
   *limit = value;
   return EXIT_OK;
+}
+
+char *cli_number(double v, char *buf) {
+  if (!isfinite(v)) {
+    snprintf(buf, CLI_NUMBER_SIZE, isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
+    return buf;
+  }
+  if (v == floor(v) && fabs(v) < 1e15) {   /* whole numbers in full: 1000000, not 1e+06 */
+    snprintf(buf, CLI_NUMBER_SIZE, "%.0f", v);
+    return buf;
+  }
+  for (int digits = 1; digits <= 17; digits++) {
+    snprintf(buf, CLI_NUMBER_SIZE, "%.*g", digits, v);
+    if (strtod(buf, NULL) == v) break;
+  }
+  return buf;
 }
 
 void cli_json_string(FILE *out, const char *text) {

@@ -69,6 +69,13 @@ ProgramOptions cli_program_options(const CliOptions *opts);
 int cli_load_checked(Program *prog, DiagList *diags, const char *path, const ProgramOptions *popts,
                      FILE *dump);
 
+/* Longest text of cli_number. */
+#define CLI_NUMBER_SIZE 32
+/* v for programs (csv, json): the shortest decimal that reads back to the same double (%.17g
+** shortened: the first of precisions 1..17 that strtod round-trips); "inf", "-inf", "nan".
+** Returns buf, of CLI_NUMBER_SIZE bytes. */
+char *cli_number(double v, char *buf);
+
 /* Writes text as a JSON string (quoted, escaped). */
 void cli_json_string(FILE *out, const char *text);
 

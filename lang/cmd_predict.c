@@ -53,6 +53,8 @@ typedef enum Format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } Format;
 
 /* Width of a time column of the table ("1.234 ms" and room). */
 #define TABLE_TIME_WIDTH 11
+/* Values of a swept column measured for its width (beyond, the last is measured too). */
+#define TABLE_WIDTH_SAMPLES 1000
 /* Least width of a param column of the table. */
 #define TABLE_PARAM_WIDTH 8
 
@@ -62,6 +64,8 @@ typedef struct Column {
   int axis;                 /* sweep axis, -1 for a fixed value */
   AlgInterval value;        /* fixed: its value */
   int width;                /* table: width of its values and name */
+  int interval;             /* fixed to an interval: csv gives it two columns, NAME_lo,NAME_hi */
+  int time;                 /* a const given with a time unit: the table shows it with a unit */
 } Column;
 
 /* What the rows are printed with. */
@@ -81,17 +85,6 @@ static int usage_error(const char *message, const char *what) {
 
 /* ------------------------------------------------------------------ printing */
 
-/* A bound for programs: the shortest of %.15g, %.16g, %.17g that stays on the safe side (below
-** for dir < 0, above for dir > 0), so that a printed lo never exceeds the computed one. */
-static char *bound_text(double v, int dir, char *buf, size_t size) {
-  for (int digits = 15; digits <= 17; digits++) {
-    snprintf(buf, size, "%.*g", digits, v);
-    double back = strtod(buf, NULL);
-    if (!isfinite(v) || (dir < 0 ? back <= v : back >= v) || digits == 17) break;
-  }
-  if (isnan(v)) snprintf(buf, size, "nan");
-  return buf;
-}
 
 
 static void csv_string(FILE *out, const char *text) {
@@ -122,7 +115,15 @@ static void print_header(FILE *out, const Output *o) {
     return;
   }
   for (int i = 0; i < o->column_count; i++) {
-    if (o->format == FORMAT_CSV) {
+    if (o->format == FORMAT_CSV && o->columns[i].interval) {   /* an interval: two columns */
+      char name[256];
+      snprintf(name, sizeof name, "%s_lo", o->columns[i].name);
+      csv_string(out, name);
+      fputc(',', out);
+      snprintf(name, sizeof name, "%s_hi", o->columns[i].name);
+      csv_string(out, name);
+      fputc(',', out);
+    } else if (o->format == FORMAT_CSV) {
       csv_string(out, o->columns[i].name);
       fputc(',', out);
     } else {
@@ -137,12 +138,17 @@ static void print_header(FILE *out, const Output *o) {
 /* The value of a column at a point, as text for the format. */
 static void column_text(const Output *o, const Column *c, const double *point, char *buf, size_t size) {
   AlgInterval v = c->axis >= 0 ? ival_point(point[c->axis]) : c->value;
-  if (v.lo == v.hi) {
-    snprintf(buf, size, "%.15g", v.lo);
+  char a[CLI_NUMBER_SIZE], b[CLI_NUMBER_SIZE], ta[64], tb[64];
+  if (o->format == FORMAT_TABLE && c->time) {   /* a const given in seconds: with its unit */
+    if (v.lo == v.hi) sim_format_time(v.lo, buf, (int)size);
+    else snprintf(buf, size, "[%s, %s]", sim_format_time(v.lo, ta, sizeof ta),
+                  sim_format_time(v.hi, tb, sizeof tb));
     return;
   }
-  if (o->format == FORMAT_JSON) snprintf(buf, size, "[%.17g, %.17g]", v.lo, v.hi);
-  else if (o->format == FORMAT_CSV) snprintf(buf, size, "\"[%.17g, %.17g]\"", v.lo, v.hi);
+  if (o->format == FORMAT_CSV && c->interval)
+    snprintf(buf, size, "%s,%s", cli_number(v.lo, a), cli_number(v.hi, b));
+  else if (v.lo == v.hi) snprintf(buf, size, "%s", cli_number(v.lo, a));
+  else if (o->format == FORMAT_JSON) snprintf(buf, size, "[%s, %s]", cli_number(v.lo, a), cli_number(v.hi, b));
   else eval_format(v, buf, (int)size);
 }
 
@@ -157,12 +163,11 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
       fprintf(out, ": %s, ", text);
     }
     fputs("\"lo\": ", out);
-    json_number(out, bound_text(lo, -1, a, sizeof a), lo);
+    json_number(out, cli_number(lo, a), lo);
     fputs(", \"est\": ", out);
-    snprintf(b, sizeof b, "%.15g", est);
-    json_number(out, b, est);
+    json_number(out, cli_number(est, b), est);
     fputs(", \"hi\": ", out);
-    json_number(out, bound_text(hi, 1, c, sizeof c), hi);
+    json_number(out, cli_number(hi, c), hi);
     fputs(", \"bottleneck\": ", out);
     cli_json_string(out, bottleneck);
     fputc('}', out);
@@ -171,8 +176,7 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
       column_text(o, &o->columns[i], point, text, sizeof text);
       fprintf(out, "%s,", text);
     }
-    snprintf(b, sizeof b, "%.15g", est);
-    fprintf(out, "%s,%s,%s,", bound_text(lo, -1, a, sizeof a), b, bound_text(hi, 1, c, sizeof c));
+    fprintf(out, "%s,%s,%s,", cli_number(lo, a), cli_number(est, b), cli_number(hi, c));
     csv_string(out, bottleneck);
     fputc('\n', out);
   } else {
@@ -286,6 +290,19 @@ static int resolve_axes(Program *prog, const Sweep *sweep, const Decl **decls, D
   return 0;
 }
 
+/* 1 when a -D value is written with a time unit (2us, 1ms..4ms:*2, [1ns, 2ns]). */
+static int has_time_unit(const char *value) {
+  for (const char *p = value; *p; p++) {
+    if (!(p[0] >= '0' && p[0] <= '9')) continue;
+    const char *u = p + 1;
+    size_t n = strspn(u, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\xc2\xb5\xce\xbc");
+    if ((n == 1 && u[0] == 's') || (n == 2 && u[1] == 's' && strchr("mun", u[0])) ||
+        (n == 3 && u[2] == 's' && ((unsigned char)u[0] == 0xc2 || (unsigned char)u[0] == 0xce)))
+      return 1;
+  }
+  return 0;
+}
+
 /* The columns: every -D name in order, swept or with its value in force. */
 static Column *make_columns(Program *prog, const CliOptions *opts, const Sweep *sweep, int *count) {
   Column *columns = calloc((size_t)opts->define_count + 1, sizeof *columns);
@@ -301,23 +318,25 @@ static Column *make_columns(Program *prog, const CliOptions *opts, const Sweep *
     EvalEnv env;
     eval_env_init(&env);
     if (c->axis < 0 && d) eval_decl_value(&env, d, &c->value, NULL);
+    c->interval = c->axis < 0 && c->value.lo != c->value.hi;
+    c->time = d && d->kind == DECL_CONST && has_time_unit(opts->defines[i].value);
     int width = (int)strlen(c->name);
     char text[128];
+    Output table = {FORMAT_TABLE, NULL, 0, NULL, 0, NULL};
+    double point[SWEEP_MAX_AXES] = {0};
     if (c->axis < 0) {
-      eval_format(c->value, text, sizeof text);
-      if (c->value.lo == c->value.hi) snprintf(text, sizeof text, "%.15g", c->value.lo);
+      column_text(&table, c, point, text, sizeof text);
       if ((int)strlen(text) > width) width = (int)strlen(text);
     } else {
       const SweepAxis *axis = &sweep->axes[c->axis];
-      double ends[2] = {axis->start, sweep_axis_value(axis, axis->count - 1)};
-      for (long k = 0; axis->kind == SWEEP_LIST && k < axis->count; k++) {
-        snprintf(text, sizeof text, "%.15g", axis->values[k]);
+      for (long k = 0; k < axis->count && k < TABLE_WIDTH_SAMPLES; k++) {   /* the widest of the first */
+        point[c->axis] = sweep_axis_value(axis, k);
+        column_text(&table, c, point, text, sizeof text);
         if ((int)strlen(text) > width) width = (int)strlen(text);
       }
-      for (int e = 0; e < 2; e++) {
-        snprintf(text, sizeof text, "%.15g", ends[e]);
-        if ((int)strlen(text) > width) width = (int)strlen(text);
-      }
+      point[c->axis] = sweep_axis_value(axis, axis->count - 1);   /* and the last */
+      column_text(&table, c, point, text, sizeof text);
+      if ((int)strlen(text) > width) width = (int)strlen(text);
     }
     c->width = width > TABLE_PARAM_WIDTH ? width : TABLE_PARAM_WIDTH;
   }

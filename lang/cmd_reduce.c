@@ -14,7 +14,7 @@
 
 static const char usage[] =
   "usage: pamc reduce [-m MACHINE]... [-D NAME=VALUE]... [-e NAME] [--format text|json|latex|c]\n"
-  "                   [--subst] [--verbose] [--expected] [--loop-limit N] FILE\n"
+  "                   [--subst] [--exact] [--verbose] [--expected] [--loop-limit N] FILE\n"
   "\n"
   "Reduces the entry process to closed-form bounds T_lo <= time <= T_hi over the params left\n"
   "free (params set with -D are substituted).\n"
@@ -25,6 +25,10 @@ static const char usage[] =
   "  -e NAME         entry process (default main)\n"
   "  --format F      text (default), json, latex or c\n"
   "  --subst         replace the constants by their values\n"
+  "  --exact         text: every number exact (rationals such as 333327/1000000000, interval\n"
+  "                  ends that read back to the same double); by default a number of more than\n"
+  "                  6 digits reads as a decimal of 6 significant digits (interval ends rounded\n"
+  "                  outward)\n"
   "  --verbose       also print phi, the demand per resource and the checks left for evaluation\n"
   "  --expected      also print T_exp: T_lo with each choose (p) S1 else S2 counted as\n"
   "                  p*S1 + (1-p)*S2 (an estimate beside the bounds, not a bound)\n"
@@ -77,7 +81,7 @@ static void print_check(const ReduceCheck *check, AlgCtx *g, AlgFormat f) {
   }
 }
 
-static int print_result(ReduceResult *r, const char *format, int verbose) {
+static int print_result(ReduceResult *r, const char *format, int verbose, int exact) {
   AlgCtx *g = r->alg;
   if (!strcmp(format, "c")) {
     char err[256];
@@ -103,7 +107,7 @@ static int print_result(ReduceResult *r, const char *format, int verbose) {
     printf("}\n");
     return EXIT_OK;
   }
-  AlgFormat f = !strcmp(format, "latex") ? ALG_FMT_LATEX : ALG_FMT_TEXT;
+  AlgFormat f = !strcmp(format, "latex") ? ALG_FMT_LATEX : exact ? ALG_FMT_TEXT : ALG_FMT_DECIMAL;
   printf("T_lo = %s\n", alg_print(g, r->t_lo, f));
   printf("T_hi = %s\n", alg_print(g, r->t_hi, f));
   if (r->t_expected) printf("T_exp = %s\n", alg_print(g, r->t_expected, f));
@@ -117,12 +121,13 @@ static int print_result(ReduceResult *r, const char *format, int verbose) {
 }
 
 int cmd_reduce(int argc, char **argv) {
-  int subst = 0, verbose = 0, expected = 0;
+  int subst = 0, verbose = 0, expected = 0, exact = 0;
   const char *loop_text = NULL;
   long loop_limit = 0;
   const CliExtra extras[] = {{"--subst", 0, NULL, &subst}, {"--verbose", 0, NULL, &verbose},
-                             {"--expected", 0, NULL, &expected}, {"--loop-limit", 1, &loop_text, NULL}};
-  const CliSpec spec = {"reduce", usage, extras, 4, 1, 1, 1};
+                             {"--expected", 0, NULL, &expected}, {"--loop-limit", 1, &loop_text, NULL},
+                             {"--exact", 0, NULL, &exact}};
+  const CliSpec spec = {"reduce", usage, extras, 5, 1, 1, 1};
   CliOptions opts;
   int status = cli_parse(&opts, &spec, argc, argv);
   if (status == EXIT_OK && !opts.help) status = cli_loop_limit("reduce", loop_text, &loop_limit);
@@ -148,7 +153,7 @@ int cmd_reduce(int argc, char **argv) {
     ReduceResult r;
     if (reduce_program(&prog, &ropts, &r, &diags) != 0) result = EXIT_MODEL;
     else if (subst && subst_consts(&r, &diags) != 0) result = EXIT_MODEL;
-    else result = print_result(&r, format, verbose);
+    else result = print_result(&r, format, verbose, exact);
     reduce_result_free(&r);
   }
   diag_print(&diags, stderr);

@@ -79,30 +79,33 @@ static const char *scenario_names[] = {"lo", "mid", "hi", "random"};
 
 static void print_report(FILE *out, const SimReport *r, Format format, SimScenario scenario,
                          uint64_t seed) {
-  char a[32], b[32], c[32];
+  char a[32], b[32], c[32], d[CLI_NUMBER_SIZE];
   if (format == FORMAT_CSV) {
-    fprintf(out, "time_min,time_mean,time_max,runs\n%.17g,%.17g,%.17g,%d\n\n", r->time_min,
-            r->time_mean, r->time_max, r->runs);
+    fprintf(out, "time_min,time_mean,time_max,runs\n%s,%s,%s,%d\n\n", cli_number(r->time_min, a),
+            cli_number(r->time_mean, b), cli_number(r->time_max, c), r->runs);
     fprintf(out, "resource,members,servers,utilisation,max_member_utilisation,waiting,requests\n");
     for (int i = 0; i < r->resource_count; i++) {
       const SimResourceReport *x = &r->resources[i];
-      fprintf(out, "%s,%" PRId64 ",%" PRId64 ",%.17g,%.17g,%.17g,%.17g\n", x->name, x->members,
-              x->servers, x->utilisation, x->max_member_utilisation, x->waiting, x->requests);
+      fprintf(out, "%s,%" PRId64 ",%" PRId64 ",%s,%s,%s,%s\n", x->name, x->members, x->servers,
+              cli_number(x->utilisation, a), cli_number(x->max_member_utilisation, b),
+              cli_number(x->waiting, c), cli_number(x->requests, d));
     }
     return;
   }
   if (format == FORMAT_JSON) {
     fprintf(out, "{\"scenario\": \"%s\", \"runs\": %d, \"seed\": %" PRIu64 ", \"events\": %" PRIu64
-            ",\n \"time_min\": %.17g, \"time_mean\": %.17g, \"time_max\": %.17g,\n \"resources\": [",
-            scenario_names[scenario], r->runs, seed, r->events, r->time_min, r->time_mean, r->time_max);
+            ",\n \"time_min\": %s, \"time_mean\": %s, \"time_max\": %s,\n \"resources\": [",
+            scenario_names[scenario], r->runs, seed, r->events, cli_number(r->time_min, a),
+            cli_number(r->time_mean, b), cli_number(r->time_max, c));
     for (int i = 0; i < r->resource_count; i++) {
       const SimResourceReport *x = &r->resources[i];
       fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
       cli_json_string(out, x->name);
       fprintf(out, ", \"family\": %s, \"members\": %" PRId64 ", \"servers\": %" PRId64
-              ", \"utilisation\": %.17g, \"max_member_utilisation\": %.17g, \"waiting\": %.17g"
-              ", \"requests\": %.17g}", x->family ? "true" : "false", x->members, x->servers,
-              x->utilisation, x->max_member_utilisation, x->waiting, x->requests);
+              ", \"utilisation\": %s, \"max_member_utilisation\": %s, \"waiting\": %s"
+              ", \"requests\": %s}", x->family ? "true" : "false", x->members, x->servers,
+              cli_number(x->utilisation, a), cli_number(x->max_member_utilisation, b),
+              cli_number(x->waiting, c), cli_number(x->requests, d));
     }
     fprintf(out, "%s]}\n", r->resource_count ? "\n " : "");
     return;
