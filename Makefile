@@ -90,6 +90,31 @@ deps:
 clean:
 	rm -rf build pamc
 
+# make install PREFIX=... [DESTDIR=...]: the binary (and pamc-mpi-bench when built), the man page,
+# bash completion, the bundled models (with their libraries and specs) under share/pamc, and the
+# user's documentation under share/doc/pamc. make uninstall removes exactly these.
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BINDIR   := $(DESTDIR)$(PREFIX)/bin
+MANDIR   := $(DESTDIR)$(PREFIX)/share/man/man1
+COMPDIR  := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+SHAREDIR := $(DESTDIR)$(PREFIX)/share/pamc
+DOCDIR   := $(DESTDIR)$(PREFIX)/share/doc/pamc
+INSTALL_DOCS := docs/manual.md docs/language.md docs/reduction.md docs/demo.png
+.PHONY: install uninstall
+install: all
+	install -d $(BINDIR) $(MANDIR) $(COMPDIR) $(SHAREDIR) $(DOCDIR)
+	install -m 755 $(PAMC) $(BINDIR)/pamc
+	$(if $(CALIBRATE_BINS),install -m 755 $(CALIBRATE_BINS) $(BINDIR)/)
+	install -m 644 docs/pamc.1 $(MANDIR)/pamc.1
+	install -m 644 docs/pamc.bash $(COMPDIR)/pamc
+	cd models && find . -type d -exec install -d "$(SHAREDIR)/models/{}" \; \
+	  && find . -type f -exec install -m 644 "{}" "$(SHAREDIR)/models/{}" \;
+	install -m 644 $(INSTALL_DOCS) $(DOCDIR)/
+uninstall:
+	rm -f $(BINDIR)/pamc $(BINDIR)/pamc-mpi-bench $(MANDIR)/pamc.1 $(COMPDIR)/pamc
+	rm -rf $(SHAREDIR) $(DOCDIR)
+
 # The main job on a bundled example: the time range of the LANGUAGE.md example (halo.pam: N, P,
 # iters have defaults; the constants come from the machine file) for P = 1, 2, 4, ..., 1024.
 DEMO_MODEL   := models/halo.pam

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ast_dump.h"
@@ -196,6 +197,15 @@ int cli_load_checked(Program *prog, DiagList *diags, const char *path, const Pro
   return EXIT_OK;
 }
 
+int cli_refuse(const CliOptions *opts, const char *command, int what) {
+  const char *option = (what & CLI_NO_FORMAT) && opts->format ? "--format"
+                     : (what & CLI_NO_OUTPUT) && opts->output ? "-o"
+                     : (what & CLI_NO_ENTRY) && opts->entry ? "-e" : NULL;
+  if (!option) return EXIT_OK;
+  fprintf(stderr, "pamc %s: takes no %s (see pamc %s --help)\n", command, option, command);
+  return EXIT_USAGE;
+}
+
 int cli_loop_limit(const char *command, const char *text, long *limit) {
   *limit = 0;
   if (!text) return EXIT_OK;
@@ -209,6 +219,60 @@ int cli_loop_limit(const char *command, const char *text, long *limit) {
   }
   *limit = value;
   return EXIT_OK;
+}
+
+int cli_output_begin(CliOutput *o, const char *command, const char *path) {
+  memset(o, 0, sizeof *o);
+  o->saved_stdout = -1;
+  if (!path) return EXIT_OK;
+  o->path = path;
+  size_t n = strlen(path) + 16;
+  o->tmp = malloc(n);
+  if (!o->tmp) return EXIT_IO;
+  snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
+  int fd = mkstemp(o->tmp);
+  if (fd < 0) {
+    fprintf(stderr, "pamc %s: cannot write %s: %s\n", command, path, strerror(errno));
+    free(o->tmp);
+    o->tmp = NULL;
+    return EXIT_IO;
+  }
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);   /* as fopen would create it */
+  fflush(stdout);
+  o->saved_stdout = dup(STDOUT_FILENO);
+  if (o->saved_stdout < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+    fprintf(stderr, "pamc %s: cannot write %s: %s\n", command, path, strerror(errno));
+    close(fd);
+    unlink(o->tmp);
+    free(o->tmp);
+    o->tmp = NULL;
+    return EXIT_IO;
+  }
+  close(fd);
+  return EXIT_OK;
+}
+
+int cli_output_end(CliOutput *o, const char *command, int status) {
+  if (!o->tmp) return status;
+  int failed = fflush(stdout) != 0 || ferror(stdout) || fsync(STDOUT_FILENO) != 0;
+  int e = errno;
+  dup2(o->saved_stdout, STDOUT_FILENO);
+  close(o->saved_stdout);
+  clearerr(stdout);
+  if (status == EXIT_OK && failed) {
+    fprintf(stderr, "pamc %s: cannot write %s: %s\n", command, o->path, strerror(e));
+    status = EXIT_IO;
+  }
+  if (status == EXIT_OK && rename(o->tmp, o->path) != 0) {
+    fprintf(stderr, "pamc %s: cannot write %s: %s\n", command, o->path, strerror(errno));
+    status = EXIT_IO;
+  }
+  if (status != EXIT_OK) unlink(o->tmp);
+  free(o->tmp);
+  o->tmp = NULL;
+  return status;
 }
 
 char *cli_number(double v, char *buf) {

@@ -53,6 +53,12 @@ typedef struct CliOptions {
 int cli_parse(CliOptions *opts, const CliSpec *spec, int argc, char **argv);
 void cli_free(CliOptions *opts);
 
+/* Refuses a common option the command has no use for (it would be ignored): --format (what
+** includes CLI_NO_FORMAT), -o (CLI_NO_OUTPUT), -e (CLI_NO_ENTRY). EXIT_OK, or EXIT_USAGE after
+** "pamc COMMAND: takes no -o" on stderr. */
+enum { CLI_NO_FORMAT = 1, CLI_NO_OUTPUT = 2, CLI_NO_ENTRY = 4 };
+int cli_refuse(const CliOptions *opts, const char *command, int what);
+
 /* Largest --loop-limit (a sum walked index by index costs that many evaluations per point). */
 #define CLI_LOOP_LIMIT_MAX 1000000000L
 
@@ -68,6 +74,21 @@ ProgramOptions cli_program_options(const CliOptions *opts);
 ** case. */
 int cli_load_checked(Program *prog, DiagList *diags, const char *path, const ProgramOptions *popts,
                      FILE *dump);
+
+/* -o FILE of reduce, predict and simulate: stdout goes to a temporary file beside FILE, renamed
+** to FILE when the command succeeded (no partial output). */
+typedef struct CliOutput {
+  const char *path;       /* FILE, NULL when -o was not given (stdout stays) */
+  char *tmp;              /* FILE.tmpXXXXXX (malloc'd), NULL when not open */
+  int saved_stdout;       /* the original stdout (dup), restored at the end */
+} CliOutput;
+
+/* Sends stdout to a temporary file beside path (path NULL: nothing to do). EXIT_OK, or EXIT_IO
+** after saying why on stderr ("pamc COMMAND: cannot write ..."). */
+int cli_output_begin(CliOutput *o, const char *command, const char *path);
+/* Flushes stdout and restores it; when status is EXIT_OK and every write succeeded, renames the
+** temporary file to FILE, else removes it. Returns status, or EXIT_IO when the output failed. */
+int cli_output_end(CliOutput *o, const char *command, int status);
 
 /* Longest text of cli_number. */
 #define CLI_NUMBER_SIZE 32

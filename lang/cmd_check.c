@@ -47,6 +47,7 @@ int cmd_check(int argc, char **argv) {
   const CliSpec spec = {"check", usage, extras, 1, 1, 1, -1};
   CliOptions opts;
   int status = cli_parse(&opts, &spec, argc, argv);
+  if (status == EXIT_OK && !opts.help) status = cli_refuse(&opts, "check", CLI_NO_FORMAT | CLI_NO_OUTPUT);
   if (status != EXIT_OK || opts.help) {
     cli_free(&opts);
     return status;

@@ -198,6 +198,7 @@ int cmd_gen(int argc, char **argv) {
   const CliSpec spec = {"gen", usage, extras, 1, 1, 1, 1};
   CliOptions opts;
   int status = cli_parse(&opts, &spec, argc, argv);
+  if (status == EXIT_OK && !opts.help) status = cli_refuse(&opts, "gen", CLI_NO_FORMAT | CLI_NO_ENTRY);
   if (status != EXIT_OK || opts.help) {
     cli_free(&opts);
     return status;

@@ -17,7 +17,7 @@
 
 static const char usage[] =
   "usage: pamc predict FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
-  "                    [--format table|csv|json] [--loop-limit N]\n"
+  "                    [--format table|csv|json] [-o OUT] [--speedup] [--loop-limit N]\n"
   "                    [--plot OUT.svg|OUT.png [--logx] [--logy] [--linear] [--plot-data DIR]]\n"
   "\n"
   "Evaluates the reduced bounds of the entry process at every point of a sweep: for each point,\n"
@@ -31,6 +31,9 @@ static const char usage[] =
   "                   several swept names give their cartesian product (first outermost)\n"
   "  -e NAME          entry process (default main)\n"
   "  --format F       table (default; times with units), csv or json (seconds)\n"
+  "  -o OUT           write the rows to OUT (whole or not at all) instead of stdout\n"
+  "  --speedup        add speedup (est of the first point / est) and efficiency (speedup x\n"
+  "                   first value / value of the first swept param) after hi\n"
   "  --plot OUT       also draw lo .. hi and est against the first swept param with gnuplot\n"
   "                   (OUT.svg or OUT.png): one curve per value of the other swept params,\n"
   "                   the changes of bottleneck marked, log axes when the values are geometric\n"
@@ -55,6 +58,8 @@ typedef enum Format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } Format;
 #define TABLE_TIME_WIDTH 11
 /* Values of a swept column measured for its width (beyond, the last is measured too). */
 #define TABLE_WIDTH_SAMPLES 1000
+/* Width of the speedup and efficiency columns of the table. */
+#define TABLE_RATIO_WIDTH 10
 /* Least width of a param column of the table. */
 #define TABLE_PARAM_WIDTH 8
 
@@ -76,6 +81,8 @@ typedef struct Output {
   const ReduceResult *reduced; /* names of the bottleneck terms */
   long rows;                /* rows printed so far */
   PredictPlot *plot;        /* --plot, or NULL */
+  int speedup;              /* --speedup: speedup and efficiency columns after hi */
+  double base_est, base_x;  /* --speedup: est and first swept value of the first row */
 } Output;
 
 static int usage_error(const char *message, const char *what) {
@@ -130,7 +137,12 @@ static void print_header(FILE *out, const Output *o) {
       fprintf(out, "%*s  ", column_width(&o->columns[i]), o->columns[i].name);
     }
   }
-  if (o->format == FORMAT_CSV) fputs("lo,est,hi,bottleneck\n", out);
+  if (o->format == FORMAT_CSV) fputs(o->speedup ? "lo,est,hi,speedup,efficiency,bottleneck\n"
+                                                  : "lo,est,hi,bottleneck\n", out);
+  else if (o->speedup)
+    fprintf(out, "%*s  %*s  %*s  %*s  %*s  %s\n", TABLE_TIME_WIDTH, "lo", TABLE_TIME_WIDTH, "est",
+            TABLE_TIME_WIDTH, "hi", TABLE_RATIO_WIDTH, "speedup", TABLE_RATIO_WIDTH, "efficiency",
+            "bottleneck");
   else fprintf(out, "%*s  %*s  %*s  %s\n", TABLE_TIME_WIDTH, "lo", TABLE_TIME_WIDTH, "est",
                TABLE_TIME_WIDTH, "hi", "bottleneck");
 }
@@ -154,7 +166,13 @@ static void column_text(const Output *o, const Column *c, const double *point, c
 
 static void print_row(FILE *out, Output *o, const double *point, double lo, double est, double hi,
                       const char *bottleneck) {
-  char text[128], a[64], b[64], c[64];
+  char text[128], a[64], b[64], c[64], s[CLI_NUMBER_SIZE], e[CLI_NUMBER_SIZE];
+  /* --speedup: est of the first row over est here; efficiency per unit of the first swept value */
+  if (o->rows == 0) {
+    o->base_est = est;
+    o->base_x = point[0];
+  }
+  double speedup = o->base_est / est, efficiency = speedup * o->base_x / point[0];
   if (o->format == FORMAT_JSON) {
     fputs(o->rows ? ",\n {" : "\n {", out);
     for (int i = 0; i < o->column_count; i++) {
@@ -168,6 +186,12 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
     json_number(out, cli_number(est, b), est);
     fputs(", \"hi\": ", out);
     json_number(out, cli_number(hi, c), hi);
+    if (o->speedup) {
+      fputs(", \"speedup\": ", out);
+      json_number(out, cli_number(speedup, s), speedup);
+      fputs(", \"efficiency\": ", out);
+      json_number(out, cli_number(efficiency, e), efficiency);
+    }
     fputs(", \"bottleneck\": ", out);
     cli_json_string(out, bottleneck);
     fputc('}', out);
@@ -177,6 +201,7 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
       fprintf(out, "%s,", text);
     }
     fprintf(out, "%s,%s,%s,", cli_number(lo, a), cli_number(est, b), cli_number(hi, c));
+    if (o->speedup) fprintf(out, "%s,%s,", cli_number(speedup, s), cli_number(efficiency, e));
     csv_string(out, bottleneck);
     fputc('\n', out);
   } else {
@@ -184,9 +209,11 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
       column_text(o, &o->columns[i], point, text, sizeof text);
       fprintf(out, "%*s  ", column_width(&o->columns[i]), text);
     }
-    fprintf(out, "%*s  %*s  %*s  %s\n", TABLE_TIME_WIDTH, sim_format_time(lo, a, sizeof a),
+    fprintf(out, "%*s  %*s  %*s  ", TABLE_TIME_WIDTH, sim_format_time(lo, a, sizeof a),
             TABLE_TIME_WIDTH, sim_format_time(est, b, sizeof b), TABLE_TIME_WIDTH,
-            sim_format_time(hi, c, sizeof c), bottleneck);
+            sim_format_time(hi, c, sizeof c));
+    if (o->speedup) fprintf(out, "%*.4g  %*.4g  ", TABLE_RATIO_WIDTH, speedup, TABLE_RATIO_WIDTH, efficiency);
+    fprintf(out, "%s\n", bottleneck);
   }
   o->rows++;
 }
@@ -322,7 +349,7 @@ static Column *make_columns(Program *prog, const CliOptions *opts, const Sweep *
     c->time = d && d->kind == DECL_CONST && has_time_unit(opts->defines[i].value);
     int width = (int)strlen(c->name);
     char text[128];
-    Output table = {FORMAT_TABLE, NULL, 0, NULL, 0, NULL};
+    Output table = {FORMAT_TABLE, NULL, 0, NULL, 0, NULL, 0, 0, 0};
     double point[SWEEP_MAX_AXES] = {0};
     if (c->axis < 0) {
       column_text(&table, c, point, text, sizeof text);
@@ -430,7 +457,7 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
 }
 
 static int predict_file(const CliOptions *opts, Format format, PredictPlotOptions *plot_opts,
-                        long loop_limit) {
+                        long loop_limit, int speedup) {
   const char *plot_out = plot_opts->out;
   Sweep sweep;
   sweep_init(&sweep);
@@ -438,6 +465,8 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
   int plain_count = 0;
   if (!plain) return EXIT_IO;
   int result = split_defines(opts, &sweep, plain, &plain_count);
+  if (result == EXIT_OK && speedup && sweep.axis_count == 0)
+    result = usage_error("--speedup needs a swept param, e.g.", "-D P=1..64:*2");
   if (result == EXIT_OK && plot_out && sweep.axis_count == 0)
     result = usage_error("--plot needs a swept param, e.g.", "-D P=1..64:*2");
   if (result == EXIT_OK && plot_out) {
@@ -467,7 +496,7 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
     } else {
       PredictPlot plot;
       char err[512], title[PREDICT_PLOT_LABEL_SIZE * 4];
-      Output o = {format, NULL, 0, &r, 0, NULL};
+      Output o = {format, NULL, 0, &r, 0, NULL, speedup, 0, 0};
       o.columns = make_columns(&prog, opts, &sweep, &o.column_count);
       if (plot_out) {
         predict_plot_title(title, sizeof title, opts->files[0], opts->machine_files, opts->machine_count);
@@ -504,11 +533,12 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
 int cmd_predict(int argc, char **argv) {
   const char *plot_out = NULL, *plot_dir = NULL, *loop_text = NULL;
   long loop_limit = 0;
-  int logx = 0, logy = 0, linear = 0;
+  int logx = 0, logy = 0, linear = 0, speedup = 0;
   const CliExtra extras[] = {{"--plot", 1, &plot_out, NULL}, {"--loop-limit", 1, &loop_text, NULL},
                              {"--plot-data", 1, &plot_dir, NULL}, {"--logx", 0, NULL, &logx},
-                             {"--logy", 0, NULL, &logy}, {"--linear", 0, NULL, &linear}};
-  const CliSpec spec = {"predict", usage, extras, 6, 1, 1, 1};
+                             {"--logy", 0, NULL, &logy}, {"--linear", 0, NULL, &linear},
+                             {"--speedup", 0, NULL, &speedup}};
+  const CliSpec spec = {"predict", usage, extras, 7, 1, 1, 1};
   CliOptions opts;
   int status = cli_parse(&opts, &spec, argc, argv);
   if (status == EXIT_OK && !opts.help) status = cli_loop_limit("predict", loop_text, &loop_limit);
@@ -523,7 +553,6 @@ int cmd_predict(int argc, char **argv) {
     else if (!strcmp(opts.format, "json")) format = FORMAT_JSON;
     else status = usage_error("unknown format (table, csv, json):", opts.format);
   }
-  if (status == EXIT_OK && opts.output) status = usage_error("takes no", "-o (rows go to stdout; --plot OUT for a plot)");
   if (status == EXIT_OK && plot_out && predict_plot_kind(plot_out) < 0)
     status = usage_error("--plot wants OUT.svg or OUT.png, not", plot_out);
   if (status == EXIT_OK && !plot_out && (plot_dir || logx || logy || linear))
@@ -532,7 +561,9 @@ int cmd_predict(int argc, char **argv) {
   if (linear) plot_opts.logx = plot_opts.logy = PREDICT_PLOT_LINEAR;
   if (logx) plot_opts.logx = PREDICT_PLOT_LOG;
   if (logy) plot_opts.logy = PREDICT_PLOT_LOG;
-  if (status == EXIT_OK) status = predict_file(&opts, format, &plot_opts, loop_limit);
+  CliOutput out;
+  if (status == EXIT_OK) status = cli_output_begin(&out, "predict", opts.output);
+  if (status == EXIT_OK) status = cli_output_end(&out, "predict", predict_file(&opts, format, &plot_opts, loop_limit, speedup));
   cli_free(&opts);
   return status;
 }

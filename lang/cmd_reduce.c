@@ -14,7 +14,7 @@
 
 static const char usage[] =
   "usage: pamc reduce [-m MACHINE]... [-D NAME=VALUE]... [-e NAME] [--format text|json|latex|c]\n"
-  "                   [--subst] [--exact] [--verbose] [--expected] [--loop-limit N] FILE\n"
+  "                   [--subst] [--exact] [--verbose] [--expected] [--loop-limit N] [-o OUT] FILE\n"
   "\n"
   "Reduces the entry process to closed-form bounds T_lo <= time <= T_hi over the params left\n"
   "free (params set with -D are substituted).\n"
@@ -24,6 +24,7 @@ static const char usage[] =
   "  -D NAME=VALUE   set a param or const (repeatable)\n"
   "  -e NAME         entry process (default main)\n"
   "  --format F      text (default), json, latex or c\n"
+  "  -o OUT          write the bounds to OUT (whole or not at all) instead of stdout\n"
   "  --subst         replace the constants by their values\n"
   "  --exact         text: every number exact (rationals such as 333327/1000000000, interval\n"
   "                  ends that read back to the same double); by default a number of more than\n"
@@ -142,6 +143,11 @@ int cmd_reduce(int argc, char **argv) {
     cli_free(&opts);
     return EXIT_USAGE;
   }
+  CliOutput out;
+  if (cli_output_begin(&out, "reduce", opts.output) != EXIT_OK) {
+    cli_free(&opts);
+    return EXIT_IO;
+  }
   DiagList diags;
   diag_init(&diags);
   diags.color = opts.color;
@@ -156,6 +162,7 @@ int cmd_reduce(int argc, char **argv) {
     else result = print_result(&r, format, verbose, exact);
     reduce_result_free(&r);
   }
+  result = cli_output_end(&out, "reduce", result);
   diag_print(&diags, stderr);
   program_free(&prog);
   diag_free(&diags);

@@ -20,7 +20,7 @@
 static const char usage[] =
   "usage: pamc simulate FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
   "                     [--scenario lo|mid|hi|random] [--runs K] [--seed S]\n"
-  "                     [--format table|csv|json]\n"
+  "                     [--format table|csv|json] [-o OUT]\n"
   "\n"
   "Runs the reference discrete-event simulation of the entry process (LANGUAGE.md §6) and\n"
   "prints its time (time_min, time_mean, time_max over the runs) and, per resource, the\n"
@@ -37,6 +37,7 @@ static const char usage[] =
   "  --runs K         number of runs (default 1)\n"
   "  --seed S         seed of choose() and random scenarios (default 1)\n"
   "  --format F       table (default; times with units), csv or json (seconds)\n"
+  "  -o OUT           write the results to OUT (whole or not at all) instead of stdout\n"
   "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
   "  --help           this text\n"
   "\n"
@@ -218,8 +219,10 @@ int cmd_simulate(int argc, char **argv) {
               opts.defines[i].raw);
       status = EXIT_USAGE;
     }
-  if (status == EXIT_OK && opts.output) status = usage_error("takes no", "-o (results go to stdout)");
-  if (status == EXIT_OK) status = simulate_file(opts.files[0], &opts, &sim, format);
+  CliOutput out;
+  if (status == EXIT_OK) status = cli_output_begin(&out, "simulate", opts.output);
+  if (status == EXIT_OK)
+    status = cli_output_end(&out, "simulate", simulate_file(opts.files[0], &opts, &sim, format));
   cli_free(&opts);
   return status;
 }

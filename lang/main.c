@@ -29,7 +29,8 @@ static void usage(FILE *out) {
         "pamc compiles parallel-program models into closed-form time bounds.\n\ncommands:\n", out);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fputs("\n`pamc COMMAND --help` describes a command's options.\n"
+  fputs("\n`pamc help COMMAND` (or `pamc COMMAND --help`) describes a command's options;\n"
+        "`pamc -V` (--version) prints the version.\n"
         "Exit status: 0 success, 1 model or input error, 2 usage error, 3 I/O or system error.\n", out);
 }
 
@@ -38,11 +39,20 @@ int main(int argc, char **argv) {
     usage(stderr);
     return EXIT_USAGE;
   }
+  if (!strcmp(argv[1], "help") && argc > 2) {   /* pamc help CMD: CMD's --help */
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+      if (!strcmp(argv[2], commands[i].name)) {
+        char *help_argv[] = {argv[2], "--help", NULL};
+        return commands[i].run(2, help_argv);
+      }
+    fprintf(stderr, "pamc: unknown command '%s' (see pamc --help)\n", argv[2]);
+    return EXIT_USAGE;
+  }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(stdout);
     return EXIT_OK;
   }
-  if (!strcmp(argv[1], "--version")) {
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
     printf("pamc %s\n", PAMC_VERSION);
     return EXIT_OK;
   }
