@@ -1,0 +1,43 @@
+#!/bin/sh
+# cli_more.sh — pamc help CMD and -V; -o FILE for reduce, predict and simulate (the same bytes as
+# stdout, nothing left on failure); predict --speedup against the est column.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+die() { echo "cli_more.sh: $*"; exit 1; }
+H="models/halo.pam -m models/machine.mach"
+
+[ "$("$PAMC" help predict)" = "$("$PAMC" predict --help)" ] || die "help predict differs from predict --help"
+"$PAMC" help nope >/dev/null 2>&1; [ $? -eq 2 ] || die "help nope: want status 2"
+[ "$("$PAMC" -V)" = "$("$PAMC" --version)" ] || die "-V differs from --version"
+
+# -o: the same bytes as stdout
+"$PAMC" predict $H -D P=1..8 --format csv > "$tmp/stdout.csv" || die "predict failed"
+"$PAMC" predict $H -D P=1..8 --format csv -o "$tmp/o.csv" > "$tmp/empty" || die "predict -o failed"
+cmp -s "$tmp/stdout.csv" "$tmp/o.csv" || die "predict -o differs from stdout"
+[ -s "$tmp/empty" ] && die "predict -o also wrote stdout"
+"$PAMC" reduce models/halo.pam > "$tmp/r1" && "$PAMC" reduce models/halo.pam -o "$tmp/r2" || die "reduce -o failed"
+cmp -s "$tmp/r1" "$tmp/r2" || die "reduce -o differs from stdout"
+"$PAMC" simulate $H -D P=4 -D iters=2 --format json > "$tmp/s1" && \
+  "$PAMC" simulate $H -D P=4 -D iters=2 --format json -o "$tmp/s2" || die "simulate -o failed"
+cmp -s "$tmp/s1" "$tmp/s2" || die "simulate -o differs from stdout"
+# -o on failure: status of the failure, no file, no temporary file
+"$PAMC" predict tests/models/predict/negative.pam -D N=1..10 -o "$tmp/neg.csv" >/dev/null 2>&1
+[ $? -eq 1 ] || die "predict -o after a model error: want status 1"
+"$PAMC" reduce "$tmp/missing.pam" -o "$tmp/missing.txt" >/dev/null 2>&1
+[ $? -eq 3 ] || die "reduce -o of a missing file: want status 3"
+[ -z "$(ls "$tmp" | grep -E 'neg|missing')" ] || die "-o left files after a failure: $(ls "$tmp")"
+"$PAMC" predict $H -D P=1..4 -o "$tmp/no/such/dir.csv" >/dev/null 2>&1
+[ $? -eq 3 ] || die "predict -o into a missing directory: want status 3"
+
+# --speedup: speedup = est(first) / est, efficiency = speedup * P(first) / P
+"$PAMC" predict $H -D P=1..64:*4 --speedup --format csv > "$tmp/sp.csv" || die "--speedup failed"
+[ "$(head -1 "$tmp/sp.csv")" = "P,lo,est,hi,speedup,efficiency,bottleneck" ] || die "--speedup header: $(head -1 "$tmp/sp.csv")"
+awk -F, 'NR == 2 { e1 = $3; p1 = $1 }
+         NR > 1 { s = e1 / $3; f = s * p1 / $1
+                  if ((s - $5) ^ 2 > 1e-20 * s * s || (f - $6) ^ 2 > 1e-20 * f * f) { print "row " NR ": " $0; bad = 1 } }
+         END { exit bad }' "$tmp/sp.csv" || die "--speedup columns do not follow est"
+# EXAMPLES-free hand value: est(P=1) = 100.6096 ms, est(P=4) = 25.6096 ms (machine.mach midpoints)
+sed -n 3p "$tmp/sp.csv" | grep -q '^4,.*,3.92858927902036[0-9]*,0.98214731975509[0-9]*,' || die "--speedup at P=4: $(sed -n 3p "$tmp/sp.csv")"
+"$PAMC" predict $H -D P=4 --speedup >/dev/null 2>&1; [ $? -eq 2 ] || die "--speedup without a sweep: want status 2"
+exit 0
