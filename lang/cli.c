@@ -75,6 +75,58 @@ static char *default_machine_path(void) {
   return path;
 }
 
+/* Appends a define NAME=VALUE (text kept by the caller). EXIT_OK or a usage error. */
+static int add_define(CliOptions *opts, const CliSpec *spec, const char *text) {
+  char *name;
+  const char *value;
+  if (!cli_split_define(text, &name, &value)) return usage_error(spec, "-D wants NAME=VALUE, not", text);
+  opts->defines = grow(opts->defines, opts->define_count, sizeof *opts->defines);
+  opts->defines[opts->define_count++] = (ProgramDefine){name, value, text};
+  return EXIT_OK;
+}
+
+/* -D @FILE: one NAME=VALUE a line; blank lines and lines starting with # are skipped. */
+static int read_define_file(CliOptions *opts, const CliSpec *spec, const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "pamc %s: cannot read -D @%s: %s\n", spec->command, path, strerror(errno));
+    return EXIT_IO;
+  }
+  char *text = NULL;
+  size_t length = 0;
+  FILE *mem = open_memstream(&text, &length);
+  int c;
+  while (mem && (c = fgetc(f)) != EOF) fputc(c, mem);
+  int bad = ferror(f);
+  fclose(f);
+  if (!mem || fclose(mem) != 0 || bad) {
+    free(text);
+    fprintf(stderr, "pamc %s: cannot read -D @%s\n", spec->command, path);
+    return EXIT_IO;
+  }
+  opts->define_texts = grow(opts->define_texts, opts->define_text_count, sizeof *opts->define_texts);
+  opts->define_texts[opts->define_text_count++] = text;
+  for (char *line = text, *next; line && *line; line = next) {
+    next = strchr(line, '\n');
+    if (next) *next++ = '\0';
+    while (*line == ' ' || *line == '\t') line++;
+    size_t n = strlen(line);
+    while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r')) line[--n] = '\0';
+    if (!*line || *line == '#') continue;
+    char *eq = strchr(line, '=');   /* "N = 1000*P" reads as "N=1000*P" */
+    if (eq) {
+      char *name_end = eq, *value = eq + 1;
+      while (name_end > line && (name_end[-1] == ' ' || name_end[-1] == '\t')) name_end--;
+      while (*value == ' ' || *value == '\t') value++;
+      *name_end = '=';
+      memmove(name_end + 1, value, strlen(value) + 1);
+    }
+    int status = add_define(opts, spec, line);
+    if (status != EXIT_OK) return status;
+  }
+  return EXIT_OK;
+}
+
 static int match(const char *arg, const char *name) {
   size_t n = strlen(name);
   return !strncmp(arg, name, n) && (arg[n] == '\0' || arg[n] == '=');
@@ -123,12 +175,13 @@ int cli_parse(CliOptions *opts, const CliSpec *spec, int argc, char **argv) {
     } else if (spec->model_options && !strncmp(arg, "-D", 2)) {
       const char *text = option_value(argc, argv, &i, arg, 2, 1);
       if (!text || !*text) return usage_error(spec, "missing NAME=VALUE after", "-D");
-      char *name;
-      const char *value;
-      if (!cli_split_define(text, &name, &value))
-        return usage_error(spec, "-D wants NAME=VALUE, not", text);
-      opts->defines = grow(opts->defines, opts->define_count, sizeof *opts->defines);
-      opts->defines[opts->define_count++] = (ProgramDefine){name, value, text};
+      if (text[0] == '@') {
+        int status = read_define_file(opts, spec, text + 1);
+        if (status != EXIT_OK) return status;
+        continue;
+      }
+      int status = add_define(opts, spec, text);
+      if (status != EXIT_OK) return status;
     } else if (spec->model_options && !strncmp(arg, "-e", 2) && strncmp(arg, "--", 2)) {
       const char *value = option_value(argc, argv, &i, arg, 2, 1);
       if (!value || !*value) return usage_error(spec, "missing process name after", "-e");
@@ -137,6 +190,8 @@ int cli_parse(CliOptions *opts, const CliSpec *spec, int argc, char **argv) {
       const char *value = option_value(argc, argv, &i, arg, strlen("--format"), 0);
       if (!value || !*value) return usage_error(spec, "missing format after", "--format");
       opts->format = value;
+    } else if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+      opts->quiet = 1;
     } else if (match(arg, "--color")) {
       const char *value = option_value(argc, argv, &i, arg, strlen("--color"), 0);
       int color = value ? diag_color_parse(value) : -1;
@@ -160,7 +215,7 @@ int cli_parse(CliOptions *opts, const CliSpec *spec, int argc, char **argv) {
       opts->machine_files = grow(opts->machine_files, 0, sizeof *opts->machine_files);
       opts->machine_files[opts->machine_count++] = opts->default_path;
       opts->default_machine = 1;
-      fprintf(stderr, "pamc: note: using machine file %s\n", opts->default_path);
+      if (!opts->quiet) fprintf(stderr, "pamc: note: using machine file %s\n", opts->default_path);
     }
   }
   return EXIT_OK;
@@ -172,6 +227,8 @@ void cli_free(CliOptions *opts) {
   free(opts->machine_files);
   free(opts->files);
   free(opts->default_path);
+  for (int i = 0; i < opts->define_text_count; i++) free(opts->define_texts[i]);
+  free(opts->define_texts);
   memset(opts, 0, sizeof *opts);
 }
 
@@ -195,6 +252,11 @@ int cli_load_checked(Program *prog, DiagList *diags, const char *path, const Pro
   if (status != PROGRAM_OK || diags->errors > 0) return EXIT_MODEL;
   if (check_program(prog) > 0 || diags->errors > 0) return EXIT_MODEL;
   return EXIT_OK;
+}
+
+void cli_diags(DiagList *diags, const CliOptions *opts) {
+  diags->color = opts->color;
+  diags->quiet = opts->quiet;
 }
 
 int cli_refuse(const CliOptions *opts, const char *command, int what) {

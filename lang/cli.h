@@ -1,6 +1,6 @@
 /*
 ** cli.h — the options every subcommand shares (CLI.md "Common options"): -m FILE, -D NAME=VALUE,
-** -e NAME, --format F, -o OUT, --color WHEN, --help, and the default machine file; each cmd_*.c adds its own
+** -e NAME, --format F, -o OUT, --color WHEN, --help, -D @FILE, and the default machine file; each cmd_*.c adds its own
 ** options through a table of CliExtra.
 */
 #ifndef PAMC_CLI_H
@@ -39,10 +39,13 @@ typedef struct CliOptions {
   const char *format;         /* --format F, NULL when not given */
   const char *output;         /* -o OUT, NULL when not given */
   DiagColor color;            /* --color=auto|always|never (auto when not given) */
+  int quiet;                  /* --quiet: no notes (the default machine file, overrides) */
   int help;                   /* 1: --help was given and printed: exit 0 */
   const char **files;         /* positional arguments in order */
   int file_count;             /* length of files */
   char *default_path;         /* malloc'd path of the default machine file, or NULL */
+  char **define_texts;        /* -D @FILE: the files' texts (malloc'd; defines point into them) */
+  int define_text_count;      /* length of define_texts */
 } CliOptions;
 
 /* Parses argv (argv[0] is the subcommand's name) into opts. Returns EXIT_OK (0) when the command
@@ -52,6 +55,9 @@ typedef struct CliOptions {
 ** on stderr ("pamc: note: using machine file ..."). Always call cli_free. */
 int cli_parse(CliOptions *opts, const CliSpec *spec, int argc, char **argv);
 void cli_free(CliOptions *opts);
+
+/* Sets the colour and quietness of diags from --color and --quiet. */
+void cli_diags(DiagList *diags, const CliOptions *opts);
 
 /* Refuses a common option the command has no use for (it would be ignored): --format (what
 ** includes CLI_NO_FORMAT), -o (CLI_NO_OUTPUT), -e (CLI_NO_ENTRY). EXIT_OK, or EXIT_USAGE after

@@ -33,6 +33,7 @@ static const char usage[] =
   "  -m FILE         machine file for the library's constants (repeatable)\n"
   "  -D NAME=VALUE   set a param or const of the library while checking (repeatable)\n"
   "  --color WHEN    colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
+  "  -q, --quiet     no notes (default machine file; a machine file overriding the model)\n"
   "  --help          this text\n"
   "\n"
   "Exit status: 0 ok, 1 specification or library error, 2 usage error, 3 unreadable file or\n"
@@ -96,10 +97,10 @@ static void relative_path(char *buf, size_t size, const char *dir, const char *f
 
 /* Checks the generated text as `pamc check` would; prints what is wrong. EXIT_OK or EXIT_MODEL. */
 static int check_generated(const char *path, const char *text, const ProgramOptions *popts,
-                           DiagColor color) {
+                           const CliOptions *cli) {
   DiagList diags;
   diag_init(&diags);
-  diags.color = color;
+  cli_diags(&diags, cli);
   Program prog;
   ProgramStatus status = path ? program_load(&prog, &diags, path, popts)
                               : program_load_string(&prog, &diags, "<generated>", text, popts);
@@ -116,7 +117,7 @@ static int check_generated(const char *path, const char *text, const ProgramOpti
 
 /* Writes text to out atomically: a temporary file beside it, checked, then renamed. */
 static int write_output(const char *out, const char *text, size_t length, const ProgramOptions *popts,
-                        DiagColor color) {
+                        const CliOptions *cli) {
   size_t n = strlen(out);
   char *temp = malloc(n + 16);
   if (!temp) return EXIT_IO;
@@ -133,7 +134,7 @@ static int write_output(const char *out, const char *text, size_t length, const 
   else close(fd);
   int status = ok ? EXIT_OK : EXIT_IO;
   if (!ok) fprintf(stderr, "pamc gen: error: cannot write '%s': %s\n", out, strerror(errno));
-  if (status == EXIT_OK) status = check_generated(temp, text, popts, color);
+  if (status == EXIT_OK) status = check_generated(temp, text, popts, cli);
   if (status == EXIT_OK && rename(temp, out) != 0) {
     fprintf(stderr, "pamc gen: error: cannot write '%s': %s\n", out, strerror(errno));
     status = EXIT_IO;
@@ -145,10 +146,10 @@ static int write_output(const char *out, const char *text, size_t length, const 
 
 /* Everything after the options: load, check, generate, write. */
 static int run(const char *spec_path, const char *library_path, const char *out_path,
-               const ProgramOptions *popts, DiagColor color) {
+               const ProgramOptions *popts, const CliOptions *cli) {
   DiagList diags;
   diag_init(&diags);
-  diags.color = color;
+  cli_diags(&diags, cli);
   Program lib;
   int status = load_library(&lib, &diags, library_path, popts);
   Arena arena;
@@ -179,9 +180,9 @@ static int run(const char *spec_path, const char *library_path, const char *out_
   diag_print(&diags, stderr);
   if (status == EXIT_OK) {
     if (out_path) {
-      status = write_output(out_path, text, length, popts, color);
+      status = write_output(out_path, text, length, popts, cli);
     } else {
-      status = check_generated(NULL, text, popts, color);
+      status = check_generated(NULL, text, popts, cli);
       if (status == EXIT_OK && fwrite(text, 1, length, stdout) != length) status = EXIT_IO;
     }
   }
@@ -209,7 +210,7 @@ int cmd_gen(int argc, char **argv) {
     return EXIT_USAGE;
   }
   ProgramOptions popts = cli_program_options(&opts);
-  status = run(opts.files[0], library, opts.output, &popts, opts.color);
+  status = run(opts.files[0], library, opts.output, &popts, &opts);
   cli_free(&opts);
   return status;
 }

@@ -44,6 +44,7 @@ static const char usage[] =
   "  --loop-limit N   a sum with no closed form is walked index by index when its range has\n"
   "                   at most N indices (default 100000); beyond, its closed bound is used\n"
   "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
+  "  -q, --quiet      no notes (default machine file; a machine file overriding the model)\n"
   "  --help           this text\n"
   "\n"
   "Columns: each name set with -D or swept, then lo, est, hi, bottleneck.\n"
@@ -60,6 +61,8 @@ typedef enum Format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } Format;
 #define TABLE_WIDTH_SAMPLES 1000
 /* Width of the speedup and efficiency columns of the table. */
 #define TABLE_RATIO_WIDTH 10
+/* Width of a column whose value follows the swept names (-D 'N=1000*P'). */
+#define TABLE_DERIVED_WIDTH 12
 /* Least width of a param column of the table. */
 #define TABLE_PARAM_WIDTH 8
 
@@ -71,6 +74,8 @@ typedef struct Column {
   int width;                /* table: width of its values and name */
   int interval;             /* fixed to an interval: csv gives it two columns, NAME_lo,NAME_hi */
   int time;                 /* a const given with a time unit: the table shows it with a unit */
+  const Decl *derived;      /* fixed to an expression of swept names (-D 'Q=sqrt(P)'): the
+                               declaration in force, evaluated at each point; NULL otherwise */
 } Column;
 
 /* What the rows are printed with. */
@@ -83,6 +88,8 @@ typedef struct Output {
   PredictPlot *plot;        /* --plot, or NULL */
   int speedup;              /* --speedup: speedup and efficiency columns after hi */
   double base_est, base_x;  /* --speedup: est and first swept value of the first row */
+  const Decl *const *axis_decls; /* the swept names' declarations (derived columns) */
+  int axis_count;           /* length of axis_decls */
 } Output;
 
 static int usage_error(const char *message, const char *what) {
@@ -150,6 +157,15 @@ static void print_header(FILE *out, const Output *o) {
 /* The value of a column at a point, as text for the format. */
 static void column_text(const Output *o, const Column *c, const double *point, char *buf, size_t size) {
   AlgInterval v = c->axis >= 0 ? ival_point(point[c->axis]) : c->value;
+  if (c->derived && o->axis_count > 0) {   /* -D 'N=1000*P': its value at this point */
+    EvalBinding bindings[SWEEP_MAX_AXES];
+    for (int a = 0; a < o->axis_count; a++) bindings[a] = (EvalBinding){o->axis_decls[a], ival_point(point[a])};
+    EvalEnv env;
+    eval_env_init(&env);
+    env.bindings = bindings;
+    env.binding_count = o->axis_count;
+    if (eval_decl_value(&env, c->derived, &v, NULL) != EVAL_OK) v = c->value;
+  }
   char a[CLI_NUMBER_SIZE], b[CLI_NUMBER_SIZE], ta[64], tb[64];
   if (o->format == FORMAT_TABLE && c->time) {   /* a const given in seconds: with its unit */
     if (v.lo == v.hi) sim_format_time(v.lo, buf, (int)size);
@@ -317,6 +333,17 @@ static int resolve_axes(Program *prog, const Sweep *sweep, const Decl **decls, D
   return 0;
 }
 
+/* 1 when a -D value is a plain number or interval (no name: the same at every point). */
+static int is_literal(const char *value) {
+  for (const char *p = value; *p; p++)
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_') {
+      const char *q = p;   /* a unit or exponent after a digit is no name */
+      while (q > value && ((q[-1] >= 'a' && q[-1] <= 'z') || (q[-1] >= 'A' && q[-1] <= 'Z'))) q--;
+      if (q == value || !((q[-1] >= '0' && q[-1] <= '9') || q[-1] == '.')) return 0;
+    }
+  return 1;
+}
+
 /* 1 when a -D value is written with a time unit (2us, 1ms..4ms:*2, [1ns, 2ns]). */
 static int has_time_unit(const char *value) {
   for (const char *p = value; *p; p++) {
@@ -346,14 +373,16 @@ static Column *make_columns(Program *prog, const CliOptions *opts, const Sweep *
     eval_env_init(&env);
     if (c->axis < 0 && d) eval_decl_value(&env, d, &c->value, NULL);
     c->interval = c->axis < 0 && c->value.lo != c->value.hi;
+    c->derived = c->axis < 0 && d && sweep->axis_count > 0 && !is_literal(opts->defines[i].value) ? d : NULL;
     c->time = d && d->kind == DECL_CONST && has_time_unit(opts->defines[i].value);
     int width = (int)strlen(c->name);
     char text[128];
-    Output table = {FORMAT_TABLE, NULL, 0, NULL, 0, NULL, 0, 0, 0};
+    Output table = {FORMAT_TABLE, NULL, 0, NULL, 0, NULL, 0, 0, 0, NULL, 0};
     double point[SWEEP_MAX_AXES] = {0};
     if (c->axis < 0) {
       column_text(&table, c, point, text, sizeof text);
       if ((int)strlen(text) > width) width = (int)strlen(text);
+      if (c->derived && width < TABLE_DERIVED_WIDTH) width = TABLE_DERIVED_WIDTH;   /* varies by point */
     } else {
       const SweepAxis *axis = &sweep->axes[c->axis];
       for (long k = 0; k < axis->count && k < TABLE_WIDTH_SAMPLES; k++) {   /* the widest of the first */
@@ -480,7 +509,7 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
   }
   DiagList diags;
   diag_init(&diags);
-  diags.color = opts->color;
+  cli_diags(&diags, opts);
   ProgramOptions popts = cli_program_options(opts);
   popts.defines = plain;
   popts.define_count = plain_count;
@@ -496,7 +525,7 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
     } else {
       PredictPlot plot;
       char err[512], title[PREDICT_PLOT_LABEL_SIZE * 4];
-      Output o = {format, NULL, 0, &r, 0, NULL, speedup, 0, 0};
+      Output o = {format, NULL, 0, &r, 0, NULL, speedup, 0, 0, axis_decls, sweep.axis_count};
       o.columns = make_columns(&prog, opts, &sweep, &o.column_count);
       if (plot_out) {
         predict_plot_title(title, sizeof title, opts->files[0], opts->machine_files, opts->machine_count);

@@ -37,6 +37,7 @@ static const char usage[] =
   "                  bound printed; evaluation (--format c, predict) walks it index by index\n"
   "                  instead when its range has at most N indices (default 100000)\n"
   "  --color WHEN    colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
+  "  -q, --quiet     no notes (default machine file; a machine file overriding the model)\n"
   "  --help          this text\n"
   "\n"
   "Exit status: 0 ok, 1 model error, 2 usage error, 3 unreadable file.\n";
@@ -150,7 +151,7 @@ int cmd_reduce(int argc, char **argv) {
   }
   DiagList diags;
   diag_init(&diags);
-  diags.color = opts.color;
+  cli_diags(&diags, &opts);
   ProgramOptions popts = cli_program_options(&opts);
   Program prog;
   int result = cli_load_checked(&prog, &diags, opts.files[0], &popts, NULL);

@@ -39,6 +39,7 @@ static const char usage[] =
   "  --format F       table (default; times with units), csv or json (seconds)\n"
   "  -o OUT           write the results to OUT (whole or not at all) instead of stdout\n"
   "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
+  "  -q, --quiet      no notes (default machine file; a machine file overriding the model)\n"
   "  --help           this text\n"
   "\n"
   "csv: a line `time_min,time_mean,time_max,runs` and its values, an empty line, then\n"
@@ -141,7 +142,7 @@ static int simulate_file(const char *path, const CliOptions *opts, const SimOpti
                          Format format) {
   DiagList diags;
   diag_init(&diags);
-  diags.color = opts->color;
+  cli_diags(&diags, opts);
   ProgramOptions popts = cli_program_options(opts);
   Program prog;
   int result = cli_load_checked(&prog, &diags, path, &popts, NULL);

@@ -86,6 +86,18 @@ static void duplicate(Program *prog, Decl *decl, Decl *previous) {
   diag_report(prog->diags, DIAG_NOTE, previous->name.loc, "previous definition is here");
 }
 
+/* A machine file's const overrides the value the model gives it: a note at the machine file's
+** value naming both values and where each comes from (--quiet leaves notes out). */
+static void note_override(Program *prog, const Decl *machine, const Decl *model) {
+  char mine[PROGRAM_VALUE_TEXT_SIZE] = "?", theirs[PROGRAM_VALUE_TEXT_SIZE] = "?";
+  diag_source_text(prog->diags, machine->u.constant.value->loc, mine, sizeof mine);
+  diag_source_text(prog->diags, model->u.constant.value->loc, theirs, sizeof theirs);
+  const char *slash = strrchr(model->loc.file, '/');
+  diag_report(prog->diags, DIAG_NOTE, machine->u.constant.value->loc,
+              "const '%s' = %s from the machine file overrides the model's value %s (%s:%d)",
+              machine->name.name, mine, theirs, slash ? slash + 1 : model->loc.file, model->loc.line);
+}
+
 /* Enters decl in the symbol table under the override rules of LANGUAGE.md §1. */
 static void add_decl(Loader *loader, Decl *decl) {
   Program *prog = loader->prog;
@@ -109,6 +121,7 @@ static void add_decl(Loader *loader, Decl *decl) {
   }
   if (decl->from_machine && !previous->from_machine && previous->kind == DECL_CONST &&
       decl->kind == DECL_CONST) {
+    if (decl->u.constant.value && previous->u.constant.value) note_override(prog, decl, previous);
     if (decl->u.constant.value) symbol->decl = decl;
     return;
   }

@@ -31,6 +31,8 @@ typedef struct ProgramOptions {
   const char *entry;                /* entry process, NULL for "main" */
 } ProgramOptions;
 
+/* Longest value text quoted in a note ("2.5us", "[1ns, 2ns]"). */
+#define PROGRAM_VALUE_TEXT_SIZE 64
 /* Longest list of param names in a message. */
 #define PROGRAM_PARAM_LIST_SIZE 256
 

@@ -155,10 +155,26 @@ static const char *level_color(DiagLevel level) {
   return level == DIAG_ERROR ? DIAG_RED : level == DIAG_WARNING ? DIAG_MAGENTA : DIAG_CYAN;
 }
 
+int diag_source_text(const DiagList *list, SrcLoc loc, char *buf, size_t size) {
+  size_t length;
+  const char *text = loc.file ? source_line(list, loc.file, loc.line, &length) : NULL;
+  if (!text || loc.end_line != loc.line || loc.col < 1 || loc.end_col < loc.col ||
+      (size_t)loc.end_col > length || size == 0)
+    return 0;
+  size_t n = (size_t)(loc.end_col - loc.col + 1);
+  if (n >= size) n = size - 1;
+  memcpy(buf, text + loc.col - 1, n);
+  buf[n] = 0;
+  return 1;
+}
+
 void diag_print(const DiagList *list, FILE *out) {
   int color = diag_use_color(list->color, out);
+  int after_error = 0;   /* the last message printed was an error (its notes belong to it) */
   for (int i = 0; i < list->count; i++) {
     const Diag *d = &list->items[i];
+    if (d->level == DIAG_NOTE && list->quiet && !after_error) continue;
+    if (d->level != DIAG_NOTE) after_error = d->level == DIAG_ERROR;
     if (!color) {
       char line[2048];
       diag_format(d, line, sizeof line);

@@ -38,6 +38,7 @@ typedef struct DiagList {
   DiagSource *sources;  /* texts of the sources read, for the source lines */
   int source_count;     /* length of sources */
   DiagColor color;      /* how diag_print colours (DIAG_COLOR_AUTO after diag_init) */
+  int quiet;            /* 1: diag_print leaves out notes that follow no error (--quiet) */
 } DiagList;
 
 void diag_init(DiagList *list);
@@ -48,6 +49,9 @@ __attribute__((format(printf, 4, 5)))
 void diag_report(DiagList *list, DiagLevel level, SrcLoc loc, const char *format, ...);
 /* True once the cap is reached: callers may stop looking for more. */
 int diag_full(const DiagList *list);
+/* The source text of loc when it lies on one line of a source kept (diag_add_source): 1 and
+** the text in buf (cut to size), else 0. */
+int diag_source_text(const DiagList *list, SrcLoc loc, char *buf, size_t size);
 /* Keeps a copy of a source's text (parse_string does it) so that messages at it show their line. */
 void diag_add_source(DiagList *list, const char *name, const char *text, size_t length);
 /* Prints every kept message: "file:line:col: error: message", then, when the source is known,

@@ -39,8 +39,10 @@ fi
 # --- every option the code accepts is in --help and in the man page ------------------------------
 # option NAME FILE: options spelled as string literals in a source file ("--plot", "-l")
 options_in() { grep -oE '"(--[a-z][a-z-]*|-[a-zA-Z])"' "$1" | tr -d '"' | sort -u; }
-common=$( (grep -oE 'match\(arg, "--[a-z-]+"\)' lang/cli.c | grep -oE -- '--[a-z-]+';
+common=$( (grep -oE '(match|strcmp)\(arg, "--?[a-zA-Z][a-z-]*"\)' lang/cli.c | grep -oE -- '"--?[a-zA-Z][a-z-]*"' | tr -d '"';
            grep -oE 'strncmp\(arg, "-[a-zA-Z]", 2\)' lang/cli.c | grep -oE -- '-[a-zA-Z]') | sort -u)
+common=$(echo "$common" | grep -vx -- -h)   # -h: --help by another name (the man page says so)
+echo "$common" | grep -qx -- --quiet || die "the extraction of the common options misses --quiet: $common"
 [ -n "$common" ] || die "found no common options in lang/cli.c"
 for cmd in check reduce predict simulate calibrate gen; do
   help=$("$PAMC" "$cmd" --help) || die "$cmd --help failed"
