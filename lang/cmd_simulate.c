@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cli.h"
@@ -20,7 +21,7 @@
 static const char usage[] =
   "usage: pamc simulate FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
   "                     [--scenario lo|mid|hi|random] [--runs K] [--seed S]\n"
-  "                     [--format table|csv|json] [-o OUT]\n"
+  "                     [--format table|csv|json] [-o OUT] [--max-events N]\n"
   "\n"
   "Runs the reference discrete-event simulation of the entry process (LANGUAGE.md §6) and\n"
   "prints its time (time_min, time_mean, time_max over the runs) and, per resource, the\n"
@@ -36,6 +37,9 @@ static const char usage[] =
   "                   literal drawn uniformly once per run)\n"
   "  --runs K         number of runs (default 1)\n"
   "  --seed S         seed of choose() and random scenarios (default 1)\n"
+  "  --max-events N   refuse a simulation estimated (from the model's loop counts, before it\n"
+  "                   runs) to take more than N events over all runs (default 1e9); on a\n"
+  "                   terminal, a long run's progress lines give the part done and an ETA\n"
   "  --format F       table (default; times with units), csv or json (seconds)\n"
   "  -o OUT           write the results to OUT (whole or not at all) instead of stdout\n"
   "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
@@ -53,6 +57,9 @@ typedef enum Format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } Format;
 
 /* Runs at most this many times (each run is a full simulation; more is a typo). */
 #define SIMULATE_MAX_RUNS 1000000
+/* Events a simulation may take by default (over all runs): about a minute or two at this
+** machine's speed; --max-events raises it. */
+#define SIMULATE_MAX_EVENTS 1e9
 
 static int usage_error(const char *message, const char *what) {
   fprintf(stderr, "pamc simulate: %s %s (see pamc simulate --help)\n", message, what);
@@ -69,11 +76,24 @@ static int parse_count(const char *text, unsigned long long limit, unsigned long
   return 1;
 }
 
+/* What the progress line knows beyond the run's report. */
+typedef struct Progress {
+  double estimate;          /* events of one run, estimated (sim_estimate_events), -1: unknown */
+  int terminal;             /* stderr is a terminal: the line gives the part done and an ETA */
+} Progress;
+
 static void progress_line(void *ctx, const SimProgress *p) {
-  (void)ctx;
-  char now[32];
-  fprintf(stderr, "pamc simulate: run %d/%d: %.1f s, %" PRIu64 " events, simulated time %s\n",
-          p->run + 1, p->runs, p->elapsed, p->events, sim_format_time(p->now, now, sizeof now));
+  const Progress *progress = ctx;
+  char now[32], eta[64] = "";
+  if (progress->terminal && progress->estimate > 0 && p->events > 0) {
+    double total = progress->estimate * p->runs, done = progress->estimate * p->run + (double)p->events;
+    double left = p->elapsed * (total - done) / (double)p->events;   /* at this run's rate */
+    if (done < total)
+      snprintf(eta, sizeof eta, ", about %.0f%% done, ETA %s", 100 * done / total,
+               sim_format_time(left, now, sizeof now));
+  }
+  fprintf(stderr, "pamc simulate: run %d/%d: %.1f s, %" PRIu64 " events, simulated time %s%s\n",
+          p->run + 1, p->runs, p->elapsed, p->events, sim_format_time(p->now, now, sizeof now), eta);
 }
 
 
@@ -139,7 +159,7 @@ static void print_report(FILE *out, const SimReport *r, Format format, SimScenar
 }
 
 static int simulate_file(const char *path, const CliOptions *opts, const SimOptions *sim,
-                         Format format) {
+                         Format format, double max_events) {
   DiagList diags;
   diag_init(&diags);
   cli_diags(&diags, opts);
@@ -155,10 +175,22 @@ static int simulate_file(const char *path, const CliOptions *opts, const SimOpti
       result = EXIT_MODEL;
     }
   }
+  Progress progress = {sim_estimate_events(entry), isatty(fileno(stderr))};
+  if (result == EXIT_OK && progress.estimate * sim->runs > max_events) {
+    char runs[64] = "";
+    if (sim->runs > 1) snprintf(runs, sizeof runs, " (%d runs of about %.3g)", sim->runs, progress.estimate);
+    fprintf(stderr, "pamc simulate: this model takes about %.3g events%s at these values (from its "
+            "loop counts), beyond --max-events %.3g: give smaller params with -D, predict instead "
+            "(pamc predict takes no time per event), or raise --max-events\n",
+            progress.estimate * sim->runs, runs, max_events);
+    result = EXIT_USAGE;
+  }
+  SimOptions run = *sim;
+  run.progress_ctx = &progress;
   if (result == EXIT_OK) {
     SimReport report;
     SimError err;
-    if (sim_simulate(entry, sim, &report, &err) != 0) {
+    if (sim_simulate(entry, &run, &report, &err) != 0) {
       diag_report(&diags, DIAG_ERROR, err.loc, "%s", err.message);
       result = EXIT_MODEL;
     } else {
@@ -174,13 +206,14 @@ static int simulate_file(const char *path, const CliOptions *opts, const SimOpti
 }
 
 int cmd_simulate(int argc, char **argv) {
-  const char *scenario_text = NULL, *runs_text = NULL, *seed_text = NULL;
+  const char *scenario_text = NULL, *runs_text = NULL, *seed_text = NULL, *max_text = NULL;
   const CliExtra extras[] = {
     {"--scenario", 1, &scenario_text, NULL},
     {"--runs", 1, &runs_text, NULL},
     {"--seed", 1, &seed_text, NULL},
+    {"--max-events", 1, &max_text, NULL},
   };
-  const CliSpec spec = {"simulate", usage, extras, 3, 1, 1, 1};
+  const CliSpec spec = {"simulate", usage, extras, 4, 1, 1, 1};
   CliOptions opts;
   int status = cli_parse(&opts, &spec, argc, argv);
   if (status != EXIT_OK || opts.help) {
@@ -201,6 +234,13 @@ int cmd_simulate(int argc, char **argv) {
     if (!parse_count(runs_text, SIMULATE_MAX_RUNS, &value) || value < 1)
       status = usage_error("--runs wants a count from 1 to 1000000, not", runs_text);
     else sim.runs = (int)value;
+  }
+  double max_events = SIMULATE_MAX_EVENTS;
+  if (status == EXIT_OK && max_text) {
+    char *end;
+    max_events = strtod(max_text, &end);
+    if (!*max_text || *end || !(max_events >= 1))
+      status = usage_error("--max-events wants a count of at least 1 (1e9, 5000000), not", max_text);
   }
   if (status == EXIT_OK && seed_text) {
     if (!parse_count(seed_text, UINT64_MAX, &value))
@@ -223,7 +263,7 @@ int cmd_simulate(int argc, char **argv) {
   CliOutput out;
   if (status == EXIT_OK) status = cli_output_begin(&out, "simulate", opts.output);
   if (status == EXIT_OK)
-    status = cli_output_end(&out, "simulate", simulate_file(opts.files[0], &opts, &sim, format));
+    status = cli_output_end(&out, "simulate", simulate_file(opts.files[0], &opts, &sim, format, max_events));
   cli_free(&opts);
   return status;
 }

@@ -84,6 +84,11 @@ typedef struct SimError {
 int sim_simulate(const Decl *entry, const SimOptions *opts, SimReport *report, SimError *err);
 void sim_report_free(SimReport *report);
 
+/* The events a simulation of entry will handle, about (every delay and use is one; loops
+** multiply; params at their values in force), estimated without running it; -1 when it cannot
+** be told (a loop bound that is not known, nesting too deep for the estimate). */
+double sim_estimate_events(const Decl *entry);
+
 /* The unit seconds read best in for people ("ms" for 0.0012; "min" past 1000 s, "h" past
 ** 6000 s) and its size in seconds in *scale ("s" for 0, inf and nan). */
 const char *sim_time_unit(double seconds, double *scale);
