@@ -1,7 +1,9 @@
 /*
 ** sim_engine.c — the event loop of one simulation run (LANGUAGE.md §6): threads as explicit state
 ** machines over compiled statements (a frame stack each), a binary heap of events keyed by
-** (time, sequence number), FCFS resources with multiplicity and one queue per member.
+** (time, program order, sequence number), FCFS resources with multiplicity and one queue per
+** member. Times are exact sums of durations (SimTime), and times within SIM_TIE_REL of each other
+** are one instant, so ties do not depend on how the durations rounded to binary.
 **
 ** A thread is a running branch: the entry process, or one branch of `||` / one index of `par`.
 ** It runs until it starts an activity that takes time (or waits in a queue, or waits for its
@@ -57,11 +59,11 @@ typedef struct SimThread {
   SimRes *holding_res;      /* the resource served during the current activity, NULL for delay */
   int64_t holding_index;    /* its member (members move when a family's table grows) */
   double duration;          /* the pending use's duration (while queued) */
-  double requested;         /* when the pending use was requested */
+  SimTime requested;        /* when the pending use was requested */
 } SimThread;
 
 typedef struct Event {
-  double time;              /* when */
+  SimTime time;             /* when */
   uint64_t seq;             /* among events of one instant and program order: order of scheduling */
   SimThread *thread;        /* whose activity ends */
   SimThread *parent;        /* thread->parent, copied: siblings compare without touching threads */
@@ -75,7 +77,7 @@ typedef struct Engine {
   SimRng *rng;              /* choose() draws */
   SimError *err;            /* the first error */
   SimEval ev;               /* expression evaluation state */
-  double now;               /* simulated time */
+  SimTime now;              /* simulated time */
   Event *heap;              /* pending events, binary min-heap on (time, seq) */
   int64_t heap_count;       /* events in heap */
   int64_t heap_cap;         /* capacity of heap */
@@ -127,7 +129,7 @@ static int program_order_before(const SimThread *a, const SimThread *b) {
 /* Events of one instant run in program order (LANGUAGE.md §6: requests made at the same instant
 ** queue in program order), then in the order they were scheduled. */
 static int earlier(const Event *a, const Event *b) {
-  if (a->time != b->time) return a->time < b->time;
+  if (!sim_time_same(a->time, b->time)) return sim_time_before(a->time, b->time);
   if (a->parent == b->parent && a->branch != b->branch) return a->branch < b->branch;
   if (a->thread != b->thread) {
     if (program_order_before(a->thread, b->thread)) return 1;
@@ -136,7 +138,7 @@ static int earlier(const Event *a, const Event *b) {
   return a->seq < b->seq;
 }
 
-static void schedule(Engine *e, SimThread *t, double time) {
+static void schedule(Engine *e, SimThread *t, SimTime time) {
   if (e->heap_count == e->heap_cap) e->heap = grow_array(e->heap, &e->heap_cap, sizeof *e->heap, 0);
   Event ev = {time, e->seq++, t, t->parent, t->branch};
   int64_t i = e->heap_count++;
@@ -271,13 +273,13 @@ static void release(Engine *e, SimRes *res, int64_t index) {
   m->head = next->next;
   if (!m->head) m->tail = NULL;
   next->next = NULL;
-  res->waiting += e->now - next->requested;
+  res->waiting += sim_time_diff(e->now, next->requested);
   res->busy_time += next->duration;
   res->requests += 1;
   m->busy_time += next->duration;
   next->holding_res = res;
   next->holding_index = index;
-  schedule(e, next, e->now + next->duration);
+  schedule(e, next, sim_time_add(e->now, next->duration));
 }
 
 /* ------------------------------------------------------------------ statements */
@@ -328,7 +330,7 @@ static Step enter(Engine *e, SimThread *t, const SimStmt *s) {
     case SS_DELAY:
       if (eval_duration(e, t, s->a, &x)) return STEP_ERROR;
       if (x == 0) return STEP_DONE;
-      schedule(e, t, e->now + x);
+      schedule(e, t, sim_time_add(e->now, x));
       return STEP_BLOCKED;
     case SS_USE: {
       SimRes *res = s->res;
@@ -350,7 +352,7 @@ static Step enter(Engine *e, SimThread *t, const SimStmt *s) {
         m->busy++;
         t->holding_res = res;
         t->holding_index = index;
-        schedule(e, t, e->now + y);
+        schedule(e, t, sim_time_add(e->now, y));
         return STEP_BLOCKED;
       }
       t->duration = y;
@@ -477,7 +479,7 @@ static void thread_run(Engine *e, SimThread *t) {
     SimThread *parent = t->parent;
     thread_release(e, t);
     if (!parent) {
-      e->makespan = e->now;
+      e->makespan = e->now.hi;
       return;
     }
     t = --parent->join_left == 0 ? parent : NULL;
@@ -551,7 +553,7 @@ int sim_engine_run(SimProgram *program, SimRng *rng, const SimOptions *opts, int
         break;
       }
       if (opts->progress_fn && elapsed >= e.next_report) {
-        SimProgress progress = {run_index, opts->runs, e.events, e.now, elapsed};
+        SimProgress progress = {run_index, opts->runs, e.events, e.now.hi, elapsed};
         opts->progress_fn(opts->progress_ctx, &progress);
         e.next_report = elapsed + SIM_PROGRESS_SECONDS;
       }

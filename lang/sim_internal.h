@@ -25,6 +25,58 @@ uint64_t sim_rng_next(SimRng *rng);
 /* Uniform in [0, 1) with 53 random bits. */
 double sim_rng_unit(SimRng *rng);
 
+/* ------------------------------------------------------------------ simulated time */
+
+/* Simulated time is a double-double: the exact value is hi + lo, with hi the double nearest to it.
+** Adding a duration is exact (a two-sum), so a chain of activities ends at the exact sum of their
+** durations, and the time printed is that sum rounded once (64 x 3us gives 0.000192, the bounds'
+** value, not 0.0001919999999999999). */
+typedef struct SimTime {
+  double hi;                /* the time rounded to a double */
+  double lo;                /* what rounding left out: hi + lo is the exact sum */
+} SimTime;
+
+/* Two times are the same instant when they differ by at most this fraction of the larger: durations
+** that are equal in exact decimal arithmetic (5us + 2us and 3us + 4us) differ after conversion to
+** binary by a few units in the 53rd bit, far below this window (2^-46, about 1.4e-14), and a model
+** whose times differ by less than it would be resolving femtoseconds in seconds. Events of one
+** instant are handled in program order (LANGUAGE.md §6, docs/language.md: ties). */
+#define SIM_TIE_REL 0x1p-46
+
+static inline SimTime sim_time_of(double seconds) {
+  SimTime t = {seconds, 0};
+  return t;
+}
+
+/* t + d exactly (as long as the exponents are within 106 bits of each other). */
+static inline SimTime sim_time_add(SimTime t, double d) {
+  double s = t.hi + d;
+  double v = s - t.hi;
+  double err = (t.hi - (s - v)) + (d - v) + t.lo;
+  SimTime out;
+  out.hi = s + err;
+  out.lo = err - (out.hi - s);
+  if (out.lo != out.lo) out.lo = 0;   /* an infinite time keeps hi = inf */
+  return out;
+}
+
+/* a - b rounded to a double. */
+static inline double sim_time_diff(SimTime a, SimTime b) {
+  return (a.hi - b.hi) + (a.lo - b.lo);
+}
+
+/* 1 when a and b are the same instant (see SIM_TIE_REL). */
+static inline int sim_time_same(SimTime a, SimTime b) {
+  double d = sim_time_diff(a, b), ma = a.hi < 0 ? -a.hi : a.hi, mb = b.hi < 0 ? -b.hi : b.hi;
+  if (d < 0) d = -d;
+  return d <= SIM_TIE_REL * (ma > mb ? ma : mb);
+}
+
+/* 1 when a is before b and not the same instant. */
+static inline int sim_time_before(SimTime a, SimTime b) {
+  return !sim_time_same(a, b) && (a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo));
+}
+
 /* ------------------------------------------------------------------ compiled expressions */
 
 /* A function call nests at most this many values (arguments + binder indices) on the C stack:
