@@ -18,7 +18,7 @@ typedef struct DeclInfo {
   const Decl *decl;         /* key; NULL: empty slot */
   InfoState state;          /* compilation state (BUSY: a cycle if reached again) */
   double value;             /* param/const: its value in this run */
-  SimError error;           /* INFO_FAILED: why */
+  SimError *error;          /* INFO_FAILED: why (in the arena: a SimError is large) */
   void *compiled;           /* SimProc, SimFn or SimRes */
 } DeclInfo;
 
@@ -155,11 +155,14 @@ static SimExpr *decl_value(Compiler *c, const Expr *use) {
     const Expr *value = decl->kind == DECL_PARAM ? decl->u.param.value
                       : decl->kind == DECL_CONST ? decl->u.constant.value : NULL;
     const char *what = decl->kind == DECL_PARAM ? "param" : "const";
+    SimError error;
     if (!value) {
       info->state = INFO_FAILED;
-      sim_fail(&info->error, use->loc, "%s '%s' has no value (give it with -D %s=... or in a machine file)",
+      sim_fail(&error, use->loc, "%s '%s' has no value (give it with -D %s=... or in a machine file)",
                what, decl->name.name, decl->name.name);
-      return failure(c, &info->error, use);
+      info->error = arena_alloc(c->arena, sizeof error);
+      *info->error = error;
+      return failure(c, info->error, use);
     }
     info->state = INFO_BUSY;
     FrameState saved = frame_enter(c, 0);
@@ -168,21 +171,25 @@ static SimExpr *decl_value(Compiler *c, const Expr *use) {
     frame_leave(c, saved);
     info = info_of(c, decl);   /* the table may have grown */
     double frame[SIM_MAX_FN_VALUES] = {0};
-    SimEval ev = {0, &info->error};
+    SimEval ev = {0, &error};
     if (values > SIM_MAX_FN_VALUES) {
-      sim_fail(&info->error, value->loc, "definition of '%s' nests too deeply", decl->name.name);
+      sim_fail(&error, value->loc, "definition of '%s' nests too deeply", decl->name.name);
       info->state = INFO_FAILED;
     } else if (sim_eval(&ev, x, frame, &info->value) == 0) {
       info->state = INFO_DONE;
     } else {
       info->state = INFO_FAILED;
     }
+    if (info->state == INFO_FAILED) {
+      info->error = arena_alloc(c->arena, sizeof error);
+      *info->error = error;
+    }
   } else if (info->state == INFO_BUSY) {
     SimError error;
     sim_fail(&error, use->loc, "'%s' is defined in terms of itself", decl->name.name);
     return failure(c, &error, use);
   }
-  if (info->state == INFO_FAILED) return failure(c, &info->error, use);
+  if (info->state == INFO_FAILED) return failure(c, info->error, use);
   return number(c, info->value, use);
 }
 

@@ -446,17 +446,28 @@ static void engine_free(Engine *e) {
 
 /* ------------------------------------------------------------------ deadlock */
 
-/* Adds a note on the waiting request t: what it waits for and what its thread holds. */
-static void note_waiter(SimError *err, const SimRes *res, const SimThread *t) {
+/* Writes resource res (member index of a family) as "'r'" or "'r[3]'" at buf[n...]; returns n. */
+static int put_member(char *buf, int n, int size, const char *sep, const SimRes *res, int64_t index) {
+  if (n < 0 || n >= size) return n;
+  if (res->family)
+    return n + snprintf(buf + n, (size_t)(size - n), "%s'%s[%lld]'", sep, res->decl->name.name, (long long)index);
+  return n + snprintf(buf + n, (size_t)(size - n), "%s'%s'", sep, res->decl->name.name);
+}
+
+/* Adds a note on the request t waiting at member index of res: what it waits for and what its
+** thread holds. */
+static void note_waiter(SimError *err, const SimRes *res, int64_t index, const SimThread *t) {
   SimNote *note = &err->notes[err->note_count++];
+  int size = (int)sizeof note->message;
   note->loc = t->waiting->src->loc;
-  int n = snprintf(note->message, sizeof note->message, "%s '%s' waits", t->waiting->kind == SS_HOLD
-                   ? "hold of" : "use of", res->decl->name.name);
+  int n = snprintf(note->message, (size_t)size, "%s", t->waiting->kind == SS_HOLD ? "hold of" : "use of");
+  n = put_member(note->message, n, size, " ", res, index);
+  if (n < size) n += snprintf(note->message + n, (size_t)(size - n), " waits");
   const char *sep = " while holding ";
-  for (int i = 0; i < t->depth && n > 0 && n < (int)sizeof note->message; i++) {
+  for (int i = 0; i < t->depth; i++) {
     const Frame *f = &t->frames[i];
     if (f->kind != FR_HOLD || f->pos == 0) continue;   /* pos 0: the hold still waiting */
-    n += snprintf(note->message + n, sizeof note->message - (size_t)n, "%s'%s'", sep, f->stmt->res->decl->name.name);
+    n = put_member(note->message, n, size, sep, f->stmt->res, f->end);
     sep = ", ";
   }
 }
@@ -480,7 +491,7 @@ static int report_deadlock(Engine *e) {
       for (const SimThread *t = m->head; t; t = t->next) {
         waiting++;
         if (!first) first = t;
-        if (scratch.note_count < SIM_MAX_NOTES) note_waiter(&scratch, res, t);
+        if (scratch.note_count < SIM_MAX_NOTES) note_waiter(&scratch, res, m->index, t);
         if (!named && len < (int)sizeof names - 1) {
           len += snprintf(names + len, sizeof names - (size_t)len, "%s'%s'", len ? ", " : "", res->decl->name.name);
           named = 1;
@@ -491,8 +502,8 @@ static int report_deadlock(Engine *e) {
   if (!first)
     return sim_fail(err, e->program->entry->decl->loc, "the entry process never ended (internal error)");
   sim_fail(err, first->waiting->src->loc, "deadlock: %d request%s wait%s for %s, which nothing will "
-           "release (every other thread has ended or waits)", waiting, waiting == 1 ? "" : "s",
-           waiting == 1 ? "s" : "", names);
+           "release (every other thread has ended or waits)%s", waiting, waiting == 1 ? "" : "s",
+           waiting == 1 ? "s" : "", names, waiting > SIM_MAX_NOTES ? "; the first ones below" : "");
   for (int i = 0; i < scratch.note_count; i++) err->notes[i] = scratch.notes[i];
   err->note_count = scratch.note_count;
   return -1;

@@ -37,14 +37,19 @@ grep -q '^1.875 s' "$tmp/out" || fail "ps time (1.875 s)"
 $PAMC simulate --format csv "$tmp/ps.pam" | grep -q '^cores,1,1.6000000000000001,' || fail "ps csv"
 $PAMC simulate --format json "$tmp/ps.pam" | grep -q '"discipline": "ps", "servers": 1.6000000000000001' || fail "ps json"
 
-# a deadlock: exit 1, the error at the first statement that waits, a note per waiting statement
-printf 'resource a;\nresource b;\nprocess main {\n  hold (a) { delay(1); hold (b) delay(1) }\n  || hold (b) { delay(1); hold (a) delay(1) }\n}\n' > "$tmp/dead.pam"
+# a deadlock the checker cannot see (family members, LANGUAGE.md §9.1): exit 1, the error at the
+# first statement that waits, a note per waiting statement naming the members
+printf 'param P = 2;\nresource fork[P];\nprocess main {\n  par (i = 0, P - 1)\n    hold (fork[i]) { delay(1); hold (fork[(i + 1) %% P]) delay(1) }\n}\n' > "$tmp/dead.pam"
 $PAMC simulate "$tmp/dead.pam" > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 1 ] || fail "deadlock: exit status"
 [ -s "$tmp/out" ] && fail "deadlock: output on stdout"
-grep -q "dead.pam:5:27: error: deadlock: 2 requests wait for 'a', 'b'" "$tmp/err" || { fail "deadlock message"; cat "$tmp/err"; }
-grep -q "dead.pam:5:27: note: hold of 'a' waits while holding 'b'" "$tmp/err" || fail "deadlock note 1"
-grep -q "dead.pam:4:24: note: hold of 'b' waits while holding 'a'" "$tmp/err" || fail "deadlock note 2"
+grep -q "dead.pam:5:32: error: deadlock: 2 requests wait for 'fork'" "$tmp/err" || { fail "deadlock message"; cat "$tmp/err"; }
+grep -q "dead.pam:5:32: note: hold of 'fork\[0\]' waits while holding 'fork\[1\]'" "$tmp/err" || fail "deadlock note 1"
+grep -q "dead.pam:5:32: note: hold of 'fork\[1\]' waits while holding 'fork\[0\]'" "$tmp/err" || fail "deadlock note 2"
+# twelve philosophers: twelve waiting, the first eight as notes
+$PAMC simulate -D P=12 "$tmp/dead.pam" 2> "$tmp/err" >/dev/null
+grep -q "deadlock: 12 requests wait for 'fork', .*; the first ones below" "$tmp/err" || fail "deadlock of 12"
+[ "$(grep -c 'note:' "$tmp/err")" -eq 8 ] || fail "deadlock of 12: 8 notes"
 
 [ "$fails" -eq 0 ] && echo "version2_sim: all passed"
 exit $((fails > 0))
