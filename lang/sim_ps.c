@@ -157,7 +157,7 @@ SimThread *sim_ps_complete(Engine *e) {
   SimThread *last = ps->present[--ps->count];
   if (ps->count > 0) settle_request(ps, 0, last);
   double slowed = sim_time_diff(e->now, t->requested) - t->duration;   /* time lost to sharing */
-  if (slowed > 0) ps->res->waiting += slowed;
+  if (slowed > SIM_TIE_REL * e->now.hi) ps->res->waiting += slowed;   /* not rounding noise */
   next_end(e, ps);
   return t;
 }
