@@ -104,8 +104,8 @@ static const char *scenario_names[] = {"lo", "mid", "hi", "random", "typ"};
 ** exact decimal in csv and json, %g in the table). */
 static const char *servers_text(const SimResourceReport *x, int exact, char *buf, int size) {
   char number[CLI_NUMBER_SIZE];
-  if (x->ps) snprintf(buf, (size_t)size, "%s", exact ? cli_number(x->capacity, number) : "");
-  if (x->ps && !exact) snprintf(buf, (size_t)size, "%g", x->capacity);
+  if (x->ps && exact) snprintf(buf, (size_t)size, "%s", cli_number(x->capacity, number));
+  else if (x->ps) snprintf(buf, (size_t)size, "%g", x->capacity);
   else snprintf(buf, (size_t)size, "%" PRId64, x->servers);
   return buf;
 }

@@ -90,7 +90,10 @@ expect_status 0 "imports from another directory"
 
 # --- machine files (-m), -D, -e
 run check "$dir/needs_machine.pam";                          expect_status 0 "needs_machine without -m"
-run check -m "$dir/machine.mach" "$dir/needs_machine.pam";   expect_status 0 "needs_machine -m"; expect_stderr_empty "-m"
+run check -m "$dir/machine.mach" "$dir/needs_machine.pam";   expect_status 0 "needs_machine -m"
+# the machine file overrides the model's byte_time: one note, both values and where each is
+expect_stderr_line "$dir/machine.mach:3:19: note: const 'byte_time' = [0.1ns, 0.2ns] from the machine file overrides the model's value 1ns (needs_machine.pam:3)" "-m override note"
+run check -q -m "$dir/machine.mach" "$dir/needs_machine.pam"; expect_status 0 "needs_machine -q -m"; expect_stderr_empty "-q -m"
 run check -m "$dir/negative_machine.mach" "$dir/needs_machine.pam"; expect_status 1 "negative machine constant"
 expect_stderr_line "$dir/needs_machine.pam:5:22: error: duration is negative (-4.99e-06 s) for the values at hand" "negative machine constant"
 # the later machine file overrides the earlier one
