@@ -57,8 +57,10 @@ static int compare_doubles(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* sigma per configuration (fit.h: the spread shrunk toward the pooled relative spread). */
-static int weights(FitWork *w) {
+/* sigma per configuration (fit.h: the spread shrunk toward the pooled relative spread times
+** level[k], the configuration's typical time: its mean for the first solve, then est, which does
+** not move with the configuration's own noise). */
+static int weights(FitWork *w, const double *level) {
   const Runs *runs = w->runs;
   double *rel = malloc((size_t)(runs->config_count + 1) * sizeof *rel);
   if (!rel) return -1;
@@ -70,7 +72,7 @@ static int weights(FitWork *w) {
   free(rel);
   for (int k = 0; k < runs->config_count; k++) {
     const RunsConfig *c = &runs->configs[k];
-    double prior = pooled * c->mean, own = c->count - 1;
+    double prior = pooled * (level ? level[k] : c->mean), own = c->count - 1;
     double var = (own * c->sd * c->sd + FIT_PRIOR_RUNS * prior * prior) / (own + FIT_PRIOR_RUNS);
     double floor = FIT_SIGMA_FLOOR * c->mean;
     w->sigma[k] = sqrt(var) > floor ? sqrt(var) : floor;
@@ -200,6 +202,27 @@ static int solve(FitWork *w, long runs, int *iterations) {
   gsl_multifit_nlinear_free(ws);
   gsl_vector_free(x);
   return w->failed ? -1 : 0;
+}
+
+/* Solves, holds the consts that went negative at 0 and solves again for the others, until none
+** is negative. 0, or -1 out of memory. */
+static int solve_bounded(FitWork *w, FitResult *out) {
+  for (int pass = 0; pass <= w->p; pass++) {
+    w->free_count = 0;
+    for (int j = 0; j < w->p; j++)
+      if (!w->at_bound[j]) w->free_index[w->free_count++] = j;
+    if (w->free_count == 0) return 0;
+    if (solve(w, out->fit_runs, &out->iterations)) return -1;
+    int moved = 0;
+    for (int j = 0; j < w->p; j++)
+      if (!w->at_bound[j] && w->theta[j] < 0) {
+        w->at_bound[j] = 1;
+        w->theta[j] = 0;
+        moved = 1;
+      }
+    if (!moved) return 0;
+  }
+  return 0;
 }
 
 /* ------------------------------------------------------------------ analysis */
@@ -482,22 +505,11 @@ int fit_run(FitModel *m, const FitOptions *opts, FitResult *out, char *message, 
     goto done;
   }
   status = -1;
-  if (weights(&w) || first_guess(&w, out->fit_configs)) goto done;
-  for (int pass = 0; pass <= p; pass++) {
-    w.free_count = 0;
-    for (int j = 0; j < p; j++)
-      if (!w.at_bound[j]) w.free_index[w.free_count++] = j;
-    if (w.free_count == 0) break;
-    if (solve(&w, out->fit_runs, &out->iterations)) goto done;
-    int moved = 0;
-    for (int j = 0; j < p; j++)
-      if (!w.at_bound[j] && w.theta[j] < 0) {
-        w.at_bound[j] = 1;
-        w.theta[j] = 0;
-        moved = 1;
-      }
-    if (!moved) break;
-  }
+  if (weights(&w, NULL) || first_guess(&w, out->fit_configs) || solve_bounded(&w, out)) goto done;
+  /* reweighted once with est as each configuration's level (see weights) */
+  if (eval_est(&w, w.theta)) goto done;
+  memcpy(out->est, w.est, (size_t)n * sizeof *out->est);
+  if (weights(&w, out->est) || solve_bounded(&w, out)) goto done;
   if (jacobian(&w, J, out->fit_configs)) goto done;
   status = analyse(&w, J, out->fit_configs, &out->cond, C, message, size);
   if (status != 0) goto done;
