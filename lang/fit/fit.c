@@ -20,6 +20,8 @@
 
 /* Relative step of the finite differences of the Jacobian (of a const's scale). */
 #define FIT_DIFF_STEP 1e-6
+/* Factor of the extra starts of the solver (solve_starts). */
+#define FIT_START_FACTOR 4.0
 /* A singular-vector component at least this large names its const in a message. */
 #define FIT_NAME_COMPONENT 0.05
 /* Relative floor of a configuration's sigma (identical repetitions of a synthetic run). */
@@ -225,6 +227,52 @@ static int solve_bounded(FitWork *w, FitResult *out) {
   return 0;
 }
 
+/* The weighted sum of squared residuals at w->theta (NaN out of memory). */
+static double weighted_ssr(FitWork *w) {
+  if (eval_est(w, w->theta)) return NAN;
+  double chi2 = 0;
+  for (int k = 0; k < w->runs->config_count; k++) {
+    if (w->held_out[k]) continue;
+    const RunsConfig *c = &w->runs->configs[k];
+    for (int t = 0; t < c->count; t++) {
+      double r = (w->est[k] - c->times[t]) / w->sigma[k];
+      chi2 += r * r;
+    }
+  }
+  return chi2;
+}
+
+/* est is piecewise (max of the critical path and the resources' demands): from a start where one
+** piece is active at every configuration, the consts that only matter in another piece look flat
+** and the solver can stop there. So it starts from the first guess and from the first guess with
+** each const FIT_START_FACTOR times larger and smaller (2p + 1 starts), and keeps the least
+** weighted sum of squares. 0, or -1 out of memory. */
+static int solve_starts(FitWork *w, FitResult *out) {
+  double guess[FIT_MAX_CONSTS], best[FIT_MAX_CONSTS];
+  int best_bound[FIT_MAX_CONSTS];
+  memcpy(guess, w->theta, sizeof guess);
+  double best_ssr = INFINITY;
+  for (int start = 0; start <= 2 * w->p; start++) {
+    memcpy(w->theta, guess, sizeof guess);
+    memset(w->at_bound, 0, sizeof w->at_bound);
+    if (start > 0) {
+      int j = (start - 1) / 2;
+      w->theta[j] = start % 2 ? guess[j] * FIT_START_FACTOR : guess[j] / FIT_START_FACTOR;
+    }
+    if (solve_bounded(w, out)) return -1;
+    double ssr = weighted_ssr(w);
+    if (isnan(ssr)) return -1;
+    if (ssr < best_ssr) {
+      best_ssr = ssr;
+      memcpy(best, w->theta, sizeof best);
+      memcpy(best_bound, w->at_bound, sizeof best_bound);
+    }
+  }
+  memcpy(w->theta, best, sizeof best);
+  memcpy(w->at_bound, best_bound, sizeof best_bound);
+  return 0;
+}
+
 /* ------------------------------------------------------------------ analysis */
 
 /* Weighted Jacobian of est at w->theta over the fitted configurations: row r of J (rows x p) is
@@ -402,16 +450,8 @@ static int quality(FitWork *w, FitResult *out) {
 
 /* chi^2, degrees of freedom, the consts' values, standard errors and intervals at the level. */
 static int intervals(FitWork *w, const double *C, FitResult *out) {
-  if (eval_est(w, w->theta)) return -1;
-  double chi2 = 0;
-  for (int k = 0; k < w->runs->config_count; k++) {
-    if (w->held_out[k]) continue;
-    const RunsConfig *c = &w->runs->configs[k];
-    for (int t = 0; t < c->count; t++) {
-      double r = (w->est[k] - c->times[t]) / w->sigma[k];
-      chi2 += r * r;
-    }
-  }
+  double chi2 = weighted_ssr(w);
+  if (isnan(chi2)) return -1;
   out->chi2 = chi2;
   int free_count = 0;
   for (int j = 0; j < w->p; j++) free_count += !w->at_bound[j];
@@ -505,7 +545,7 @@ int fit_run(FitModel *m, const FitOptions *opts, FitResult *out, char *message, 
     goto done;
   }
   status = -1;
-  if (weights(&w, NULL) || first_guess(&w, out->fit_configs) || solve_bounded(&w, out)) goto done;
+  if (weights(&w, NULL) || first_guess(&w, out->fit_configs) || solve_starts(&w, out)) goto done;
   /* reweighted once with est as each configuration's level (see weights) */
   if (eval_est(&w, w.theta)) goto done;
   memcpy(out->est, w.est, (size_t)n * sizeof *out->est);
