@@ -44,6 +44,7 @@ static const char usage[] =
   "  -o FILE          write the fitted consts as a machine file: each const its interval\n"
   "  --region R, --metric M  the series of an Extra-P file holding several\n"
   "  --loop-limit N   as for predict\n"
+  "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
   "  --help           this text\n"
   "\n"
   "A const the runs cannot determine (no effect on est, or a combination of consts the runs\n"
@@ -88,7 +89,7 @@ static int collect_fit_names(FitArgs *a, int argc, char **argv) {
     else if (!strncmp(argv[i], "--fit=", 6)) value = argv[i] + 6;
     else if (!strcmp(argv[i], "-m") || !strcmp(argv[i], "-D") || !strcmp(argv[i], "-e") ||
              !strcmp(argv[i], "-o") || !strcmp(argv[i], "--holdout") || !strcmp(argv[i], "--level") ||
-             !strcmp(argv[i], "--region") || !strcmp(argv[i], "--metric") || !strcmp(argv[i], "--format") ||
+             !strcmp(argv[i], "--region") || !strcmp(argv[i], "--metric") || !strcmp(argv[i], "--format") || !strcmp(argv[i], "--color") ||
              !strcmp(argv[i], "--loop-limit"))
       i++;
     if (!value) continue;
@@ -260,6 +261,7 @@ int cmd_fit(int argc, char **argv) {
   }
   DiagList diags;
   diag_init(&diags);
+  diags.color = a.opts.color;
   Runs runs;
   runs_init(&runs, a.opts.files[1]);
   Program prog;
@@ -271,6 +273,7 @@ int cmd_fit(int argc, char **argv) {
     diag_print(&diags, stderr);
     diag_free(&diags);
     diag_init(&diags);
+    diags.color = a.opts.color;
     result = check_defines(&a, &runs);
   }
   if (result == EXIT_OK) result = fit_reduced(&a, &prog, &runs, &diags);
