@@ -26,6 +26,23 @@ static double *batch_array(Arena *arena) {
   return arena_alloc(arena, PREDICT_BATCH * sizeof(double));
 }
 
+/* The value of a const for est (LANGUAGE.md §8): its definition at the typical values of its
+** interval literals when one of them has one (`[a, b] typ m`; the midpoint for those without),
+** else the midpoint of its range, as before typical values existed (old models: byte for byte). */
+static AlgInterval est_value(const Decl *decl, AlgInterval box) {
+  EvalEnv env;
+  eval_env_init(&env);
+  int typ_picked = 0;
+  env.pick = EVAL_PICK_TYP;
+  env.typ_picked = &typ_picked;
+  AlgInterval typ;
+  EvalError err;
+  if (eval_decl_value(&env, decl, &typ, &err) == EVAL_OK && typ_picked > 0 && isfinite(typ.lo) &&
+      isfinite(typ.hi))
+    return typ;
+  return ival_point(ival_mid(box));
+}
+
 int predict_value_in_force(const Decl *decl, AlgInterval *box, AlgInterval *mid, DiagList *diags) {
   EvalEnv env;
   eval_env_init(&env);
@@ -43,7 +60,7 @@ int predict_value_in_force(const Decl *decl, AlgInterval *box, AlgInterval *mid,
   }
   *mid = *box;
   if (decl->kind == DECL_CONST && isfinite(box->lo) && isfinite(box->hi))
-    *mid = ival_point(ival_mid(*box));
+    *mid = est_value(decl, *box);
   return 0;
 }
 

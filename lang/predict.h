@@ -77,7 +77,8 @@ void predict_plan_free(PredictPlan *plan);
 double predict_middle(double lo, double hi);
 
 /* The value in force of a param or const (param default, -D, machine file): *box over the
-** constants' intervals, *mid at their midpoints (a const's midpoint; = *box for a param).
+** constants' intervals, *mid the value est takes (a const's typical value, else its midpoint;
+** = *box for a param).
 ** Returns 0, or 1 with an error at the declaration ("const 'x' has no value: ..."). */
 int predict_value_in_force(const Decl *decl, AlgInterval *box, AlgInterval *mid, DiagList *diags);
 
