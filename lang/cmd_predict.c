@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "predict.h"
+#include "predict_measured.h"
 #include "predict_plot.h"
 #include "sim.h"
 
@@ -19,6 +20,7 @@ static const char usage[] =
   "usage: pamc predict FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
   "                    [--format table|csv|json] [-o OUT] [--speedup] [--loop-limit N]\n"
   "                    [--plot OUT.svg|OUT.png [--logx] [--logy] [--linear] [--plot-data DIR]]\n"
+  "                    [--measured RUNS [--region R] [--metric M]]\n"
   "\n"
   "Evaluates the reduced bounds of the entry process at every point of a sweep: for each point,\n"
   "lo = inf T_lo and hi = sup T_hi over the constants' intervals, est = T_lo at their typical\n"
@@ -44,11 +46,17 @@ static const char usage[] =
   "                   `gnuplot plot.gp` in DIR redraws the plot)\n"
   "  --loop-limit N   a sum with no closed form is walked index by index when its range has\n"
   "                   at most N indices (default 100000); beyond, its closed bound is used\n"
+  "  --measured RUNS  measured runs (as for pamc fit: CSV with params and `time`, or Extra-P\n"
+  "                   text): each row whose params match a configuration of RUNS also shows\n"
+  "                   its measured median, min, max and (est - median) / median; a summary\n"
+  "                   line follows (on stderr for csv and json)\n"
+  "  --region R, --metric M  the series of an Extra-P file holding several\n"
   "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
   "  -q, --quiet      no notes (default machine file; a machine file overriding the model)\n"
   "  --help           this text\n"
   "\n"
-  "Columns: each name set with -D or swept, then lo, est, hi, bottleneck.\n"
+  "Columns: each name set with -D or swept, then lo, est, hi, bottleneck (and with --measured:\n"
+  "measured, measured_min, measured_max, error).\n"
   "\n"
   "Exit status: 0 ok, 1 model error (also at evaluation: negative duration, index out of range,\n"
   "...; the message names the place and the values), 2 usage error, 3 unreadable file or\n"
@@ -64,6 +72,10 @@ typedef enum Format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } Format;
 #define TABLE_RATIO_WIDTH 10
 /* Width of a column whose value follows the swept names (-D 'N=1000*P'). */
 #define TABLE_DERIVED_WIDTH 12
+/* Width of the bottleneck column when measured columns follow it. */
+#define TABLE_BOTTLENECK_WIDTH 14
+/* Width of the measured [min, max] column. */
+#define TABLE_RANGE_WIDTH 22
 /* Least width of a param column of the table. */
 #define TABLE_PARAM_WIDTH 8
 
@@ -87,6 +99,7 @@ typedef struct Output {
   const ReduceResult *reduced; /* names of the bottleneck terms */
   long rows;                /* rows printed so far */
   PredictPlot *plot;        /* --plot, or NULL */
+  PredictMeasured *measured; /* --measured, or NULL */
   int speedup;              /* --speedup: speedup and efficiency columns after hi */
   double base_est, base_x;  /* --speedup: est and first swept value of the first row */
   const Decl *const *axis_decls; /* the swept names' declarations (derived columns) */
@@ -145,14 +158,17 @@ static void print_header(FILE *out, const Output *o) {
       fprintf(out, "%*s  ", column_width(&o->columns[i]), o->columns[i].name);
     }
   }
-  if (o->format == FORMAT_CSV) fputs(o->speedup ? "lo,est,hi,speedup,efficiency,bottleneck\n"
-                                                  : "lo,est,hi,bottleneck\n", out);
-  else if (o->speedup)
-    fprintf(out, "%*s  %*s  %*s  %*s  %*s  %s\n", TABLE_TIME_WIDTH, "lo", TABLE_TIME_WIDTH, "est",
-            TABLE_TIME_WIDTH, "hi", TABLE_RATIO_WIDTH, "speedup", TABLE_RATIO_WIDTH, "efficiency",
-            "bottleneck");
-  else fprintf(out, "%*s  %*s  %*s  %s\n", TABLE_TIME_WIDTH, "lo", TABLE_TIME_WIDTH, "est",
-               TABLE_TIME_WIDTH, "hi", "bottleneck");
+  if (o->format == FORMAT_CSV) {
+    fputs(o->speedup ? "lo,est,hi,speedup,efficiency,bottleneck" : "lo,est,hi,bottleneck", out);
+    fputs(o->measured ? ",measured,measured_min,measured_max,error\n" : "\n", out);
+  } else {
+    fprintf(out, "%*s  %*s  %*s  ", TABLE_TIME_WIDTH, "lo", TABLE_TIME_WIDTH, "est", TABLE_TIME_WIDTH, "hi");
+    if (o->speedup) fprintf(out, "%*s  %*s  ", TABLE_RATIO_WIDTH, "speedup", TABLE_RATIO_WIDTH, "efficiency");
+    fprintf(out, "%-*s", o->measured ? TABLE_BOTTLENECK_WIDTH : 0, "bottleneck");
+    if (o->measured)
+      fprintf(out, "  %*s  %-*s  %7s", TABLE_TIME_WIDTH, "measured", TABLE_RANGE_WIDTH, "[min, max]", "error");
+    fputc('\n', out);
+  }
 }
 
 /* The value of a column at a point, as text for the format. */
@@ -181,8 +197,34 @@ static void column_text(const Output *o, const Column *c, const double *point, c
   else eval_format(v, buf, (int)size);
 }
 
+/* The measured columns of a row (m NULL: the row has no runs). */
+static void print_measured(FILE *out, const Output *o, const RunsConfig *m, double est) {
+  char a[64], b[64], c[64], range[160];
+  double error = m ? (est - m->median) / m->median : NAN;
+  if (o->format == FORMAT_JSON) {
+    if (!m) {
+      fputs(", \"measured\": null, \"measured_min\": null, \"measured_max\": null, \"error\": null", out);
+      return;
+    }
+    fprintf(out, ", \"measured\": %s, \"measured_min\": %s, \"measured_max\": %s, \"error\": ",
+            cli_number(m->median, a), cli_number(m->min, b), cli_number(m->max, c));
+    snprintf(a, sizeof a, "%.6g", error);
+    json_number(out, a, error);
+  } else if (o->format == FORMAT_CSV) {
+    if (m) fprintf(out, ",%s,%s,%s,%.6g", cli_number(m->median, a), cli_number(m->min, b),
+                   cli_number(m->max, c), error);
+    else fputs(",,,,", out);
+  } else if (m) {
+    snprintf(range, sizeof range, "[%s, %s]", sim_format_time(m->min, b, sizeof b), sim_format_time(m->max, c, sizeof c));
+    fprintf(out, "  %*s  %-*s  %+6.1f%%", TABLE_TIME_WIDTH, sim_format_time(m->median, a, sizeof a),
+            TABLE_RANGE_WIDTH, range, 100 * error);
+  } else {
+    fprintf(out, "  %*s  %-*s  %7s", TABLE_TIME_WIDTH, "-", TABLE_RANGE_WIDTH, "", "");
+  }
+}
+
 static void print_row(FILE *out, Output *o, const double *point, double lo, double est, double hi,
-                      const char *bottleneck) {
+                      const char *bottleneck, const RunsConfig *m) {
   char text[128], a[64], b[64], c[64], s[CLI_NUMBER_SIZE], e[CLI_NUMBER_SIZE];
   /* --speedup: est of the first row over est here; efficiency per unit of the first swept value */
   if (o->rows == 0) {
@@ -211,6 +253,7 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
     }
     fputs(", \"bottleneck\": ", out);
     cli_json_string(out, bottleneck);
+    if (o->measured) print_measured(out, o, m, est);
     fputc('}', out);
   } else if (o->format == FORMAT_CSV) {
     for (int i = 0; i < o->column_count; i++) {
@@ -220,6 +263,7 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
     fprintf(out, "%s,%s,%s,", cli_number(lo, a), cli_number(est, b), cli_number(hi, c));
     if (o->speedup) fprintf(out, "%s,%s,", cli_number(speedup, s), cli_number(efficiency, e));
     csv_string(out, bottleneck);
+    if (o->measured) print_measured(out, o, m, est);
     fputc('\n', out);
   } else {
     for (int i = 0; i < o->column_count; i++) {
@@ -230,7 +274,9 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
             TABLE_TIME_WIDTH, sim_format_time(est, b, sizeof b), TABLE_TIME_WIDTH,
             sim_format_time(hi, c, sizeof c));
     if (o->speedup) fprintf(out, "%*.4g  %*.4g  ", TABLE_RATIO_WIDTH, speedup, TABLE_RATIO_WIDTH, efficiency);
-    fprintf(out, "%s\n", bottleneck);
+    fprintf(out, "%-*s", o->measured ? TABLE_BOTTLENECK_WIDTH : 0, bottleneck);
+    if (o->measured) print_measured(out, o, m, est);
+    fputc('\n', out);
   }
   o->rows++;
 }
@@ -378,7 +424,7 @@ static Column *make_columns(Program *prog, const CliOptions *opts, const Sweep *
     c->time = d && d->kind == DECL_CONST && has_time_unit(opts->defines[i].value);
     int width = (int)strlen(c->name);
     char text[128];
-    Output table = {FORMAT_TABLE, NULL, 0, NULL, 0, NULL, 0, 0, 0, NULL, 0};
+    Output table = {FORMAT_TABLE, NULL, 0, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0};
     double point[SWEEP_MAX_AXES] = {0};
     if (c->axis < 0) {
       column_text(&table, c, point, text, sizeof text);
@@ -453,8 +499,10 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
     }
     for (int k = 0; k < good && result == EXIT_OK; k++) {
       for (int a = 0; a < sweep->axis_count; a++) point[a] = axis_values[a][k];
+      const RunsConfig *m = o->measured ? predict_measured_row(o->measured, point, batch->lo[k],
+                                                               batch->est[k], batch->hi[k]) : NULL;
       print_row(stdout, o, point, batch->lo[k], batch->est[k], batch->hi[k],
-                r->terms[batch->bottleneck[k]].name);
+                r->terms[batch->bottleneck[k]].name, m);
       if (o->plot && sweep->axis_count > 0) {
         char label[PREDICT_PLOT_LABEL_SIZE], err[256];
         predict_plot_curve_label(sweep, point, label, sizeof label);
@@ -464,6 +512,7 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
           result = EXIT_IO;
           break;
         }
+        if (m) predict_plot_measured(o->plot, m->median, m->min, m->max);
       }
     }
     if (result != EXIT_OK) break;
@@ -479,6 +528,8 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
     if (n < PREDICT_BATCH) break;
   }
   if (result == EXIT_OK) print_footer(stdout, o);
+  if (result == EXIT_OK && o->measured)
+    predict_measured_summary(o->measured, o->rows, o->format == FORMAT_TABLE ? stdout : stderr);
   if (fflush(stdout) != 0 && result == EXIT_OK) result = EXIT_IO;
   free(values);
   free(batch);
@@ -487,7 +538,8 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
 }
 
 static int predict_file(const CliOptions *opts, Format format, PredictPlotOptions *plot_opts,
-                        long loop_limit, int speedup) {
+                        long loop_limit, int speedup, const char *measured_path,
+                        const RunsSelect *select) {
   const char *plot_out = plot_opts->out;
   Sweep sweep;
   sweep_init(&sweep);
@@ -518,6 +570,10 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
   const Decl *axis_decls[SWEEP_MAX_AXES];
   result = cli_load_checked(&prog, &diags, opts->files[0], &popts, NULL);
   if (result == EXIT_OK && resolve_axes(&prog, &sweep, axis_decls, &diags) != 0) result = EXIT_MODEL;
+  PredictMeasured measured;
+  memset(&measured, 0, sizeof measured);
+  if (result == EXIT_OK && measured_path)
+    result = predict_measured_open(&measured, measured_path, select, &prog, &sweep, &diags);
   if (result == EXIT_OK) {
     ReduceOptions ropts = {0, loop_limit};
     ReduceResult r;
@@ -526,7 +582,8 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
     } else {
       PredictPlot plot;
       char err[512], title[PREDICT_PLOT_LABEL_SIZE * 4];
-      Output o = {format, NULL, 0, &r, 0, NULL, speedup, 0, 0, axis_decls, sweep.axis_count};
+      Output o = {format, NULL, 0, &r, 0, NULL, measured_path ? &measured : NULL, speedup, 0, 0,
+                  axis_decls, sweep.axis_count};
       o.columns = make_columns(&prog, opts, &sweep, &o.column_count);
       if (plot_out) {
         predict_plot_title(title, sizeof title, opts->files[0], opts->machine_files, opts->machine_count);
@@ -553,6 +610,7 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
     reduce_result_free(&r);
   }
   diag_print(&diags, stderr);
+  predict_measured_free(&measured);
   program_free(&prog);
   diag_free(&diags);
   sweep_free(&sweep);
@@ -561,14 +619,16 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
 }
 
 int cmd_predict(int argc, char **argv) {
-  const char *plot_out = NULL, *plot_dir = NULL, *loop_text = NULL;
+  const char *plot_out = NULL, *plot_dir = NULL, *loop_text = NULL, *measured_path = NULL;
+  RunsSelect select = {NULL, NULL};
   long loop_limit = 0;
   int logx = 0, logy = 0, linear = 0, speedup = 0;
   const CliExtra extras[] = {{"--plot", 1, &plot_out, NULL}, {"--loop-limit", 1, &loop_text, NULL},
                              {"--plot-data", 1, &plot_dir, NULL}, {"--logx", 0, NULL, &logx},
                              {"--logy", 0, NULL, &logy}, {"--linear", 0, NULL, &linear},
-                             {"--speedup", 0, NULL, &speedup}};
-  const CliSpec spec = {"predict", usage, extras, 7, 1, 1, 1};
+                             {"--measured", 1, &measured_path, NULL}, {"--region", 1, &select.region, NULL},
+                             {"--metric", 1, &select.metric, NULL}, {"--speedup", 0, NULL, &speedup}};
+  const CliSpec spec = {"predict", usage, extras, 10, 1, 1, 1};
   CliOptions opts;
   int status = cli_parse(&opts, &spec, argc, argv);
   if (status == EXIT_OK && !opts.help) status = cli_loop_limit("predict", loop_text, &loop_limit);
@@ -585,6 +645,8 @@ int cmd_predict(int argc, char **argv) {
   }
   if (status == EXIT_OK && plot_out && predict_plot_kind(plot_out) < 0)
     status = usage_error("--plot wants OUT.svg or OUT.png, not", plot_out);
+  if (status == EXIT_OK && (select.region || select.metric) && !measured_path)
+    status = usage_error("--region and --metric choose a series of", "--measured RUNS");
   if (status == EXIT_OK && !plot_out && (plot_dir || logx || logy || linear))
     status = usage_error("--plot-data, --logx, --logy and --linear go with", "--plot OUT");
   PredictPlotOptions plot_opts = {plot_out, plot_dir, NULL, NULL, PREDICT_PLOT_AUTO, PREDICT_PLOT_AUTO};
@@ -593,7 +655,9 @@ int cmd_predict(int argc, char **argv) {
   if (logy) plot_opts.logy = PREDICT_PLOT_LOG;
   CliOutput out;
   if (status == EXIT_OK) status = cli_output_begin(&out, "predict", opts.output);
-  if (status == EXIT_OK) status = cli_output_end(&out, "predict", predict_file(&opts, format, &plot_opts, loop_limit, speedup));
+  if (status == EXIT_OK)
+    status = cli_output_end(&out, "predict", predict_file(&opts, format, &plot_opts, loop_limit, speedup,
+                                                          measured_path, &select));
   cli_free(&opts);
   return status;
 }
