@@ -45,6 +45,7 @@ static const char usage[] =
   "  --region R, --metric M  the series of an Extra-P file holding several\n"
   "  --loop-limit N   as for predict\n"
   "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
+  "  -q, --quiet      no notes (default machine file; a machine file overriding the model)\n"
   "  --help           this text\n"
   "\n"
   "A const the runs cannot determine (no effect on est, or a combination of consts the runs\n"
@@ -261,7 +262,7 @@ int cmd_fit(int argc, char **argv) {
   }
   DiagList diags;
   diag_init(&diags);
-  diags.color = a.opts.color;
+  cli_diags(&diags, &a.opts);
   Runs runs;
   runs_init(&runs, a.opts.files[1]);
   Program prog;
@@ -273,7 +274,7 @@ int cmd_fit(int argc, char **argv) {
     diag_print(&diags, stderr);
     diag_free(&diags);
     diag_init(&diags);
-    diags.color = a.opts.color;
+    cli_diags(&diags, &a.opts);
     result = check_defines(&a, &runs);
   }
   if (result == EXIT_OK) result = fit_reduced(&a, &prog, &runs, &diags);

@@ -44,10 +44,13 @@ common=$( (grep -oE '(match|strcmp)\(arg, "--?[a-zA-Z][a-z-]*"\)' lang/cli.c | g
 common=$(echo "$common" | grep -vx -- -h)   # -h: --help by another name (the man page says so)
 echo "$common" | grep -qx -- --quiet || die "the extraction of the common options misses --quiet: $common"
 [ -n "$common" ] || die "found no common options in lang/cli.c"
-for cmd in check reduce predict simulate calibrate gen; do
+commands=$("$PAMC" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
+[ "$(echo "$commands" | wc -w)" -ge 6 ] || die "pamc --help lists no commands: $commands"
+for cmd in $commands; do
   help=$("$PAMC" "$cmd" --help) || die "$cmd --help failed"
-  own=$(options_in "lang/cmd_$cmd.c" | grep -vx -- '-h')
   uses_cli=$(grep -c 'cli_parse' "lang/cmd_$cmd.c")
+  own=$(options_in "lang/cmd_$cmd.c" | grep -vx -- '-h')
+  [ "$uses_cli" -gt 0 ] && own=$(echo "$own" | grep -vxF -- "$common")   # the common ones: below
   for opt in $own; do
     echo "$help" | grep -qE -- "(^|[][ ,|])$opt([] =,|]|\$)" || die "$cmd accepts $opt but --help does not say"
     grep -qE -- "(^|[ ,])$opt([ ,=]|\$)" "$tmp/man.plain" || die "$cmd accepts $opt but the man page does not say"
