@@ -1,7 +1,8 @@
 /*
 ** reduce.c — REDUCTION.md: per-statement summaries (phi, D_r, L, U, chain) of the entry process,
 ** combined bottom-up in time independent of param values, closed into T_lo / T_hi.
-** Expressions are translated by reduce_expr.c; demands and waits live in reduce_demand.c.
+** Expressions are translated by reduce_expr.c; demands and waits live in reduce_demand.c; holds
+** and hand-offs in reduce_hold.c, processor sharing in reduce_ps.c.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +16,6 @@ static int is_define(RCtx *c, const Decl *d) {
   return 0;
 }
 
-static void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out);
-
 /* delay(t): phi = L = U = t, no demand. */
 static void reduce_delay(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_sum_init(c, out);
@@ -25,20 +24,27 @@ static void reduce_delay(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   out->phi_lo = out->phi_hi = out->L = out->U = t;
 }
 
-/* use(r, t): phi = L = U = t, D_r = t. */
-static void reduce_use(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
-  reduce_sum_init(c, out);
-  if (s->u.use.decl && s->u.use.decl->u.resource.handoff) {   /* version 2 (§8): no rule yet */
-    reduce_fail(c, s->loc, "reduce has no bound for resources with a handoff yet");
-    return;
-  }
-  AlgExpr *t = reduce_expr(c, env, s->u.use.duration);
-  out->phi_lo = out->phi_hi = out->L = out->U = t;
-  reduce_check(c, env, REDUCE_CHECK_NONNEG, t, NULL, s->u.use.duration->loc, "duration");
+/* The member index of use(r[e], _) or hold (r[e]) _ (checked in range), NULL for a plain r. */
+AlgExpr *reduce_member(RCtx *c, REnv *env, const Stmt *s) {
   AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
   if (index)
     reduce_check(c, env, REDUCE_CHECK_INDEX, index, s->u.use.decl, s->u.use.index->loc, "member index");
-  reduce_add_demand(c, out, s->u.use.decl, index, t, t);
+  return index;
+}
+
+/* use(r, t): phi = L = U = a, D_r = t, where a = t alone on r (t on fcfs, t / min(1, c) on
+** ps(c): reduce_ps.c); with handoff(h) on r, phi_hi = a + h and D_r = t + h in upper-bound uses
+** (a hand-off to this request, one that this request can make others wait for: reduce_hold.c). */
+static void reduce_use(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
+  reduce_sum_init(c, out);
+  const Decl *res = s->u.use.decl;
+  AlgExpr *t = reduce_expr(c, env, s->u.use.duration);
+  AlgExpr *alone = reduce_alone(c, res, t);
+  AlgExpr *h = reduce_handoff(c, res);
+  out->phi_lo = out->L = out->U = alone;
+  out->phi_hi = h ? alg_add(c->alg, alone, h) : alone;
+  reduce_check(c, env, REDUCE_CHECK_NONNEG, t, NULL, s->u.use.duration->loc, "duration");
+  reduce_add_demand(c, out, res, reduce_member(c, env, s), t, h ? alg_add(c->alg, t, h) : t);
 }
 
 /* S1; S2: phi, D, L, U add. */
@@ -90,8 +96,13 @@ static void reduce_parallel(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
     reduce_merge_demands(c, out, &br[i]);
   }
   out->L = alg_max(g, out->L, reduce_load_lo(c, out));
-  for (int i = 0; i < n; i++)
-    out->U = alg_max(g, out->U, alg_add(g, br[i].phi_hi, reduce_wait(c, out, NULL, &br[i], NULL, NULL, NULL)));
+  RReach reach;
+  memset(&reach, 0, sizeof reach);
+  reduce_ps_present(c, out, br, n, NULL, &reach);
+  for (int i = 0; i < n; i++) {
+    reduce_reach_init(c, &br[i], &reach);
+    out->U = alg_max(g, out->U, alg_add(g, br[i].phi_hi, reduce_wait(c, out, NULL, &br[i], NULL, NULL, NULL, &reach)));
+  }
   out->chain = n <= 1 ? (n ? br[0].chain : 1) : 0;
 }
 
@@ -204,12 +215,20 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
     out->L = alg_max(g, out->L, alg_max_over(g, p->index, p->lo, p->hi, bodies[k].L));
   }
   out->L = alg_max(g, out->L, reduce_load_lo(c, out));
+  AlgExpr **sizes = arena_alloc(&c->arena, (size_t)count * sizeof *sizes);
+  for (int k = 0; k < count; k++)
+    sizes[k] = alg_max(g, alg_num_int(g, 0), alg_add(g, alg_sub(g, pieces[k].hi, pieces[k].lo), alg_num_int(g, 1)));
+  RReach reach;
+  memset(&reach, 0, sizeof reach);
+  reduce_ps_present(c, out, bodies, count, sizes, &reach);
   for (int k = 0; k < count; k++) {
     const RPiece *p = &pieces[k];
+    reduce_reach_init(c, &bodies[k], &reach);
     Summary others;   /* the demand of the other pieces, beside this one */
     reduce_sum_init(c, &others);
     for (int j = 0; j < count; j++) if (j != k) reduce_merge_demands(c, &others, &closed[j]);
-    AlgExpr *wait = reduce_wait(c, out, count > 1 ? &others : NULL, &bodies[k], p->index, p->lo, p->hi);
+    AlgExpr *wait = reduce_wait(c, out, count > 1 ? &others : NULL, &bodies[k], p->index, p->lo, p->hi,
+                                &reach);
     out->U = alg_max(g, out->U, alg_max_over(g, p->index, p->lo, p->hi,
                                              alg_add(g, bodies[k].phi_hi, wait)));
   }
@@ -288,7 +307,7 @@ static void reduce_call(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   m->sum = *out; m->next = c->memo; c->memo = m;
 }
 
-static void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
+void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   switch (s->kind) {
   case ST_SKIP: reduce_sum_init(c, out); return;
   case ST_DELAY: reduce_delay(c, env, s, out); return;
@@ -301,10 +320,7 @@ static void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   case ST_REPEAT: reduce_repeat(c, env, s, out); return;
   case ST_IF: reduce_if(c, env, s, out); return;
   case ST_CHOOSE: reduce_choose(c, env, s, out); return;
-  case ST_HOLD:   /* language version 2 (§8): no rule yet */
-    reduce_fail(c, s->loc, "reduce has no bound for hold statements yet");
-    reduce_sum_init(c, out);
-    return;
+  case ST_HOLD: reduce_hold(c, env, s, out); return;
   }
   reduce_sum_init(c, out);
 }

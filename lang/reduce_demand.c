@@ -290,6 +290,15 @@ static int fam_members_known(const Summary *s, const Decl *res) {
   return 1;
 }
 
+/* The whole family as one resource: the waits of a chain at distinct members are disjoint in
+** time, so together they are at most the others' demand on the family over m. */
+static AlgExpr *family_whole_wait(RCtx *c, const Summary *whole, const Summary *branch,
+                                  const Decl *res) {
+  AlgExpr *W = fam_total(c, whole, res);
+  if (branch->chain) W = alg_sub(c->alg, W, fam_total(c, branch, res));
+  return alg_div(c->alg, W, reduce_mult(c, res));
+}
+
 /* W / m for family fam of branch inside whole: a par over i = a..b (i != NULL) or a ||. When the
 ** par's range is split, whole is all of it and others (else NULL) the pieces other than a..b. */
 static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others,
@@ -322,17 +331,23 @@ static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others
     }
     return wait;
   }
-  /* Otherwise the whole family as one resource: the waits of a chain at distinct members are
-  ** disjoint in time, so together they are at most the others' demand on the family over m. */
-  AlgExpr *W = fam_total(c, whole, res);
-  if (branch->chain) W = alg_sub(g, W, own);
-  return alg_div(g, W, m);
+  return family_whole_wait(c, whole, branch, res);
+}
+
+/* 1 when s has demand on res (a plain resource, or any member of a family). */
+int reduce_uses(const Summary *s, const Decl *res) {
+  if (fam_find(s, res)) return 1;
+  for (int i = 0; i < s->nterms; i++) if (s->terms[i].res == res) return 1;
+  return 0;
 }
 
 /* sum over r in res(branch) of W_r / m_r: W_r = D_r(whole) - D_r(branch) for a chain branch,
-** D_r(whole) otherwise; families as family_wait says. i = a..b is the par index (NULL for ||). */
+** D_r(whole) otherwise; families as family_wait says. i = a..b is the par index (NULL for ||).
+** With reach (else NULL): a resource the branch can wait for through holders (reach->through)
+** counts its whole demand, also where the branch does not use it (reduce_hold.c), and a ps
+** resource takes the smaller of W/c and the bound from the requests present (reduce_ps.c). */
 AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const Summary *branch,
-                     AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
+                     AlgSymbol *i, AlgExpr *a, AlgExpr *b, const RReach *reach) {
   AlgCtx *g = c->alg;
   AlgExpr *wait = zero(c);
   for (int k = 0; k < branch->nterms; k++) {
@@ -340,10 +355,20 @@ AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const
     if (term->index) continue;
     AlgExpr *W = term_hi(c, whole, term->res, NULL);
     if (branch->chain) W = alg_sub(g, W, term->d_hi);
-    wait = alg_add(g, wait, alg_div(g, W, reduce_mult(c, term->res)));
+    AlgExpr *w = alg_div(g, W, reduce_mult(c, term->res));
+    if (!reduce_reach_through(reach, term->res)) w = reduce_ps_wait(c, reach, term->res, w, term->d_hi);
+    wait = alg_add(g, wait, w);
   }
   for (int k = 0; k < branch->nfams; k++)
-    wait = alg_add(g, wait, family_wait(c, whole, others, branch, &branch->fams[k], i, a, b));
+    wait = alg_add(g, wait, reduce_reach_through(reach, branch->fams[k].res)
+                            ? family_whole_wait(c, whole, branch, branch->fams[k].res)
+                            : family_wait(c, whole, others, branch, &branch->fams[k], i, a, b));
+  for (int k = 0; reach && k < reach->nthrough; k++) {   /* reached only through holders */
+    const Decl *res = reach->through[k];
+    if (reduce_uses(branch, res)) continue;
+    AlgExpr *W = res->u.resource.count ? fam_total(c, whole, res) : term_hi(c, whole, res, NULL);
+    wait = alg_add(g, wait, alg_div(g, W, reduce_mult(c, res)));
+  }
   return wait;
 }
 

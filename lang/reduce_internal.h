@@ -2,7 +2,7 @@
 ** reduce_internal.h — what the files of the reduction share: the context of one reduction, the
 ** scope of names, and the per-statement summary (REDUCTION.md: phi, D_r, L, U) with its demands.
 ** reduce_expr.c translates model expressions, reduce_demand.c owns demands and waits,
-** reduce.c walks the statements.
+** reduce.c walks the statements, reduce_hold.c holds and hand-offs, reduce_ps.c processor sharing.
 */
 #ifndef PAMC_REDUCE_INTERNAL_H
 #define PAMC_REDUCE_INTERNAL_H
@@ -49,6 +49,13 @@ typedef struct RMemo {
   struct RMemo *next;               /* next memo */
 } RMemo;
 
+/* One pair of the hold relation: some `hold (outer)` reduced so far has a body that requests
+** inner (a family stands for all its members). */
+typedef struct RNest {
+  const Decl *outer;      /* the held resource or family */
+  const Decl *inner;      /* a resource or family requested inside the hold's body */
+} RNest;
+
 /* Checks collected during the reduction (copied into the result at the end). */
 typedef struct RChecks {
   ReduceCheck *items;     /* growable array (malloc) */
@@ -65,7 +72,21 @@ typedef struct RCtx {
   RMemo *memo;            /* memoised calls */
   RChecks checks;         /* evaluation checks */
   int mixing;             /* 1 in the pass that mixes the branches of choose (expected value) */
+  RNest *nests;           /* the hold relation of every hold reduced so far (arena, no repeats) */
+  int nnests, nests_cap;  /* used / allocated */
 } RCtx;
+
+/* What the wait of one branch of a par needs beyond the demands: the resources its waits can
+** reach through holders (reduce_hold.c) and the ps resources with a bound on the requests
+** present at once (reduce_ps.c). */
+typedef struct RReach {
+  const Decl **through;   /* resources requested inside holds of resources the branch can wait
+                             for (transitively): each counts the whole demand on it */
+  int nthrough;           /* length of through */
+  const Decl **ps;        /* plain ps resources used only by chain branches of the par */
+  AlgExpr **present;      /* present[k]: an upper bound on the requests present at once at ps[k] */
+  int nps;                /* length of ps and present */
+} RReach;
 
 /* An enclosing loop range, for taking checks over it. */
 typedef struct RBinder {
@@ -101,6 +122,23 @@ typedef struct RPiece {
   AlgExpr *value;     /* the loop index in terms of index: index itself, or L*index + r */
 } RPiece;
 
+/* reduce.c */
+void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out);
+AlgExpr *reduce_member(RCtx *c, REnv *env, const Stmt *s);
+
+/* reduce_hold.c */
+void reduce_hold(RCtx *c, REnv *env, const Stmt *s, Summary *out);
+AlgExpr *reduce_handoff(RCtx *c, const Decl *res);
+void reduce_reach_init(RCtx *c, const Summary *branch, RReach *reach);
+int reduce_reach_through(const RReach *reach, const Decl *res);
+
+/* reduce_ps.c */
+AlgExpr *reduce_alone(RCtx *c, const Decl *res, AlgExpr *t);
+void reduce_ps_present(RCtx *c, const Summary *whole, const Summary *branches, int count,
+                       AlgExpr *const *sizes, RReach *reach);
+AlgExpr *reduce_ps_wait(RCtx *c, const RReach *reach, const Decl *res, AlgExpr *wait,
+                        AlgExpr *own);
+
 /* reduce_split.c */
 int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr *b,
                       RPiece *pieces);
@@ -124,7 +162,8 @@ void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from);
 AlgExpr *reduce_load_lo(RCtx *c, const Summary *s);
 AlgExpr *reduce_family_load_lo(RCtx *c, const Summary *s, const RFam *fam);
 AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const Summary *branch,
-                     AlgSymbol *index, AlgExpr *lower, AlgExpr *upper);
+                     AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, const RReach *reach);
+int reduce_uses(const Summary *s, const Decl *res);
 void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol *index,
                           AlgExpr *lower, AlgExpr *upper);
 /* How the summaries of two branches combine: piecewise on cond (an `if` on a free param), the
