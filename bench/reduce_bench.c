@@ -5,11 +5,15 @@
 **      seq and par loops with symbolic bounds, repeat, if on the loop index, choose, calls):
 **      the time to load and check, the time to reduce, and the reduction time per statement
 **      (flat when the cost is linear in the size of the model);
-**   2. one model (a stencil, then a gather where worker 0 differs) with P set by -D to 2 .. 10^9: the time
+**   2. models of 10^3 .. 10^5 process definitions (each a few statements, called in turn by
+**      main over P workers; some call the previous one): the time per definition (flat when
+**      linear; issue 15 asks for at most 10 us per statement or definition at 10^5 of either);
+**   3. one model (a stencil, then a gather where worker 0 differs) with P set by -D to 2 .. 10^9: the time
 **      to reduce at each P and the ratio of the slowest to the fastest, which should be about 1
 **      (the cost of a reduction does not depend on the values of params or loop bounds).
 ** Usage: reduce_bench [scale]   (scale < 1 skips the largest model and repeats less)
 **        reduce_bench --dump N  (prints the generated model of about N statements)
+**        reduce_bench --dump-defs N  (prints the generated model of N process definitions)
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +123,35 @@ static void generate(Text *text, int target) {
   text->statements += 1;
 }
 
+/* A model of `count` small process definitions: def k uses a member of a family, a single
+** resource and a delay, and every fourth calls def k - 1; main calls each in turn inside a par
+** over the workers. */
+static void generate_defs(Text *text, int count) {
+  char line[160];
+  text->length = 0;
+  text->statements = 0;
+  text->data[0] = 0;
+  emit(text, "param P = 64;\nparam n = 1000;\nconst t_op = [0.9ns, 1.1ns];\n"
+             "resource cpu[P];\nresource net = fcfs(2);\n");
+  for (int k = 0; k < count; k++) {
+    if (k % 4 == 3)
+      snprintf(line, sizeof line, "process def%d(p) { use(cpu[p], %d * t_op); def%d(p) }\n", k, 1 + k % 5, k - 1);
+    else
+      snprintf(line, sizeof line, "process def%d(p) { use(cpu[p], %d * t_op); use(net, n * t_op); delay(t_op) }\n",
+               k, 1 + k % 5);
+    emit(text, line);
+    text->statements += k % 4 == 3 ? 2 : 3;
+  }
+  emit(text, "process main {\n  par (p = 0, P - 1) {\n");
+  for (int k = 0; k < count; k++) {
+    snprintf(line, sizeof line, "    def%d(p)%s\n", k, k + 1 < count ? ";" : "");
+    emit(text, line);
+    text->statements++;
+  }
+  emit(text, "  }\n}\n");
+  text->statements++;
+}
+
 /* Loads, checks and reduces text (with the -D values given); returns 0 and the two times. */
 static int reduce_once(const char *text, const ProgramDefine *defines, int define_count,
                        double *load_seconds, double *reduce_seconds) {
@@ -173,8 +206,9 @@ static const char stencil_model[] =
 int main(int argc, char **argv) {
   Text text = {malloc(BENCH_TEXT_MAX), 0, 0};
   if (!text.data) return 1;
-  if (argc > 2 && !strcmp(argv[1], "--dump")) {   /* the generated model itself, to look at */
-    generate(&text, atoi(argv[2]));
+  if (argc > 2 && (!strcmp(argv[1], "--dump") || !strcmp(argv[1], "--dump-defs"))) {
+    if (!strcmp(argv[1], "--dump")) generate(&text, atoi(argv[2]));   /* the model, to look at */
+    else generate_defs(&text, atoi(argv[2]));
     fputs(text.data, stdout);
     free(text.data);
     return 0;
@@ -184,7 +218,7 @@ int main(int argc, char **argv) {
   double min_seconds = BENCH_MIN_SECONDS * (scale < 1 ? scale : 1);
   printf("reduce: generated models (every statement form), mean of runs lasting >= %.2f s\n", min_seconds);
   printf("  %10s %10s %14s %14s %16s\n", "statements", "bytes", "load+check", "reduce", "reduce/stmt");
-  static const int sizes[] = {10, 100, 1000, 10000};
+  static const int sizes[] = {10, 100, 1000, 10000, 100000};
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
     if (scale < 1 && sizes[s] > 1000) break;
     generate(&text, sizes[s]);
@@ -196,6 +230,22 @@ int main(int argc, char **argv) {
     }
     printf("  %10d %10zu %11.3f ms %11.3f ms %13.2f us\n", text.statements, text.length, load * 1e3,
            reduce * 1e3, reduce / text.statements * 1e6);
+  }
+  printf("reduce: generated models of many process definitions\n");
+  printf("  %10s %10s %10s %14s %14s %16s\n", "defs", "statements", "bytes", "load+check", "reduce",
+         "per def+stmt");
+  static const int def_counts[] = {1000, 10000, 100000};
+  for (size_t s = 0; s < sizeof def_counts / sizeof def_counts[0]; s++) {
+    if (scale < 1 && def_counts[s] > 1000) break;
+    generate_defs(&text, def_counts[s]);
+    double load, reduce;
+    if (reduce_timed(text.data, NULL, 0, min_seconds, &load, &reduce)) {
+      fprintf(stderr, "reduce_bench: the model of %d definitions failed\n", def_counts[s]);
+      free(text.data);
+      return 1;
+    }
+    printf("  %10d %10d %10zu %11.3f ms %11.3f ms %13.2f us\n", def_counts[s], text.statements,
+           text.length, load * 1e3, reduce * 1e3, (load + reduce) / (def_counts[s] + text.statements) * 1e6);
   }
   free(text.data);
 
