@@ -291,20 +291,13 @@ static void reduce_call(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   if (n > REDUCE_MAX_ARGS) { reduce_fail(c, s->loc, "reduce: too many arguments"); reduce_sum_init(c, out); return; }
   AlgExpr *args[REDUCE_MAX_ARGS];
   for (int i = 0; i < n; i++) args[i] = reduce_expr(c, env, s->u.call.args.items[i]);
-  for (RMemo *m = c->memo; m; m = m->next) {
-    if (m->proc != proc || m->argc != n) continue;
-    int same = 1;
-    for (int i = 0; i < n && same; i++) same = m->args[i] == args[i];
-    if (same) { *out = m->sum; return; }
-  }
+  const Summary *memo = reduce_memo_find(c, proc, args, n);
+  if (memo) { *out = *memo; return; }
   REnv inner; memset(&inner, 0, sizeof inner);
   inner.args = args; inner.argc = n;
   reduce_env_inherit(&inner, env);
   reduce_stmt(c, &inner, proc->u.process.body, out);
-  RMemo *m = arena_alloc(&c->arena, sizeof *m);
-  m->proc = proc; m->argc = n;
-  for (int i = 0; i < n; i++) m->args[i] = args[i];
-  m->sum = *out; m->next = c->memo; c->memo = m;
+  reduce_memo_add(c, proc, args, n, out);
 }
 
 void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
@@ -423,7 +416,7 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
   if (opts && opts->expected && !c.failed) {   /* a second pass, choose mixed */
     Summary mixed;
     REnv fresh; memset(&fresh, 0, sizeof fresh);
-    c.memo = NULL;
+    reduce_memo_clear(&c);
     c.mixing = 1;
     reduce_stmt(&c, &fresh, entry->u.process.body, &mixed);
     out->t_expected = alg_close(g, mixed.L, ALG_DIR_LOWER);
@@ -452,6 +445,7 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
   }
   collect_consts(out);
   reduce_checks_finish(&c, out);
+  reduce_memo_clear(&c);
   arena_free(&c.arena);
   return c.failed ? 1 : 0;
 }

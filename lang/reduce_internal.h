@@ -46,7 +46,7 @@ typedef struct RMemo {
   AlgExpr *args[REDUCE_MAX_ARGS];   /* argument expressions */
   int argc;                         /* number of arguments */
   Summary sum;                      /* its summary */
-  struct RMemo *next;               /* next memo */
+  struct RMemo *next;               /* next memo in its bucket */
 } RMemo;
 
 /* One pair of the hold relation: some `hold (outer)` reduced so far has a body that requests
@@ -69,7 +69,9 @@ typedef struct RCtx {
   DiagList *diags;        /* errors */
   int failed;             /* 1 after an error */
   ReduceResult *out;      /* symbols of params and consts */
-  RMemo *memo;            /* memoised calls */
+  RMemo **memo_buckets;   /* memoised calls: hash buckets (malloc), reduce_memo.c */
+  size_t memo_cap;        /* buckets (a power of two, 0 before the first call) */
+  size_t memo_count;      /* calls memoised */
   RChecks checks;         /* evaluation checks */
   int mixing;             /* 1 in the pass that mixes the branches of choose (expected value) */
   RNest *nests;           /* the hold relation of every hold reduced so far (arena, no repeats) */
@@ -125,6 +127,11 @@ typedef struct RPiece {
 /* reduce.c */
 void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out);
 AlgExpr *reduce_member(RCtx *c, REnv *env, const Stmt *s);
+
+/* reduce_memo.c */
+const Summary *reduce_memo_find(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc);
+void reduce_memo_add(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc, const Summary *sum);
+void reduce_memo_clear(RCtx *c);
 
 /* reduce_hold.c */
 void reduce_hold(RCtx *c, REnv *env, const Stmt *s, Summary *out);
