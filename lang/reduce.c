@@ -58,23 +58,25 @@ static void seq_into(RCtx *c, Summary *a, const Summary *b) {
   reduce_merge_demands(c, a, b);
 }
 
-/* A block: as seq_into over its statements, but each of phi, L, U added once over all of them
-** (adding one statement at a time re-sorts a growing sum: quadratic in the block's length). */
+/* A block: as seq_into over its statements, but each of phi, L, U and each demand added once over
+** all of them (adding one statement at a time re-sorts a growing sum: quadratic in the block's
+** length). */
 static void reduce_block(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   int n = s->u.block.count;
   reduce_sum_init(c, out);
   if (n == 0) return;
   AlgExpr **parts = arena_alloc(&c->arena, 4 * (size_t)n * sizeof *parts);
+  Summary *sums = arena_alloc(&c->arena, (size_t)n * sizeof *sums);
   for (int i = 0; i < n; i++) {
-    Summary part;
-    reduce_stmt(c, env, s->u.block.items[i], &part);
-    parts[i] = part.phi_lo;
-    parts[n + i] = part.phi_hi;
-    parts[2 * n + i] = part.L;
-    parts[3 * n + i] = part.U;
-    out->chain = out->chain && part.chain;
-    reduce_merge_demands(c, out, &part);
+    Summary *part = &sums[i];
+    reduce_stmt(c, env, s->u.block.items[i], part);
+    parts[i] = part->phi_lo;
+    parts[n + i] = part->phi_hi;
+    parts[2 * n + i] = part->L;
+    parts[3 * n + i] = part->U;
+    out->chain = out->chain && part->chain;
   }
+  reduce_merge_all(c, out, sums, n);
   out->phi_lo = alg_add_n(c->alg, (size_t)n, parts);
   out->phi_hi = alg_add_n(c->alg, (size_t)n, parts + n);
   out->L = alg_add_n(c->alg, (size_t)n, parts + 2 * n);
@@ -93,8 +95,8 @@ static void reduce_parallel(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
     out->phi_lo = alg_max(g, out->phi_lo, br[i].phi_lo);
     out->phi_hi = alg_max(g, out->phi_hi, br[i].phi_hi);
     out->L = alg_max(g, out->L, br[i].L);
-    reduce_merge_demands(c, out, &br[i]);
   }
+  reduce_merge_all(c, out, br, n);
   out->L = alg_max(g, out->L, reduce_load_lo(c, out));
   RReach reach;
   memset(&reach, 0, sizeof reach);

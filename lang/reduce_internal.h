@@ -166,6 +166,7 @@ AlgExpr *reduce_mult(RCtx *c, const Decl *res);
 void reduce_add_demand(RCtx *c, Summary *s, const Decl *res, AlgExpr *index, AlgExpr *lo,
                        AlgExpr *hi);
 void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from);
+void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n);
 AlgExpr *reduce_load_lo(RCtx *c, const Summary *s);
 AlgExpr *reduce_family_load_lo(RCtx *c, const Summary *s, const RFam *fam);
 AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const Summary *branch,
