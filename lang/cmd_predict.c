@@ -43,7 +43,9 @@ static const char usage[] =
   "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
   "  --help           this text\n"
   "\n"
-  "Columns: each name set with -D or swept, then lo, est, hi, bottleneck.\n"
+  "Columns: each name set with -D or swept, then lo, est, hi, bottleneck, and in csv and json\n"
+  "approx: where a bound rests on an approximation (a sum with no closed form, a family taken\n"
+  "as one resource), also said in a note on stderr with its source line.\n"
   "\n"
   "Exit status: 0 ok, 1 model error (also at evaluation: negative duration, index out of range,\n"
   "...; the message names the place and the values), 2 usage error, 3 unreadable file or\n"
@@ -70,6 +72,7 @@ typedef struct Output {
   Column *columns;          /* -D names in order */
   int column_count;         /* length of columns */
   const ReduceResult *reduced; /* names of the bottleneck terms */
+  const char *approx;       /* csv/json: what the bounds rest on that is approximate ("" none) */
   long rows;                /* rows printed so far */
   PredictPlot *plot;        /* --plot, or NULL */
 } Output;
@@ -129,7 +132,7 @@ static void print_header(FILE *out, const Output *o) {
       fprintf(out, "%*s  ", column_width(&o->columns[i]), o->columns[i].name);
     }
   }
-  if (o->format == FORMAT_CSV) fputs("lo,est,hi,bottleneck\n", out);
+  if (o->format == FORMAT_CSV) fputs("lo,est,hi,bottleneck,approx\n", out);
   else fprintf(out, "%*s  %*s  %*s  %s\n", TABLE_TIME_WIDTH, "lo", TABLE_TIME_WIDTH, "est",
                TABLE_TIME_WIDTH, "hi", "bottleneck");
 }
@@ -165,6 +168,8 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
     json_number(out, bound_text(hi, 1, c, sizeof c), hi);
     fputs(", \"bottleneck\": ", out);
     cli_json_string(out, bottleneck);
+    fputs(", \"approx\": ", out);
+    cli_json_string(out, o->approx);
     fputc('}', out);
   } else if (o->format == FORMAT_CSV) {
     for (int i = 0; i < o->column_count; i++) {
@@ -174,6 +179,8 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
     snprintf(b, sizeof b, "%.15g", est);
     fprintf(out, "%s,%s,%s,", bound_text(lo, -1, a, sizeof a), b, bound_text(hi, 1, c, sizeof c));
     csv_string(out, bottleneck);
+    fputc(',', out);
+    csv_string(out, o->approx);
     fputc('\n', out);
   } else {
     for (int i = 0; i < o->column_count; i++) {
@@ -448,7 +455,10 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
     } else {
       PredictPlot plot;
       char err[512], title[PREDICT_PLOT_LABEL_SIZE * 4];
-      Output o = {format, NULL, 0, &r, 0, NULL};
+      char approx[1024];
+      predict_approx_column(&r, approx, sizeof approx);
+      predict_approx_notes(&r, &diags);
+      Output o = {format, NULL, 0, &r, approx, 0, NULL};
       o.columns = make_columns(&prog, opts, &sweep, &o.column_count);
       if (plot_out) {
         predict_plot_title(title, sizeof title, opts->files[0], opts->machine_files, opts->machine_count);

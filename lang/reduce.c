@@ -133,7 +133,7 @@ static int loop_pieces(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b
   if (count == 0) {
     if (env->depth >= EVAL_MAX_INDICES) { reduce_fail(c, s->loc, "reduce: loops nest too deep"); return 0; }
     RPiece *whole = &(*pieces)[count++];
-    whole->index = alg_index_new(c->alg, s->u.loop.var.name, a, b);
+    whole->index = reduce_index_new(c, reduce_loop_kind(s), s->loc, s->u.loop.var.name, a, b);
     whole->lo = a; whole->hi = b; whole->stmt = s->u.loop.body;
     whole->value = alg_sym(c->alg, whole->index);
   }
@@ -190,7 +190,7 @@ static void reduce_repeat(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   AlgExpr *n = reduce_expr(c, env, s->u.repeat.count);
   reduce_check(c, env, REDUCE_CHECK_INTEGER, n, NULL, s->u.repeat.count->loc, "repeat count");
   AlgExpr *one = alg_num_int(c->alg, 1);
-  AlgSymbol *i = alg_index_new(c->alg, "_", one, n);
+  AlgSymbol *i = reduce_index_new(c, "repeat", s->loc, "_", one, n);
   Summary body;
   reduce_stmt(c, env, s->u.repeat.body, &body);
   seq_loop(c, i, one, n, &body, out);
@@ -446,6 +446,7 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
     out->terms[i].name = copy;
   }
   collect_consts(out);
+  reduce_approx_finish(&c, out, s.L, s.U);
   reduce_checks_finish(&c, out);
   reduce_memo_clear(&c);
   arena_free(&c.arena);
@@ -457,6 +458,8 @@ void reduce_result_free(ReduceResult *result) {
   for (int i = 1; i < result->term_count; i++) free((char *)result->terms[i].name);
   free(result->terms);
   free(result->checks);
+  for (int i = 0; i < result->approx_count; i++) free((char *)result->approx[i].what);
+  free(result->approx);
   free(result->symbols);
   free((void *)result->symbol_decls);
   if (result->alg) alg_ctx_free(result->alg);

@@ -406,6 +406,7 @@ static int fam_members_known(const Summary *s, const Decl *res) {
 ** time, so together they are at most the others' demand on the family over m. */
 static AlgExpr *family_whole_wait(RCtx *c, const Summary *whole, const Summary *branch,
                                   const Decl *res) {
+  reduce_note_family(c, res);
   AlgExpr *W = fam_total(c, whole, res);
   if (branch->chain) W = alg_sub(c->alg, W, fam_total(c, branch, res));
   return alg_div(c->alg, W, reduce_mult(c, res));

@@ -74,6 +74,10 @@ typedef struct RCtx {
   size_t memo_count;      /* calls memoised */
   RChecks checks;         /* evaluation checks */
   int mixing;             /* 1 in the pass that mixes the branches of choose (expected value) */
+  struct RIndexLoc *index_locs; /* every loop index made, with its loop (reduce_approx.c) */
+  int nindex_locs, index_locs_cap; /* used / allocated */
+  struct RFamLoc *fam_locs; /* families whose waits were taken as one resource's */
+  int nfam_locs, fam_locs_cap; /* used / allocated */
   RNest *nests;           /* the hold relation of every hold reduced so far (arena, no repeats) */
   int nnests, nests_cap;  /* used / allocated */
 } RCtx;
@@ -127,6 +131,13 @@ typedef struct RPiece {
 /* reduce.c */
 void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out);
 AlgExpr *reduce_member(RCtx *c, REnv *env, const Stmt *s);
+
+/* reduce_approx.c */
+AlgSymbol *reduce_index_new(RCtx *c, const char *what, SrcLoc loc, const char *name, AlgExpr *a,
+                            AlgExpr *b);
+const char *reduce_loop_kind(const Stmt *s);
+void reduce_note_family(RCtx *c, const Decl *family);
+void reduce_approx_finish(RCtx *c, ReduceResult *out, AlgExpr *L, AlgExpr *U);
 
 /* reduce_memo.c */
 const Summary *reduce_memo_find(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc);
