@@ -458,7 +458,8 @@ int reduce_uses(const Summary *s, const Decl *res) {
 ** D_r(whole) otherwise; families as family_wait says. i = a..b is the par index (NULL for ||).
 ** With reach (else NULL): a resource the branch can wait for through holders (reach->through)
 ** counts its whole demand, also where the branch does not use it (reduce_hold.c), and a ps
-** resource takes the smaller of W/c and the bound from the requests present (reduce_ps.c). */
+** resource takes the smaller of W/c and the bound from the requests present (reduce_ps.c), for
+** the branch's own demand, or the whole demand when holders can be slowed there too. */
 AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const Summary *branch,
                      AlgSymbol *i, AlgExpr *a, AlgExpr *b, const RReach *reach) {
   AlgCtx *g = c->alg;
@@ -469,7 +470,8 @@ AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const
     AlgExpr *W = term_hi(c, whole, term->res, NULL);
     if (branch->chain) W = alg_sub(g, W, term->d_hi);
     AlgExpr *w = alg_div(g, W, reduce_mult(c, term->res));
-    if (!reduce_reach_through(reach, term->res)) w = reduce_ps_wait(c, reach, term->res, w, term->d_hi);
+    int through = reduce_reach_through(reach, term->res);
+    w = reduce_ps_wait(c, reach, term->res, w, through ? term_hi(c, whole, term->res, NULL) : term->d_hi);
     wait = alg_add(g, wait, w);
   }
   for (int k = 0; k < branch->nfams; k++)
@@ -480,7 +482,7 @@ AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const
     const Decl *res = reach->through[k];
     if (reduce_uses(branch, res)) continue;
     AlgExpr *W = res->u.resource.count ? fam_total(c, whole, res) : term_hi(c, whole, res, NULL);
-    wait = alg_add(g, wait, alg_div(g, W, reduce_mult(c, res)));
+    wait = alg_add(g, wait, reduce_ps_wait(c, reach, res, alg_div(g, W, reduce_mult(c, res)), W));
   }
   return wait;
 }

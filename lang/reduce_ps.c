@@ -54,9 +54,11 @@ void reduce_ps_present(RCtx *c, const Summary *whole, const Summary *branches, i
 /* The wait of a chain at ps(c) resource res, given wait = W / c (the rule for fcfs with m = c:
 ** the chain is slowed only while others are served, at c in all):
 **   min(W / c, own * (max(1, N / c) - max(1, 1 / c)))
-** where own is the chain's demand on res and N bounds the requests present at once (reach->
-** present): each of its requests is served at rate min(1, c / n) >= min(1, c / N), so it takes
-** at most its service times max(1, N / c), of which max(1, 1 / c) is already in phi. */
+** where N bounds the requests present at once (reach->present): each request is served at rate
+** min(1, c / n) >= min(1, c / N), so it takes at most its service times max(1, N / c), of which
+** max(1, 1 / c) is in phi. own is the chain's demand on res when only its own requests can be
+** slowed there on its behalf, and D_r(whole) when it can also wait for holders slowed there
+** (each holder's excess at res is at most its own demand there times the same factor). */
 AlgExpr *reduce_ps_wait(RCtx *c, const RReach *reach, const Decl *res, AlgExpr *wait,
                         AlgExpr *own) {
   if (!reach || !is_ps(res)) return wait;

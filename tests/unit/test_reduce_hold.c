@@ -151,6 +151,18 @@ static void test_hold_reentrant(void **state) {
   expect(text, 0, NULL, NULL, 1.5e-6, 2e-6, 2.5e-6);
 }
 
+/* A holder on a ps resource that is never crowded: 2 threads each hold (mtx) use(cores, a),
+** cores = ps(2). The first holds mtx on [0, a] running alone-speed, the second then: 2a. At most
+** 2 requests are ever on cores, so nobody is slowed there, not even the holder the second waits
+** for: hi = a + W_mtx (a) + min(W/c, D (max(1, 2/2) - 1) = 0) = 2a; lo = D_mtx = 2a. */
+static void test_hold_ps_uncrowded(void **state) {
+  (void)state;
+  const char *text =
+    "const a = 1us; resource cores = ps(2); resource mtx;\n"
+    "process main { par (i = 1, 2) hold (mtx) use(cores, a) }\n";
+  expect(text, 0, NULL, NULL, 2e-6, 2e-6, 2e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_ps_equal_requests),
@@ -163,6 +175,7 @@ int main(void) {
     cmocka_unit_test(test_hold_nested),
     cmocka_unit_test(test_hold_fork),
     cmocka_unit_test(test_hold_reentrant),
+    cmocka_unit_test(test_hold_ps_uncrowded),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
