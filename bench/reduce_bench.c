@@ -32,6 +32,7 @@ typedef struct Text {
   char *data;                     /* the generated source */
   size_t length;                  /* bytes used */
   int statements;                 /* statements written so far */
+  int definitions;                /* process definitions written so far */
 } Text;
 
 static double now(void) {
@@ -94,6 +95,7 @@ static void emit_statement(Text *text, int k, int proc) {
 static void generate(Text *text, int target) {
   text->length = 0;
   text->statements = 0;
+  text->definitions = 0;
   text->data[0] = 0;
   emit(text, "param P = 64;\nparam n = 1000;\nparam iters = 10;\nparam banks = 4;\n"
              "const t_op = [0.9ns, 1.1ns];\nconst t_byte = [0.1ns, 0.12ns];\n"
@@ -107,6 +109,7 @@ static void generate(Text *text, int target) {
   for (int proc = 0; proc < processes; proc++) {
     snprintf(line, sizeof line, "process helper%d(p) {\n", proc);
     emit(text, line);
+    text->definitions++;
     for (int k = 0; k < BENCH_STATEMENTS_PER_PROCESS; k++) {
       emit_statement(text, k, proc);
       emit(text, k + 1 < BENCH_STATEMENTS_PER_PROCESS ? ";\n" : "\n");
@@ -114,6 +117,7 @@ static void generate(Text *text, int target) {
     emit(text, "}\n");
   }
   emit(text, "process main {\n  par (p = 0, P - 1) {\n");
+  text->definitions++;
   for (int proc = 0; proc < processes; proc++) {
     snprintf(line, sizeof line, "    helper%d(p)%s\n", proc, proc + 1 < processes ? ";" : "");
     emit(text, line);
@@ -130,6 +134,7 @@ static void generate_defs(Text *text, int count) {
   char line[160];
   text->length = 0;
   text->statements = 0;
+  text->definitions = count + 1;   /* and main */
   text->data[0] = 0;
   emit(text, "param P = 64;\nparam n = 1000;\nconst t_op = [0.9ns, 1.1ns];\n"
              "resource cpu[P];\nresource net = fcfs(2);\n");
@@ -194,6 +199,26 @@ static int reduce_timed(const char *text, const ProgramDefine *defines, int defi
   return 0;
 }
 
+/* Times the models generate(text, size) makes for each size (up to 1000 when scale < 1): a line
+** each with the definitions, the statements, the load+check and reduce times, and the reduce time
+** per item (definitions + statements). Returns 0, or 1 when a model fails (text freed). */
+static int time_sizes(Text *text, void (*generate_model)(Text *, int), const int *sizes, size_t count,
+                      double scale, double min_seconds) {
+  for (size_t s = 0; s < count; s++) {
+    if (scale < 1 && sizes[s] > 1000) break;
+    generate_model(text, sizes[s]);
+    double load, reduce;
+    if (reduce_timed(text->data, NULL, 0, min_seconds, &load, &reduce)) {
+      fprintf(stderr, "reduce_bench: the generated model of size %d failed\n", sizes[s]);
+      free(text->data);
+      return 1;
+    }
+    printf("  %10d %10d %10zu %11.3f ms %11.3f ms %13.2f us\n", text->definitions, text->statements,
+           text->length, load * 1e3, reduce * 1e3, reduce / (text->definitions + text->statements) * 1e6);
+  }
+  return 0;
+}
+
 static const char stencil_model[] =
   "param n = 4096;\nparam P = 16;\nparam steps = 50;\nparam links = 4;\n"
   "const t_point = [0.9ns, 1.1ns];\nconst latency = [1.8us, 2.2us];\nconst byte_time = [0.45ns, 0.55ns];\n"
@@ -204,7 +229,7 @@ static const char stencil_model[] =
   "  par (b = 0, P - 1) if (b == 0) use(cpu[b], P * t_point) else use(net, halo(1))\n}\n";
 
 int main(int argc, char **argv) {
-  Text text = {malloc(BENCH_TEXT_MAX), 0, 0};
+  Text text = {malloc(BENCH_TEXT_MAX), 0, 0, 0};
   if (!text.data) return 1;
   if (argc > 2 && (!strcmp(argv[1], "--dump") || !strcmp(argv[1], "--dump-defs"))) {
     if (!strcmp(argv[1], "--dump")) generate(&text, atoi(argv[2]));   /* the model, to look at */
@@ -217,36 +242,14 @@ int main(int argc, char **argv) {
   if (scale <= 0) scale = 1;
   double min_seconds = BENCH_MIN_SECONDS * (scale < 1 ? scale : 1);
   printf("reduce: generated models (every statement form), mean of runs lasting >= %.2f s\n", min_seconds);
-  printf("  %10s %10s %14s %14s %16s\n", "statements", "bytes", "load+check", "reduce", "reduce/stmt");
-  static const int sizes[] = {10, 100, 1000, 10000, 100000};
-  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-    if (scale < 1 && sizes[s] > 1000) break;
-    generate(&text, sizes[s]);
-    double load, reduce;
-    if (reduce_timed(text.data, NULL, 0, min_seconds, &load, &reduce)) {
-      fprintf(stderr, "reduce_bench: the generated model of %d statements failed\n", sizes[s]);
-      free(text.data);
-      return 1;
-    }
-    printf("  %10d %10zu %11.3f ms %11.3f ms %13.2f us\n", text.statements, text.length, load * 1e3,
-           reduce * 1e3, reduce / text.statements * 1e6);
-  }
-  printf("reduce: generated models of many process definitions\n");
   printf("  %10s %10s %10s %14s %14s %16s\n", "defs", "statements", "bytes", "load+check", "reduce",
-         "per def+stmt");
+         "reduce/item");
+  static const int sizes[] = {10, 100, 1000, 10000, 100000};
+  if (time_sizes(&text, generate, sizes, sizeof sizes / sizeof sizes[0], scale, min_seconds)) return 1;
+  printf("reduce: generated models of many process definitions (item: a definition or a statement)\n");
   static const int def_counts[] = {1000, 10000, 100000};
-  for (size_t s = 0; s < sizeof def_counts / sizeof def_counts[0]; s++) {
-    if (scale < 1 && def_counts[s] > 1000) break;
-    generate_defs(&text, def_counts[s]);
-    double load, reduce;
-    if (reduce_timed(text.data, NULL, 0, min_seconds, &load, &reduce)) {
-      fprintf(stderr, "reduce_bench: the model of %d definitions failed\n", def_counts[s]);
-      free(text.data);
-      return 1;
-    }
-    printf("  %10d %10d %10zu %11.3f ms %11.3f ms %13.2f us\n", def_counts[s], text.statements,
-           text.length, load * 1e3, reduce * 1e3, (load + reduce) / (def_counts[s] + text.statements) * 1e6);
-  }
+  if (time_sizes(&text, generate_defs, def_counts, sizeof def_counts / sizeof def_counts[0], scale,
+                 min_seconds)) return 1;
   free(text.data);
 
   printf("reduce: stencil model with P set by -D, same model text each time\n");
