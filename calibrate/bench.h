@@ -40,6 +40,10 @@ void cal_read_caches(CalCaches *out);
 /* Families: each measures its series and appends them to run. *_count says how many. */
 int cal_bench_arith_count(const CalOptions *opt);
 int cal_bench_arith(CalRun *run, CalError *err);
+int cal_bench_math_count(const CalOptions *opt);
+int cal_bench_math(CalRun *run, CalError *err);
+int cal_bench_flops_count(const CalOptions *opt);
+int cal_bench_flops(CalRun *run, CalError *err);
 int cal_bench_memory_count(const CalOptions *opt);
 int cal_bench_memory(CalRun *run, CalError *err);
 int cal_bench_message_count(const CalOptions *opt);

@@ -92,7 +92,11 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
   if (cal_machine_note(m, "arithmetic: time per operation, the loop overhead (an empty loop of "
                           "the same shape) subtracted; add, sub, mul,", err) ||
       cal_machine_note(m, "  div, cmp: dependent chains (latency-bound); assign: independent "
-                          "stores (throughput-bound); negative ends clamped at 0.", err))
+                          "stores (throughput-bound); negative ends clamped at 0.", err) ||
+      cal_machine_note(m, "  t_OP_TYPE_tp: the reciprocal throughput, the same operation on 8 "
+                          "independent chains; t_sqrt, t_exp, t_log (libm), t_cvt likewise.", err) ||
+      cal_machine_note(m, "flops: t_flop_vec, time per flop of a blocked double matrix product "
+                          "compiled -O3 -march=native; t_flop_blas, of the BLAS's dgemm.", err))
     return -1;
   cal_format_bytes(run->caches.l1, l1, sizeof l1);
   cal_format_bytes(run->caches.l2, l2, sizeof l2);
@@ -173,6 +177,8 @@ static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
 
 static int measure(CalRun *run, CalError *err) {
   if (cal_bench_arith(run, err)) return -1;
+  if (cal_bench_math(run, err)) return -1;
+  if (cal_bench_flops(run, err)) return -1;
   if (cal_bench_memory(run, err)) return -1;
   if (cal_bench_message(run, err)) return -1;
   if (run->opt.mpi_ranks >= 2 && cal_bench_mpi(run, err)) return -1;
@@ -193,7 +199,8 @@ int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progr
     if (run->opt.history_keep > CAL_HISTORY_KEEP_MAX) run->opt.history_keep = CAL_HISTORY_KEEP_MAX;
     run->progress = progress;
     run->progress_user = user;
-    run->planned = cal_bench_arith_count(opt) + cal_bench_memory_count(opt) + cal_bench_message_count(opt) +
+    run->planned = cal_bench_arith_count(opt) + cal_bench_math_count(opt) +
+                   cal_bench_flops_count(opt) + cal_bench_memory_count(opt) + cal_bench_message_count(opt) +
                    cal_bench_mpi_count(opt);
     cal_read_caches(&run->caches);
     if (run->opt.history_dir) status = cal_history_check(run->opt.history_dir, err);

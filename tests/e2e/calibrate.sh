@@ -15,6 +15,21 @@ for type in int long float double char; do
     grep -q "^const t_${op}_${type} = \[" "$out" || fail "missing t_${op}_${type}"
   done
 done
+for type in int long float double char; do
+  for op in add sub mul div cmp; do
+    grep -q "^const t_${op}_${type}_tp = \[" "$out" || fail "missing t_${op}_${type}_tp"
+  done
+done
+for name in t_sqrt_double t_exp_double t_log_double t_cvt_int_double t_sqrt_double_tp \
+            t_exp_double_tp t_log_double_tp t_cvt_int_double_tp t_cvt_double_int_tp t_flop_vec; do
+  grep -q "^const $name = \[" "$out" || fail "missing $name"
+done
+# t_flop_blas exactly when the system has a BLAS that dlopen finds.
+blas=0
+if ldconfig -p 2>/dev/null | grep -q 'libblas\.so\.3 '; then
+  blas=1
+  grep -q '^const t_flop_blas = \[.*# dgemm .* of /' "$out" || fail "a BLAS is installed but no t_flop_blas naming it"
+fi
 for op in read write copy; do
   for level in l1 l2 llc mem; do
     grep -q "^const t_${op}_${level} = \[" "$out" || fail "missing t_${op}_${level}"
@@ -53,7 +68,8 @@ if command -v taskset >/dev/null 2>&1; then
   grep -q '^# messages: .*(socketpair ping-pong)' "$tmp/one.mach" || fail "pinned with one CPU allowed"
 fi
 n_const=$(grep -c '^const ' "$out")
-[ "$n_const" -eq 56 ] || fail "expected 56 constants (30 arithmetic, 12 memory, 2 fitted, 12 messages), found $n_const"
+want=$((56 + 25 + 9 + 1 + blas))
+[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, 1 or 2 flops, 12 memory, 2 fitted, 12 messages), found $n_const"
 n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
 [ "$n_progress" -ge 42 ] || fail "expected a progress line per benchmark, found $n_progress"
 [ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "temporary file left behind"

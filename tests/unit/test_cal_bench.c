@@ -1,6 +1,6 @@
 /*
 ** test_cal_bench.c — the benchmark families measure something: facts that hold on every CPU
-** (a division is slower than an addition, an addition takes more than 0.05 ns, a 4 MiB message
+** (a division is slower than an addition, independent chains overlap, an addition takes more than 0.05 ns, a 4 MiB message
 ** takes longer than a 1 B one, caches grow with their level). If the compiler deleted or hoisted
 ** a kernel's work, its time would be ~0 and these would fail.
 */
@@ -51,7 +51,7 @@ static void test_arith_measures_work(void **state) {
   CalError err = {""};
   assert_int_equal(cal_bench_arith(run, &err), 0);
   assert_int_equal(run->count, cal_bench_arith_count(&run->opt));
-  assert_int_equal(run->count, 30);
+  assert_int_equal(run->count, 55);     /* 5 types x (6 latency + 5 throughput) */
   for (int i = 0; i < run->count; i++) assert_int_equal(run->series[i].count, 5);
   /* 0.05 ns is one cycle at 20 GHz: a dependent add cannot be faster. */
   assert_true(median_of(run, "t_add_int") > 0.05e-9);
@@ -59,6 +59,34 @@ static void test_arith_measures_work(void **state) {
   /* Division latency is several times an addition's on every core we know (3x is generous). */
   assert_true(median_of(run, "t_div_double") > 3 * median_of(run, "t_add_int"));
   assert_true(median_of(run, "t_div_long") > 3 * median_of(run, "t_add_long"));
+  /* Floating add and multiply are pipelined on every core we know (latency 3-5 cycles, at least
+  ** one issued per cycle): 8 independent chains take under half the time per operation of one
+  ** chain. If the chains were secretly dependent (or folded), the ratio would be ~1 (or ~0). */
+  assert_true(median_of(run, "t_add_double_tp") < 0.5 * median_of(run, "t_add_double"));
+  assert_true(median_of(run, "t_mul_double_tp") < 0.5 * median_of(run, "t_mul_double"));
+  assert_true(median_of(run, "t_add_double_tp") > 0.01e-9);   /* 50 adds a cycle at 2 GHz: folded */
+  free(run);
+}
+
+static void test_math_and_flops(void **state) {
+  (void)state;
+  CalRun *run = new_run();
+  CalError err = {""};
+  assert_int_equal(cal_bench_math(run, &err), 0);
+  assert_int_equal(cal_bench_arith(run, &err), 0);
+  assert_int_equal(cal_bench_flops(run, &err), 0);
+  assert_int_equal(run->count, cal_bench_math_count(&run->opt) + cal_bench_arith_count(&run->opt) +
+                                   cal_bench_flops_count(&run->opt));
+  /* A square root or a libm exp/log takes several dependent adds (sqrtsd alone is 12+ cycles;
+  ** exp and log are polynomials of several multiply-adds). */
+  assert_true(median_of(run, "t_sqrt_double") > 2 * median_of(run, "t_add_double"));
+  assert_true(median_of(run, "t_exp_double") > 2 * median_of(run, "t_add_double"));
+  assert_true(median_of(run, "t_log_double") > 2 * median_of(run, "t_add_double"));
+  /* A conversion is real work: a round trip the compiler folded would be ~0. */
+  assert_true(median_of(run, "t_cvt_int_double") > 0.05e-9);
+  /* A vectorised product does a flop in less time than a dependent multiply takes. */
+  assert_true(median_of(run, "t_flop_vec") < median_of(run, "t_mul_double"));
+  assert_true(median_of(run, "t_flop_vec") > 0.001e-9);
   free(run);
 }
 
@@ -86,6 +114,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_caches),
     cmocka_unit_test(test_arith_measures_work),
+    cmocka_unit_test(test_math_and_flops),
     cmocka_unit_test(test_message_grows_with_size),
     cmocka_unit_test(test_cores),
   };
