@@ -44,6 +44,8 @@ int cal_bench_math_count(const CalOptions *opt);
 int cal_bench_math(CalRun *run, CalError *err);
 int cal_bench_flops_count(const CalOptions *opt);
 int cal_bench_flops(CalRun *run, CalError *err);
+int cal_bench_threads_count(const CalOptions *opt);
+int cal_bench_threads(CalRun *run, CalError *err);
 int cal_bench_memory_count(const CalOptions *opt);
 int cal_bench_memory(CalRun *run, CalError *err);
 int cal_bench_message_count(const CalOptions *opt);

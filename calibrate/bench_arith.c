@@ -67,7 +67,8 @@
     double t0 = cal_now();                                                       \
     for (long i = 0; i < iters; i++) { ROUND(T, OP) ROUND(T, OP) }               \
     double t1 = cal_now();                                                       \
-    store = (T)(x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + y + z + w);              \
+    store = x0; store = x1; store = x2; store = x3; store = x4; store = x5;      \
+    store = x6; store = x7; store = (T)(y + z + w);                               \
     (void)store;                                                                 \
     return t1 - t0;                                                              \
   }

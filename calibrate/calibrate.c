@@ -96,7 +96,9 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
       cal_machine_note(m, "  t_OP_TYPE_tp: the reciprocal throughput, the same operation on 8 "
                           "independent chains; t_sqrt, t_exp, t_log (libm), t_cvt likewise.", err) ||
       cal_machine_note(m, "flops: t_flop_vec, time per flop of a blocked double matrix product "
-                          "compiled -O3 -march=native; t_flop_blas, of the BLAS's dgemm.", err))
+                          "compiled -O3 -march=native; t_flop_blas, of the BLAS's dgemm.", err) ||
+      cal_machine_note(m, "threads: t_lock, mutex lock + unlock uncontended; t_handoff, unlock to a "
+                          "blocked waiter running; t_thread, create + join; t_barrier.", err))
     return -1;
   cal_format_bytes(run->caches.l1, l1, sizeof l1);
   cal_format_bytes(run->caches.l2, l2, sizeof l2);
@@ -180,9 +182,9 @@ static int measure(CalRun *run, CalError *err) {
   if (cal_bench_math(run, err)) return -1;
   if (cal_bench_flops(run, err)) return -1;
   if (cal_bench_memory(run, err)) return -1;
+  if (cal_bench_threads(run, err)) return -1;
   if (cal_bench_message(run, err)) return -1;
   if (run->opt.mpi_ranks >= 2 && cal_bench_mpi(run, err)) return -1;
-  run->cores = cal_bench_cores();
   return 0;
 }
 
@@ -200,9 +202,10 @@ int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progr
     run->progress = progress;
     run->progress_user = user;
     run->planned = cal_bench_arith_count(opt) + cal_bench_math_count(opt) +
-                   cal_bench_flops_count(opt) + cal_bench_memory_count(opt) + cal_bench_message_count(opt) +
+                   cal_bench_flops_count(opt) + cal_bench_threads_count(opt) + cal_bench_memory_count(opt) + cal_bench_message_count(opt) +
                    cal_bench_mpi_count(opt);
     cal_read_caches(&run->caches);
+    run->cores = cal_bench_cores();
     if (run->opt.history_dir) status = cal_history_check(run->opt.history_dir, err);
     if (status == 0 && opt->mpi_ranks >= 2) status = cal_bench_mpi_ready(opt, err);
     if (status == 0) status = measure(run, err);

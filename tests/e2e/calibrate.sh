@@ -21,7 +21,8 @@ for type in int long float double char; do
   done
 done
 for name in t_sqrt_double t_exp_double t_log_double t_cvt_int_double t_sqrt_double_tp \
-            t_exp_double_tp t_log_double_tp t_cvt_int_double_tp t_cvt_double_int_tp t_flop_vec; do
+            t_exp_double_tp t_log_double_tp t_cvt_int_double_tp t_cvt_double_int_tp t_flop_vec \
+            t_lock t_handoff t_thread t_barrier; do
   grep -q "^const $name = \[" "$out" || fail "missing $name"
 done
 # t_flop_blas exactly when the system has a BLAS that dlopen finds.
@@ -68,8 +69,8 @@ if command -v taskset >/dev/null 2>&1; then
   grep -q '^# messages: .*(socketpair ping-pong)' "$tmp/one.mach" || fail "pinned with one CPU allowed"
 fi
 n_const=$(grep -c '^const ' "$out")
-want=$((56 + 25 + 9 + 1 + blas))
-[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, 1 or 2 flops, 12 memory, 2 fitted, 12 messages), found $n_const"
+want=$((56 + 25 + 9 + 1 + blas + 4))
+[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, 1 or 2 flops, 4 threads, 12 memory, 2 fitted, 12 messages), found $n_const"
 n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
 [ "$n_progress" -ge 42 ] || fail "expected a progress line per benchmark, found $n_progress"
 [ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "temporary file left behind"

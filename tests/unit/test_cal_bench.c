@@ -90,6 +90,24 @@ static void test_math_and_flops(void **state) {
   free(run);
 }
 
+static void test_threads(void **state) {
+  (void)state;
+  CalRun *run = new_run();
+  run->cores = cal_bench_cores();
+  CalError err = {""};
+  assert_int_equal(cal_bench_threads(run, &err), 0);
+  assert_int_equal(run->count, cal_bench_threads_count(&run->opt));
+  /* An uncontended lock + unlock is two atomic instructions: more than 1 ns on any core. */
+  assert_true(median_of(run, "t_lock") > 1e-9);
+  /* A hand-off wakes a thread asleep in the kernel (a futex wake and a schedule): more than an
+  ** uncontended lock, which never enters the kernel. Folded or skipped, it would be ~0. */
+  assert_true(median_of(run, "t_handoff") > median_of(run, "t_lock"));
+  /* Creating a thread maps a stack and clones: more than a lock. */
+  assert_true(median_of(run, "t_thread") > median_of(run, "t_lock"));
+  assert_true(median_of(run, "t_barrier") > 0);
+  free(run);
+}
+
 static void test_message_grows_with_size(void **state) {
   (void)state;
   CalRun *run = new_run();
@@ -115,6 +133,7 @@ int main(void) {
     cmocka_unit_test(test_caches),
     cmocka_unit_test(test_arith_measures_work),
     cmocka_unit_test(test_math_and_flops),
+    cmocka_unit_test(test_threads),
     cmocka_unit_test(test_message_grows_with_size),
     cmocka_unit_test(test_cores),
   };
