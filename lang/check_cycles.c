@@ -52,6 +52,7 @@ static void edges_expr(CycleSearch *cs, const Expr *e) {
     case EX_INTERVAL:
       edges_expr(cs, e->u.interval.lo);
       edges_expr(cs, e->u.interval.hi);
+      edges_expr(cs, e->u.interval.typ);
       return;
     case EX_NAME:
       if ((e->u.name.kind == NAME_PARAM || e->u.name.kind == NAME_CONST) && e->u.name.decl)
@@ -99,6 +100,9 @@ static void edges_stmt(CycleSearch *cs, const Stmt *s) {
     case ST_REPEAT:
       edges_stmt(cs, s->u.repeat.body);
       return;
+    case ST_HOLD:
+      edges_stmt(cs, s->u.use.body);
+      return;
     case ST_IF:
     case ST_CHOOSE:
       edges_stmt(cs, s->u.branch.then);
@@ -129,6 +133,7 @@ static void visit(CycleSearch *cs, const Decl *decl, SrcLoc site) {
     case DECL_RESOURCE:
       edges_expr(cs, decl->u.resource.count);
       edges_expr(cs, decl->u.resource.servers);
+      edges_expr(cs, decl->u.resource.handoff);
       break;
     case DECL_PROCESS: edges_stmt(cs, decl->u.process.body); break;
     case DECL_IMPORT: break;
