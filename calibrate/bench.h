@@ -51,6 +51,9 @@ int cal_bench_memory(CalRun *run, CalError *err);
 int cal_bench_message_count(const CalOptions *opt);
 int cal_bench_message(CalRun *run, CalError *err);
 long cal_bench_cores(void);
+/* cores_eff and membw_eff (bench_cores.c): run->cores must be set. */
+int cal_bench_parallel_count(const CalOptions *opt);
+int cal_bench_parallel(CalRun *run, CalError *err);
 
 /* The MPI family (bench_mpi.c): sizes 1 B .. CAL_MPI_MAX_BYTES as the socketpair one. */
 #define CAL_MPI_MAX_BYTES (4l << 20)

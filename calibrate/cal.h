@@ -25,6 +25,7 @@ typedef struct CalError {
 typedef enum CalKind {
   CAL_KIND_TIME,                  /* seconds per operation: a const with a time unit */
   CAL_KIND_PER_BYTE,              /* seconds per byte: a const printed in ns */
+  CAL_KIND_RATIO,                 /* a dimensionless ratio (effective cores): a plain number */
   CAL_KIND_FIT_POINT              /* one-way message time at size x: input of a fit, no const */
 } CalKind;
 

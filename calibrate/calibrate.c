@@ -12,6 +12,7 @@
 #include "cal_fit.h"
 #include "cal_stats.h"
 #include "calibrate.h"
+#include "generic.h"
 #include "history.h"
 #include "machine_file.h"
 #include "messages.h"
@@ -73,9 +74,12 @@ static int add_series_consts(CalRun *run, CalGroup group, CalMachine *m, const c
       return cal_fail(err, "benchmark %s has no samples", s->name);
     char comment[CAL_LINE_MAX];
     describe_kept(s, &sum, date, comment, sizeof comment);
-    if (cal_machine_const(m, s->name, fmax(sum.lo, 0), fmax(sum.hi, 0), s->kind == CAL_KIND_PER_BYTE,
-                          comment, err))
-      return -1;
+    double lo = fmax(sum.lo, 0), hi = fmax(sum.hi, 0), typ = fmax(sum.kept_median, 0);
+    int status = s->kind == CAL_KIND_RATIO
+                     ? cal_machine_ratio(m, s->name, lo, hi, typ, comment, err)
+                     : cal_machine_const_typ(m, s->name, lo, hi, typ, s->kind == CAL_KIND_PER_BYTE,
+                                             comment, err);
+    if (status) return -1;
   }
   return 0;
 }
@@ -87,7 +91,7 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
            "outside [Q1 - 1.5 IQR, Q3 + 1.5 IQR]", run->opt.reps, run->opt.sample_seconds * 1e3);
   if (cal_machine_note(m, line, err)) return -1;
   if (cal_machine_note(m, "  (quartiles by linear interpolation) are dropped; each const is "
-                          "[min, max] of the samples kept, rounded outward.", err))
+                          "[min, max] of the samples kept, rounded outward, typ their median.", err))
     return -1;
   if (cal_machine_note(m, "arithmetic: time per operation, the loop overhead (an empty loop of "
                           "the same shape) subtracted; add, sub, mul,", err) ||
@@ -98,7 +102,11 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
       cal_machine_note(m, "flops: t_flop_vec, time per flop of a blocked double matrix product "
                           "compiled -O3 -march=native; t_flop_blas, of the BLAS's dgemm.", err) ||
       cal_machine_note(m, "threads: t_lock, mutex lock + unlock uncontended; t_handoff, unlock to a "
-                          "blocked waiter running; t_thread, create + join; t_barrier.", err))
+                          "blocked waiter running; t_thread, create + join; t_barrier.", err) ||
+      cal_machine_note(m, "parallelism: cores_eff, membw_eff = N t1 / tN, one thread's time t1 "
+                          "against N threads' tN doing as much each at once", err) ||
+      cal_machine_note(m, "  (a double add chain; a read of a private buffer), N = the CPUs online, "
+                          "t1 and tN back to back in each sample.", err))
     return -1;
   cal_format_bytes(run->caches.l1, l1, sizeof l1);
   cal_format_bytes(run->caches.l2, l2, sizeof l2);
@@ -158,6 +166,7 @@ static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
   if (!scratch) return cal_fail(err, "out of memory");
   int status = add_header(run, m, err);
   if (status == 0) status = add_series_consts(run, CAL_GROUP_LOCAL, m, date, scratch, err);
+  if (status == 0) status = cal_generic_consts(run, m, date, scratch, err);
   if (status == 0) status = cal_machine_text(m, "", err);
   if (status == 0) status = cal_machine_text(m, "# messages between two processes of this machine:", err);
   if (status == 0) status = cal_messages_local(run, m, date, scratch, err);
@@ -169,9 +178,13 @@ static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
     if (status == 0) status = cal_messages_mpi(run, m, date, scratch, err);
     if (status == 0) status = add_series_consts(run, CAL_GROUP_MPI, m, date, scratch, err);
   }
-  snprintf(line, sizeof line, "resource cores = fcfs(%ld);                 # processors online, %s",
-           run->cores, date);
   if (status == 0) status = cal_machine_text(m, "", err);
+  char decl[64];
+  snprintf(decl, sizeof decl, "const n_cpus = %ld;", run->cores);
+  snprintf(line, sizeof line, "%-44s # processors online, %s", decl, date);
+  if (status == 0) status = cal_machine_text(m, line, err);
+  snprintf(line, sizeof line, "%-44s # the CPUs, shared by the threads present: cores_eff of them "
+           "at once", "resource cores = ps(cores_eff);");
   if (status == 0) status = cal_machine_text(m, line, err);
   free(scratch);
   return status;
@@ -183,6 +196,7 @@ static int measure(CalRun *run, CalError *err) {
   if (cal_bench_flops(run, err)) return -1;
   if (cal_bench_memory(run, err)) return -1;
   if (cal_bench_threads(run, err)) return -1;
+  if (cal_bench_parallel(run, err)) return -1;
   if (cal_bench_message(run, err)) return -1;
   if (run->opt.mpi_ranks >= 2 && cal_bench_mpi(run, err)) return -1;
   return 0;
@@ -202,7 +216,8 @@ int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progr
     run->progress = progress;
     run->progress_user = user;
     run->planned = cal_bench_arith_count(opt) + cal_bench_math_count(opt) +
-                   cal_bench_flops_count(opt) + cal_bench_threads_count(opt) + cal_bench_memory_count(opt) + cal_bench_message_count(opt) +
+                   cal_bench_flops_count(opt) + cal_bench_threads_count(opt) +
+                   cal_bench_parallel_count(opt) + cal_bench_memory_count(opt) + cal_bench_message_count(opt) +
                    cal_bench_mpi_count(opt);
     cal_read_caches(&run->caches);
     run->cores = cal_bench_cores();

@@ -44,19 +44,26 @@ for size in 1 4 16 64 256 1024 4096 16384 65536 262144 1048576 4194304; do
 done
 grep -qx 'fn send_measured(bytes) =' "$out" || fail "missing fn send_measured"
 cores=$(getconf _NPROCESSORS_ONLN)
-grep -q "^resource cores = fcfs($cores);" "$out" || fail "missing resource cores = fcfs($cores)"
+grep -q "^const n_cpus = $cores;" "$out" || fail "missing const n_cpus = $cores"
+grep -q "^resource cores = ps(cores_eff);" "$out" || fail "missing resource cores = ps(cores_eff)"
+grep -q "^const t_point = 5 \* t_flop + 8 \* t_copy_l2;" "$out" || fail "missing t_point"
 for key in machine date command statistics; do
   grep -q "^# $key: " "$out" || fail "header has no '$key' line"
 done
-# Every const: [LO, HI] with units, LO <= HI once both are in seconds; a comment saying what was kept.
+# Every measured const: [LO, HI] typ M with units (the two ratios cores_eff, membw_eff without),
+# LO <= M <= HI once in seconds; a comment saying what was kept. n_cpus is a count; t_point and
+# t_flop are derived (generic names).
 awk '
   function secs(t,   u) { u = t; sub(/^[-0-9.e]+/, "", u); sub(/[a-z]+$/, "", t);
-    return t * (u == "ns" ? 1e-9 : u == "us" ? 1e-6 : u == "ms" ? 1e-3 : u == "s" ? 1 : -1e99) }
+    return t * (u == "ns" ? 1e-9 : u == "us" ? 1e-6 : u == "ms" ? 1e-3 : u == "s" ? 1 : u == "" ? 1 : -1e99) }
+  /^const (n_cpus|t_point) / { next }
   /^const / {
-    if ($0 !~ /^const [a-z0-9_]+ = \[[0-9.e-]+(ns|us|ms|s), [0-9.e-]+(ns|us|ms|s)\];/) { print "bad line: " $0; bad = 1; next }
+    unit = ($2 ~ /_eff$/) ? "" : "(ns|us|ms|s)"
+    if ($0 !~ ("^const [a-z0-9_]+ = \\[[0-9.e-]+" unit ", [0-9.e-]+" unit "\\] typ [0-9.e-]+" unit ";")) { print "bad line: " $0; bad = 1; next }
     split($0, a, /[\[\],]/); lo = secs(a[2]); gsub(/ /, "", a[3]); hi = secs(a[3]);
-    if (lo < 0 || hi < lo) { print "bad interval: " $0; bad = 1 }
-    if ($0 !~ /# .*[0-9]+ of [0-9]+ samples kept/) { print "no sample count: " $0; bad = 1 }
+    t = $0; sub(/.*\] typ /, "", t); sub(/;.*/, "", t); typ = secs(t)
+    if (lo < 0 || hi < lo || typ < lo || typ > hi) { print "bad interval: " $0; bad = 1 }
+    if ($2 != "t_flop" && $0 !~ /# .*[0-9]+ of [0-9]+ samples kept/) { print "no sample count: " $0; bad = 1 }
   }
   END { exit bad }' "$out" || fail "malformed constants"
 # The two message processes are pinned to two CPUs when the run may use two, and not otherwise.
@@ -69,8 +76,8 @@ if command -v taskset >/dev/null 2>&1; then
   grep -q '^# messages: .*(socketpair ping-pong)' "$tmp/one.mach" || fail "pinned with one CPU allowed"
 fi
 n_const=$(grep -c '^const ' "$out")
-want=$((56 + 25 + 9 + 1 + blas + 4))
-[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, 1 or 2 flops, 4 threads, 12 memory, 2 fitted, 12 messages), found $n_const"
+want=$((56 + 25 + 9 + 1 + blas + 4 + 2 + 3))
+[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, 1 or 2 flops, 4 threads, 2 parallelism, 12 memory, 2 fitted, 12 messages, n_cpus, t_flop, t_point), found $n_const"
 n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
 [ "$n_progress" -ge 42 ] || fail "expected a progress line per benchmark, found $n_progress"
 [ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "temporary file left behind"
@@ -121,7 +128,7 @@ check -m "$out" "$tmp/declared.pam"
 # send_measured(2560) lies halfway between the measured 1 KiB and 4 KiB times: its range is the
 # mean of their two intervals (each end within rounding), computed here from the file by hand.
 bounds() {
-  sed -n "s/^const $1 = \[\([^,]*\), \([^]]*\)\];.*/\1 \2/p" "$out" | awk '
+  sed -n "s/^const $1 = \[\([^,]*\), \([^]]*\)\].*/\1 \2/p" "$out" | awk '
     function secs(t,   u) { u = t; sub(/^[-0-9.e]+/, "", u); sub(/[a-z]+$/, "", t);
       return t * (u == "ns" ? 1e-9 : u == "us" ? 1e-6 : u == "ms" ? 1e-3 : 1) }
     { printf "%.12g %.12g\n", secs($1), secs($2) }'

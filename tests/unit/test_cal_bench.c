@@ -108,6 +108,22 @@ static void test_threads(void **state) {
   free(run);
 }
 
+/* N threads on N CPUs do at most N times one thread's work at once (a little more at most, if
+** one thread alone ran at a lower clock): cores_eff in (0, 1.5 N]; membw_eff likewise positive. */
+static void test_parallel(void **state) {
+  (void)state;
+  CalRun *run = new_run();
+  run->cores = cal_bench_cores();
+  CalError err = {""};
+  assert_int_equal(cal_bench_parallel(run, &err), 0);
+  assert_int_equal(run->count, cal_bench_parallel_count(&run->opt));
+  assert_int_equal(run->series[0].kind, CAL_KIND_RATIO);
+  double c = median_of(run, "cores_eff"), b = median_of(run, "membw_eff");
+  assert_true(c > 0 && c <= 1.5 * (double)run->cores);
+  assert_true(b > 0 && b <= 1.5 * (double)run->cores);
+  free(run);
+}
+
 static void test_message_grows_with_size(void **state) {
   (void)state;
   CalRun *run = new_run();
@@ -134,6 +150,7 @@ int main(void) {
     cmocka_unit_test(test_arith_measures_work),
     cmocka_unit_test(test_math_and_flops),
     cmocka_unit_test(test_threads),
+    cmocka_unit_test(test_parallel),
     cmocka_unit_test(test_message_grows_with_size),
     cmocka_unit_test(test_cores),
   };
