@@ -48,6 +48,9 @@ int cal_bench_threads_count(const CalOptions *opt);
 int cal_bench_threads(CalRun *run, CalError *err);
 int cal_bench_memory_count(const CalOptions *opt);
 int cal_bench_memory(CalRun *run, CalError *err);
+/* The working-set sweep (bench_memsweep.c): series t_OP_SIZE with x = SIZE. */
+int cal_bench_memsweep_count(const CalOptions *opt);
+int cal_bench_memsweep(CalRun *run, CalError *err);
 int cal_bench_message_count(const CalOptions *opt);
 int cal_bench_message(CalRun *run, CalError *err);
 long cal_bench_cores(void);

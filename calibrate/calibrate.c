@@ -15,6 +15,7 @@
 #include "generic.h"
 #include "history.h"
 #include "machine_file.h"
+#include "memory_fns.h"
 #include "messages.h"
 
 void cal_options_default(CalOptions *opt, int quick) {
@@ -114,6 +115,11 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
   snprintf(line, sizeof line, "memory: time per byte read, written, copied; caches (%s): L1d %s, "
            "L2 %s, LLC %s; working sets: half of each, mem: beyond the LLC.", run->caches.source, l1, l2, llc);
   if (cal_machine_note(m, line, err)) return -1;
+  if (cal_machine_note(m, "memory sweep: t_OP_SIZE, working sets 4 KiB x 4^k up to 4 x LLC (at most "
+                          "512 MiB, 64 MiB with --quick), scalar 8-byte", err) ||
+      cal_machine_note(m, "  accesses (read, write, copy) and vector code (read_vec: vectorised "
+                          "sum, write_vec: memset, copy_vec: memcpy); fn t_OP(ws_bytes) interpolates.", err))
+    return -1;
   char pinned[64] = "";
   if (run->message_cpus[0] >= 0)
     snprintf(pinned, sizeof pinned, ", pinned to CPUs %d and %d", run->message_cpus[0], run->message_cpus[1]);
@@ -166,6 +172,7 @@ static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
   if (!scratch) return cal_fail(err, "out of memory");
   int status = add_header(run, m, err);
   if (status == 0) status = add_series_consts(run, CAL_GROUP_LOCAL, m, date, scratch, err);
+  if (status == 0) status = cal_memory_fns(run, m, err);
   if (status == 0) status = cal_generic_consts(run, m, date, scratch, err);
   if (status == 0) status = cal_machine_text(m, "", err);
   if (status == 0) status = cal_machine_text(m, "# messages between two processes of this machine:", err);
@@ -195,6 +202,7 @@ static int measure(CalRun *run, CalError *err) {
   if (cal_bench_math(run, err)) return -1;
   if (cal_bench_flops(run, err)) return -1;
   if (cal_bench_memory(run, err)) return -1;
+  if (cal_bench_memsweep(run, err)) return -1;
   if (cal_bench_threads(run, err)) return -1;
   if (cal_bench_parallel(run, err)) return -1;
   if (cal_bench_message(run, err)) return -1;
@@ -217,7 +225,8 @@ int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progr
     run->progress_user = user;
     run->planned = cal_bench_arith_count(opt) + cal_bench_math_count(opt) +
                    cal_bench_flops_count(opt) + cal_bench_threads_count(opt) +
-                   cal_bench_parallel_count(opt) + cal_bench_memory_count(opt) + cal_bench_message_count(opt) +
+                   cal_bench_parallel_count(opt) + cal_bench_memory_count(opt) +
+                   cal_bench_memsweep_count(opt) + cal_bench_message_count(opt) +
                    cal_bench_mpi_count(opt);
     cal_read_caches(&run->caches);
     run->cores = cal_bench_cores();

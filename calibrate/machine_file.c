@@ -142,6 +142,21 @@ int cal_machine_text(CalMachine *m, const char *text, CalError *err) {
   return 0;
 }
 
+int cal_machine_interp(CalMachine *m, const char *head, const char *arg, const char *prefix,
+                       const double *xs, int n, const char *tail, CalError *err) {
+  char line[CAL_LINE_MAX];
+  if (cal_machine_text(m, head, err)) return -1;
+  snprintf(line, sizeof line, "  %s <= %.0f ? %s%.0f :", arg, xs[0], prefix, xs[0]);
+  if (cal_machine_text(m, line, err)) return -1;
+  for (int k = 1; k < n; k++) {
+    snprintf(line, sizeof line, "  %s <= %.0f ? (%s%.0f * (%.0f - %s) + %s%.0f * (%s - %.0f)) / %.0f :",
+             arg, xs[k], prefix, xs[k - 1], xs[k], arg, prefix, xs[k], arg, xs[k - 1], xs[k] - xs[k - 1]);
+    if (cal_machine_text(m, line, err)) return -1;
+  }
+  snprintf(line, sizeof line, "  %s;", tail);
+  return cal_machine_text(m, line, err);
+}
+
 int cal_machine_note(CalMachine *m, const char *text, CalError *err) {
   if (m->note_count == CAL_MAX_NOTES) return cal_fail(err, "more than %d header notes", CAL_MAX_NOTES);
   snprintf(m->notes[m->note_count++], CAL_LINE_MAX, "%s", text);

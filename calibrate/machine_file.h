@@ -22,7 +22,7 @@
 #define CAL_SIG_DIGITS 5          /* widens an interval by at most 1e-4 relative per end */
 #define CAL_NUMBER_MAX 64         /* a number with unit, e.g. "0.000012346ns" */
 #define CAL_LINE_MAX 512          /* one declaration or comment line (uname alone is up to 260) */
-#define CAL_MAX_DECLS 640         /* 2 MPI ranks, full sweep: ~150; 16 ranks: ~540 (23 lines, 3 consts a pair) */
+#define CAL_MAX_DECLS 960         /* 2 MPI ranks: ~300; 16 ranks: ~700 (23 lines, 3 consts a pair) */
 #define CAL_MAX_NOTES 24          /* header comment lines beyond the fixed ones */
 
 typedef enum CalDeclKind {
@@ -77,6 +77,13 @@ int cal_machine_ratio(CalMachine *m, const char *name, double lo, double hi, dou
                       const char *comment, CalError *err);
 int cal_machine_text(CalMachine *m, const char *text, CalError *err);
 int cal_machine_note(CalMachine *m, const char *text, CalError *err);
+
+/* A function interpolating linearly between constants PREFIX<x_k> (xs ascending, n >= 1):
+** `HEAD` on its own line, then `ARG <= x0 ? PREFIX<x0> :`, one line per further size,
+** `(PREFIX<x_k-1> * (x_k - ARG) + PREFIX<x_k> * (ARG - x_k-1)) / (x_k - x_k-1)` (weights on the
+** two ends, so that interval evaluation encloses exactly), and `TAIL;` beyond the last size. */
+int cal_machine_interp(CalMachine *m, const char *head, const char *arg, const char *prefix,
+                       const double *xs, int n, const char *tail, CalError *err);
 
 /* The file's text into out (a CalWriteFn). */
 int cal_machine_print(FILE *out, void *machine, CalError *err);

@@ -224,18 +224,12 @@ static int add_measured_send(CalRun *run, CalGroup group, const char *prefix, Ca
   snprintf(line, sizeof line, "# %ssend_measured: the measured times, interpolated linearly between "
            "the sizes (%ssend is the fitted line)", prefix, prefix);
   if (cal_machine_text(m, line, err)) return -1;
-  snprintf(line, sizeof line, "fn %ssend_measured(bytes) =", prefix);
-  if (cal_machine_text(m, line, err)) return -1;
-  snprintf(line, sizeof line, "  bytes <= %.0f ? %st_msg_%.0f :", sizes[0], prefix, sizes[0]);
-  if (cal_machine_text(m, line, err)) return -1;
-  for (int k = 1; k < n_sizes; k++) {
-    snprintf(line, sizeof line, "  bytes <= %.0f ? (%st_msg_%.0f * (%.0f - bytes) + %st_msg_%.0f * (bytes - %.0f)) / %.0f :",
-             sizes[k], prefix, sizes[k - 1], sizes[k], prefix, sizes[k], sizes[k - 1], sizes[k] - sizes[k - 1]);
-    if (cal_machine_text(m, line, err)) return -1;
-  }
-  snprintf(line, sizeof line, "  %st_msg_%.0f + (bytes - %.0f) * %sbyte_time;", prefix, sizes[n_sizes - 1],
+  char head[CAL_LINE_MAX], name_prefix[CAL_NAME_MAX], tail[CAL_LINE_MAX];
+  snprintf(head, sizeof head, "fn %ssend_measured(bytes) =", prefix);
+  snprintf(name_prefix, sizeof name_prefix, "%st_msg_", prefix);
+  snprintf(tail, sizeof tail, "%st_msg_%.0f + (bytes - %.0f) * %sbyte_time", prefix, sizes[n_sizes - 1],
            sizes[n_sizes - 1], prefix);
-  return cal_machine_text(m, line, err);
+  return cal_machine_interp(m, head, "bytes", name_prefix, sizes, n_sizes, tail, err);
 }
 
 int cal_messages_local(CalRun *run, CalMachine *m, const char *date, double *scratch,

@@ -76,8 +76,23 @@ if command -v taskset >/dev/null 2>&1; then
   grep -q '^# messages: .*(socketpair ping-pong)' "$tmp/one.mach" || fail "pinned with one CPU allowed"
 fi
 n_const=$(grep -c '^const ' "$out")
-want=$((56 + 25 + 9 + 1 + blas + 4 + 2 + 3))
-[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, 1 or 2 flops, 4 threads, 2 parallelism, 12 memory, 2 fitted, 12 messages, n_cpus, t_flop, t_point), found $n_const"
+# The working-set sweep: 8 or more sets from 4 KiB, the same sets for each of the six kernels,
+# and a function per kernel.
+n_sweep=$(grep -c '^const t_read_[0-9]* = ' "$out")
+[ "$n_sweep" -ge 8 ] || fail "expected 8 or more working sets, found $n_sweep"
+grep -q '^const t_read_4096 = ' "$out" || fail "the sweep does not start at 4 KiB"
+for op in write copy read_vec write_vec copy_vec; do
+  [ "$(grep -c "^const t_${op}_[0-9]* = " "$out")" -eq "$n_sweep" ] || fail "t_${op}_SIZE: not $n_sweep sets"
+done
+for op in read write copy read_vec write_vec copy_vec; do
+  grep -qx "fn t_${op}(ws_bytes) =" "$out" || fail "missing fn t_${op}(ws_bytes)"
+done
+for op in read write copy; do
+  grep -qx "fn t_${op}_shared(ws_bytes, threads) = t_${op}(ws_bytes) \* max(1, threads / membw_eff);" "$out" \
+    || fail "missing fn t_${op}_shared"
+done
+want=$((56 + 25 + 9 + 1 + blas + 4 + 2 + 3 + 6 * n_sweep))
+[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, 1 or 2 flops, 4 threads, 2 parallelism, 12 memory, 6 x $n_sweep sweep, 2 fitted, 12 messages, n_cpus, t_flop, t_point), found $n_const"
 n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
 [ "$n_progress" -ge 42 ] || fail "expected a progress line per benchmark, found $n_progress"
 [ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "temporary file left behind"
@@ -144,4 +159,16 @@ tail -1 "$tmp/pred" | awk -F, -v lo=$(awk -v a="$lo_1k" -v b="$lo_4k" 'BEGIN { p
     -v hi=$(awk -v a="$hi_1k" -v b="$hi_4k" 'BEGIN { print (a + b) / 2 }') \
     '{ exit !($1 >= lo * (1 - 1e-4) && $1 <= lo * (1 + 1e-4) && $3 >= hi * (1 - 1e-4) && $3 <= hi * (1 + 1e-4)) }' \
   || fail "send_measured(2560) = $(tail -1 "$tmp/pred"), expected the mean of t_msg_1024 and t_msg_4096"
+# t_read(10240) lies halfway between the 4 KiB and 16 KiB sets: the mean of the two intervals.
+read -r lo_a hi_a <<< "$(bounds t_read_4096)"
+read -r lo_b hi_b <<< "$(bounds t_read_16384)"
+cat > "$tmp/ws.pam" <<'PAM'
+import "m.mach";
+process main { delay(1e9 * t_read(10240)) }
+PAM
+"$pamc" predict "$tmp/ws.pam" --format csv > "$tmp/pred" || fail "predict with t_read"
+tail -1 "$tmp/pred" | awk -F, -v lo=$(awk -v a="$lo_a" -v b="$lo_b" 'BEGIN { print 1e9 * (a + b) / 2 }') \
+    -v hi=$(awk -v a="$hi_a" -v b="$hi_b" 'BEGIN { print 1e9 * (a + b) / 2 }') \
+    '{ exit !($1 >= lo * (1 - 1e-4) && $1 <= lo * (1 + 1e-4) && $3 >= hi * (1 - 1e-4) && $3 <= hi * (1 + 1e-4)) }' \
+  || fail "1e9 t_read(10240) = $(tail -1 "$tmp/pred"), expected the mean of t_read_4096 and t_read_16384"
 echo "calibrate.sh: ok"

@@ -124,6 +124,26 @@ static void test_parallel(void **state) {
   free(run);
 }
 
+/* The sweep: 8 or more working sets from 4 KiB, six kernels each; a set far beyond L1 is read
+** slower per byte than a 4 KiB one (L1 hits against misses at whatever level the big one sits);
+** and scalar reads are no faster than the vectorised ones at 4 KiB (one 8-byte load at a time). */
+static void test_memsweep(void **state) {
+  (void)state;
+  CalRun *run = new_run();
+  run->opt.reps = 3;
+  CalError err = {""};
+  assert_int_equal(cal_bench_memsweep(run, &err), 0);
+  assert_int_equal(run->count, cal_bench_memsweep_count(&run->opt));
+  assert_true(run->count >= 6 * 8);
+  assert_string_equal(run->series[0].name, "t_read_4096");
+  assert_true(run->series[0].x == 4096);
+  const CalSeries *last = &run->series[run->count - 6];
+  assert_true(!strncmp(last->name, "t_read_", 7));
+  assert_true(median_of(run, last->name) > median_of(run, "t_read_4096"));
+  assert_true(median_of(run, "t_read_vec_4096") <= 1.2 * median_of(run, "t_read_4096"));
+  free(run);
+}
+
 static void test_message_grows_with_size(void **state) {
   (void)state;
   CalRun *run = new_run();
@@ -151,6 +171,7 @@ int main(void) {
     cmocka_unit_test(test_math_and_flops),
     cmocka_unit_test(test_threads),
     cmocka_unit_test(test_parallel),
+    cmocka_unit_test(test_memsweep),
     cmocka_unit_test(test_message_grows_with_size),
     cmocka_unit_test(test_cores),
   };

@@ -329,6 +329,26 @@ static void test_typed_format(void **state) {
   }
 }
 
+/* The interpolating function's text, written by hand for three sizes. */
+static void test_interp_text(void **state) {
+  (void)state;
+  CalMachine *m = calloc(1, sizeof *m);
+  assert_non_null(m);
+  CalError err = {""};
+  const double xs[3] = {4096, 16384, 65536};
+  assert_int_equal(cal_machine_interp(m, "fn t_read(ws_bytes) =", "ws_bytes", "t_read_", xs, 3,
+                                      "t_read_65536", &err), 0);
+  assert_int_equal(m->decl_count, 5);
+  assert_string_equal(m->decls[0].text, "fn t_read(ws_bytes) =");
+  assert_string_equal(m->decls[1].text, "  ws_bytes <= 4096 ? t_read_4096 :");
+  assert_string_equal(m->decls[2].text, "  ws_bytes <= 16384 ? (t_read_4096 * (16384 - ws_bytes) + "
+                                        "t_read_16384 * (ws_bytes - 4096)) / 12288 :");
+  assert_string_equal(m->decls[3].text, "  ws_bytes <= 65536 ? (t_read_16384 * (65536 - ws_bytes) + "
+                                        "t_read_65536 * (ws_bytes - 16384)) / 49152 :");
+  assert_string_equal(m->decls[4].text, "  t_read_65536;");
+  free(m);
+}
+
 /* ---- atomic writes ---- */
 
 static int write_hello(FILE *out, void *user, CalError *err) {
@@ -629,6 +649,7 @@ int main(void) {
     cmocka_unit_test(test_format_outward_random),
     cmocka_unit_test(test_machine_print),
     cmocka_unit_test(test_typed_format),
+    cmocka_unit_test(test_interp_text),
     cmocka_unit_test(test_atomic_write_failure_leaves_nothing),
     cmocka_unit_test(test_history_merge_fifo_and_cap),
     cmocka_unit_test(test_history_update_roundtrip),
