@@ -46,6 +46,9 @@ int cal_bench_flops_count(const CalOptions *opt);
 int cal_bench_flops(CalRun *run, CalError *err);
 int cal_bench_threads_count(const CalOptions *opt);
 int cal_bench_threads(CalRun *run, CalError *err);
+/* t_omp_for (bench_omp.c): none without OpenMP. */
+int cal_bench_omp_count(const CalOptions *opt);
+int cal_bench_omp(CalRun *run, CalError *err);
 int cal_bench_memory_count(const CalOptions *opt);
 int cal_bench_memory(CalRun *run, CalError *err);
 /* The working-set sweep (bench_memsweep.c): series t_OP_SIZE with x = SIZE. */

@@ -7,7 +7,7 @@
 ** last one's end); a sample is N * t1 / tN, the throughput of N threads in units of one thread's.
 ** Both runs are back to back in each sample, so a sample compares like with like while the
 ** neighbours of a VM come and go; the repetitions give the interval (its typical value is the
-** median). Two kernels:
+** median). A sample above N (the lone run was preempted) is clamped to N. Two kernels:
 **   cores_eff   a dependent chain of double additions (the core alone, no memory): what
 **               `resource cores = ps(cores_eff)` shares among the threads present.
 **   membw_eff   a vectorised sum over a private buffer per thread, CAL_PAR_MEM_BYTES each (beyond
@@ -106,7 +106,10 @@ static int par_sample(ParThread *th, int n, double *out, CalError *err) {
     pthread_join(th[i].id, NULL);
     if (th[i].end > last) last = th[i].end;
   }
-  *out = (double)n * t1 / (last - release);
+  /* N threads cannot do more than N times one thread's work: a sample above N means the lone
+  ** run was preempted (a loaded machine), and is clamped to N. */
+  double ratio = (double)n * t1 / (last - release);
+  *out = ratio < n ? ratio : (double)n;
   return 0;
 }
 

@@ -103,7 +103,7 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
       cal_machine_note(m, "flops: t_flop_vec, time per flop of a blocked double matrix product "
                           "compiled -O3 -march=native; t_flop_blas, of the BLAS's dgemm.", err) ||
       cal_machine_note(m, "threads: t_lock, mutex lock + unlock uncontended; t_handoff, unlock to a "
-                          "blocked waiter running; t_thread, create + join; t_barrier.", err) ||
+                          "blocked waiter running; t_thread, create + join; t_barrier; t_omp_for.", err) ||
       cal_machine_note(m, "parallelism: cores_eff, membw_eff = N t1 / tN, one thread's time t1 "
                           "against N threads' tN doing as much each at once", err) ||
       cal_machine_note(m, "  (a double add chain; a read of a private buffer), N = the CPUs online, "
@@ -204,6 +204,7 @@ static int measure(CalRun *run, CalError *err) {
   if (cal_bench_memory(run, err)) return -1;
   if (cal_bench_memsweep(run, err)) return -1;
   if (cal_bench_threads(run, err)) return -1;
+  if (cal_bench_omp(run, err)) return -1;
   if (cal_bench_parallel(run, err)) return -1;
   if (cal_bench_message(run, err)) return -1;
   if (run->opt.mpi_ranks >= 2 && cal_bench_mpi(run, err)) return -1;
@@ -224,7 +225,7 @@ int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progr
     run->progress = progress;
     run->progress_user = user;
     run->planned = cal_bench_arith_count(opt) + cal_bench_math_count(opt) +
-                   cal_bench_flops_count(opt) + cal_bench_threads_count(opt) +
+                   cal_bench_flops_count(opt) + cal_bench_threads_count(opt) + cal_bench_omp_count(opt) +
                    cal_bench_parallel_count(opt) + cal_bench_memory_count(opt) +
                    cal_bench_memsweep_count(opt) + cal_bench_message_count(opt) +
                    cal_bench_mpi_count(opt);

@@ -91,7 +91,13 @@ for op in read write copy; do
   grep -qx "fn t_${op}_shared(ws_bytes, threads) = t_${op}(ws_bytes) \* max(1, threads / membw_eff);" "$out" \
     || fail "missing fn t_${op}_shared"
 done
-want=$((56 + 25 + 9 + 1 + blas + 4 + 2 + 3 + 6 * n_sweep))
+# t_omp_for exactly when pamc was built with OpenMP (libgomp linked).
+omp=0
+if grep -q '^const t_omp_for = \[.*# OpenMP parallel for of' "$out"; then omp=1; fi
+if [ $omp = 0 ] && echo 'int main(void){return 0;}' | ${CC:-cc} -fopenmp -x c - -lgomp -o "$tmp/omp" 2>/dev/null; then
+  fail "the compiler has OpenMP but the file has no t_omp_for"
+fi
+want=$((56 + 25 + 9 + 1 + blas + 4 + omp + 2 + 3 + 6 * n_sweep))
 [ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, 1 or 2 flops, 4 threads, 2 parallelism, 12 memory, 6 x $n_sweep sweep, 2 fitted, 12 messages, n_cpus, t_flop, t_point), found $n_const"
 n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
 [ "$n_progress" -ge 42 ] || fail "expected a progress line per benchmark, found $n_progress"

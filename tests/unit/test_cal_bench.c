@@ -105,6 +105,11 @@ static void test_threads(void **state) {
   /* Creating a thread maps a stack and clones: more than a lock. */
   assert_true(median_of(run, "t_thread") > median_of(run, "t_lock"));
   assert_true(median_of(run, "t_barrier") > 0);
+  /* OpenMP, when built in: a parallel region wakes and joins a team: more than a lock. */
+  int before = run->count;
+  assert_int_equal(cal_bench_omp(run, &err), 0);
+  assert_int_equal(run->count - before, cal_bench_omp_count(&run->opt));
+  if (run->count > before) assert_true(median_of(run, "t_omp_for") > median_of(run, "t_lock"));
   free(run);
 }
 
