@@ -6,6 +6,7 @@
 #define PAMC_CAL_BENCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "cal.h"
 
 typedef struct CalCaches {
@@ -33,6 +34,22 @@ CalSeries *cal_run_add_series(CalRun *run, const char *name, const char *bench, 
 void cal_series_push(CalSeries *series, double sample);
 /* Reports a finished series to the progress callback. */
 void cal_run_finished(CalRun *run, const CalSeries *series);
+
+/* The vector memory kernels (bench_memory.c), shared by the sweep and the parallelism benchmark. */
+typedef enum CalMemOp {
+  CAL_MEM_READ,                   /* sum of 64-bit words, four accumulators (vectorised) */
+  CAL_MEM_WRITE,                  /* memset */
+  CAL_MEM_COPY                    /* memcpy of one half onto the other, direction by pass */
+} CalMemOp;
+/* One pass over a working set of `bytes`; returns the bytes read, written or copied. */
+typedef size_t (*CalPassFn)(int op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink);
+size_t cal_mem_pass(CalMemOp op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink);
+/* The vectorised sum of `words` 64-bit words. */
+uint64_t cal_mem_sum(const uint64_t *buf, size_t words);
+/* Samples of `series` (time per byte): one untimed pass, then reps samples of whole passes of fn
+** lasting ~sample_seconds each; reports the series finished. */
+void cal_measure_passes(CalRun *run, CalSeries *series, CalPassFn fn, int op, uint64_t *buf,
+                        size_t bytes);
 
 /* Cache sizes: sysfs (/sys/devices/system/cpu/cpu0/cache), then sysconf, then defaults. */
 void cal_read_caches(CalCaches *out);

@@ -7,7 +7,7 @@
 ** last one's end); a sample is N * t1 / tN, the throughput of N threads in units of one thread's.
 ** Both runs are back to back in each sample, so a sample compares like with like while the
 ** neighbours of a VM come and go; the repetitions give the interval (its typical value is the
-** median). A sample above N (the lone run was preempted) is clamped to N. Two kernels:
+** median). Samples are clamped to [1, N] (beyond, one of the two runs was preempted). Two kernels:
 **   cores_eff   a dependent chain of double additions (the core alone, no memory): what
 **               `resource cores = ps(cores_eff)` shares among the threads present.
 **   membw_eff   a vectorised sum over a private buffer per thread, CAL_PAR_MEM_BYTES each (beyond
@@ -48,17 +48,9 @@ static double work_chain(long amount, uint64_t *buf, size_t words) {
 }
 
 static double work_read(long amount, uint64_t *buf, size_t words) {
-  uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  for (long pass = 0; pass < amount; pass++) {
-    for (size_t i = 0; i + 4 <= words; i += 4) {
-      s0 += buf[i];
-      s1 += buf[i + 1];
-      s2 += buf[i + 2];
-      s3 += buf[i + 3];
-    }
-    __asm__ volatile("" ::: "memory");
-  }
-  return (double)(s0 + s1 + s2 + s3);
+  uint64_t s = 0;
+  for (long pass = 0; pass < amount; pass++) s += cal_mem_sum(buf, words);
+  return (double)s;
 }
 
 typedef struct ParThread {
@@ -106,10 +98,12 @@ static int par_sample(ParThread *th, int n, double *out, CalError *err) {
     pthread_join(th[i].id, NULL);
     if (th[i].end > last) last = th[i].end;
   }
-  /* N threads cannot do more than N times one thread's work: a sample above N means the lone
-  ** run was preempted (a loaded machine), and is clamped to N. */
+  /* N threads cannot do more than N times one thread's work, nor (on N >= 1 CPUs) less than one
+  ** thread's: a sample above N means the lone run was preempted, one below 1 that the N threads
+  ** were (a loaded machine); they are clamped to [1, N], so that ps(cores_eff) never runs a lone
+  ** thread slower than alone, which is the unit. */
   double ratio = (double)n * t1 / (last - release);
-  *out = ratio < n ? ratio : (double)n;
+  *out = ratio > n ? (double)n : ratio < 1 ? 1 : ratio;
   return 0;
 }
 

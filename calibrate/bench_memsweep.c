@@ -48,11 +48,11 @@ static size_t sweep_max(int quick, size_t llc) {
   return 4 * llc < cap ? 4 * llc : cap;
 }
 
-/* One pass; returns the bytes read, written or copied. */
-static size_t sweep_pass(SweepOp op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink) {
+/* One pass; returns the bytes read, written or copied (the vector kernels: bench_memory.c's). */
+static size_t sweep_pass(int op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink) {
   size_t words = bytes / sizeof *buf, half = words / 2;
   volatile uint64_t *v = buf;
-  switch (op) {
+  switch ((SweepOp)op) {
   case SWEEP_READ: {
     uint64_t s = 0;
     for (size_t i = 0; i < words; i++) s += v[i];
@@ -67,27 +67,9 @@ static size_t sweep_pass(SweepOp op, uint64_t *buf, size_t bytes, uint64_t pass,
     for (size_t i = 0; i < half; i++) to[i] = from[i];
     return half * sizeof *buf;
   }
-  case SWEEP_READ_VEC: {
-    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (size_t i = 0; i + 4 <= words; i += 4) {
-      s0 += buf[i];
-      s1 += buf[i + 1];
-      s2 += buf[i + 2];
-      s3 += buf[i + 3];
-    }
-    *sink = s0 + s1 + s2 + s3;
-    __asm__ volatile("" ::: "memory");
-    return words / 4 * 4 * sizeof *buf;
-  }
-  case SWEEP_WRITE_VEC:
-    memset(buf, (int)(pass & 0xff), words * sizeof *buf);
-    __asm__ volatile("" : : "r"(buf) : "memory");
-    return words * sizeof *buf;
-  case SWEEP_COPY_VEC:
-    if (pass & 1) memcpy(buf, buf + half, half * sizeof *buf);
-    else memcpy(buf + half, buf, half * sizeof *buf);
-    __asm__ volatile("" : : "r"(buf) : "memory");
-    return half * sizeof *buf;
+  case SWEEP_READ_VEC: return cal_mem_pass(CAL_MEM_READ, buf, bytes, pass, sink);
+  case SWEEP_WRITE_VEC: return cal_mem_pass(CAL_MEM_WRITE, buf, bytes, pass, sink);
+  case SWEEP_COPY_VEC: return cal_mem_pass(CAL_MEM_COPY, buf, bytes, pass, sink);
   }
   return 0;
 }
@@ -110,7 +92,6 @@ int cal_bench_memsweep_count(const CalOptions *opt) {
 int cal_bench_memsweep(CalRun *run, CalError *err) {
   size_t sizes[32];
   int n = sweep_sizes(run->opt.quick, run->caches.llc, sizes, 32);
-  volatile uint64_t sink = 0;
   for (int k = 0; k < n; k++) {
     size_t bytes = (sizes[k] + CAL_SWEEP_ALIGN - 1) / CAL_SWEEP_ALIGN * CAL_SWEEP_ALIGN;
     uint64_t *buf = aligned_alloc(CAL_SWEEP_ALIGN, bytes);
@@ -127,19 +108,7 @@ int cal_bench_memsweep(CalRun *run, CalError *err) {
         free(buf);
         return -1;
       }
-      uint64_t pass = 0;
-      double t0 = cal_now();
-      sweep_pass((SweepOp)op, buf, bytes, pass++, &sink);   /* warm-up pass, also sizes samples */
-      double one_pass = cal_now() - t0;
-      long passes = one_pass > 0 ? (long)(run->opt.sample_seconds / one_pass) : 1;
-      if (passes < 1) passes = 1;
-      for (int rep = 0; rep < run->opt.reps; rep++) {
-        size_t done = 0;
-        double start = cal_now();
-        for (long p = 0; p < passes; p++) done += sweep_pass((SweepOp)op, buf, bytes, pass++, &sink);
-        cal_series_push(series, (cal_now() - start) / (double)done);
-      }
-      cal_run_finished(run, series);
+      cal_measure_passes(run, series, sweep_pass, op, buf, bytes);
     }
     free(buf);
   }

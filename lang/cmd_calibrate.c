@@ -53,7 +53,8 @@ static void progress(void *user, int index, int total, const CalSeries *series) 
   const char *unit = "";
   int unit_exp = series->kind == CAL_KIND_RATIO ? 0
                  : cal_unit_for(mean, mean, series->kind == CAL_KIND_PER_BYTE, &unit);
-  fprintf(stderr, "calibrate: [%2d/%d] %-15s mean %8.4g%s%s%s  (%zu samples, %.1f s)\n", index,
+  int width = total >= 100 ? 3 : 2;     /* the index as wide as the total */
+  fprintf(stderr, "calibrate: [%*d/%d] %-15s mean %8.4g%s%s%s  (%zu samples, %.1f s)\n", width, index,
           total, series->name, mean * pow(10, unit_exp), *unit ? " " : "", unit,
           series->kind == CAL_KIND_PER_BYTE ? "/B" : "", series->count, cal_now() - state->started);
 }

@@ -154,27 +154,19 @@ bounds() {
       return t * (u == "ns" ? 1e-9 : u == "us" ? 1e-6 : u == "ms" ? 1e-3 : 1) }
     { printf "%.12g %.12g\n", secs($1), secs($2) }'
 }
-read -r lo_1k hi_1k <<< "$(bounds t_msg_1024)"
-read -r lo_4k hi_4k <<< "$(bounds t_msg_4096)"
-cat > "$tmp/measured.pam" <<'PAM'
-import "m.mach";
-process main { delay(send_measured(2560)) }
-PAM
-"$pamc" predict "$tmp/measured.pam" --format csv > "$tmp/pred" || fail "predict with send_measured"
-tail -1 "$tmp/pred" | awk -F, -v lo=$(awk -v a="$lo_1k" -v b="$lo_4k" 'BEGIN { print (a + b) / 2 }') \
-    -v hi=$(awk -v a="$hi_1k" -v b="$hi_4k" 'BEGIN { print (a + b) / 2 }') \
-    '{ exit !($1 >= lo * (1 - 1e-4) && $1 <= lo * (1 + 1e-4) && $3 >= hi * (1 - 1e-4) && $3 <= hi * (1 + 1e-4)) }' \
-  || fail "send_measured(2560) = $(tail -1 "$tmp/pred"), expected the mean of t_msg_1024 and t_msg_4096"
-# t_read(10240) lies halfway between the 4 KiB and 16 KiB sets: the mean of the two intervals.
-read -r lo_a hi_a <<< "$(bounds t_read_4096)"
-read -r lo_b hi_b <<< "$(bounds t_read_16384)"
-cat > "$tmp/ws.pam" <<'PAM'
-import "m.mach";
-process main { delay(1e9 * t_read(10240)) }
-PAM
-"$pamc" predict "$tmp/ws.pam" --format csv > "$tmp/pred" || fail "predict with t_read"
-tail -1 "$tmp/pred" | awk -F, -v lo=$(awk -v a="$lo_a" -v b="$lo_b" 'BEGIN { print 1e9 * (a + b) / 2 }') \
-    -v hi=$(awk -v a="$hi_a" -v b="$hi_b" 'BEGIN { print 1e9 * (a + b) / 2 }') \
-    '{ exit !($1 >= lo * (1 - 1e-4) && $1 <= lo * (1 + 1e-4) && $3 >= hi * (1 - 1e-4) && $3 <= hi * (1 + 1e-4)) }' \
-  || fail "1e9 t_read(10240) = $(tail -1 "$tmp/pred"), expected the mean of t_read_4096 and t_read_16384"
+# halfway CALL SCALE A B: SCALE * CALL (a call halfway between two measured points) predicts as the
+# mean of the constants A and B, each end within rounding.
+halfway() {
+  read -r lo_a hi_a <<< "$(bounds "$3")"
+  read -r lo_b hi_b <<< "$(bounds "$4")"
+  printf 'import "m.mach";\nprocess main { delay(%s * %s) }\n' "$2" "$1" > "$tmp/half.pam"
+  "$pamc" predict "$tmp/half.pam" --format csv > "$tmp/pred" || fail "predict with $1"
+  tail -1 "$tmp/pred" | awk -F, -v lo=$(awk -v a="$lo_a" -v b="$lo_b" -v k="$2" 'BEGIN { print k * (a + b) / 2 }') \
+      -v hi=$(awk -v a="$hi_a" -v b="$hi_b" -v k="$2" 'BEGIN { print k * (a + b) / 2 }') \
+      '{ exit !($1 >= lo * (1 - 1e-4) && $1 <= lo * (1 + 1e-4) && $3 >= hi * (1 - 1e-4) && $3 <= hi * (1 + 1e-4)) }' \
+    || fail "$2 * $1 = $(tail -1 "$tmp/pred"), expected the mean of $3 and $4"
+}
+halfway 'send_measured(2560)' 1 t_msg_1024 t_msg_4096
+# t_read(10240) lies halfway between the 4 KiB and 16 KiB sets (scaled: per-byte times are tiny).
+halfway 't_read(10240)' 1e9 t_read_4096 t_read_16384
 echo "calibrate.sh: ok"
