@@ -132,8 +132,8 @@ static void test_parallel(void **state) {
 }
 
 /* The sweep: 8 or more working sets from 4 KiB, six kernels each; a set far beyond L1 is read
-** slower per byte than a 4 KiB one (L1 hits against misses at whatever level the big one sits);
-** and scalar reads are no faster than the vectorised ones at 4 KiB (one 8-byte load at a time). */
+** slower per byte than a 4 KiB one (L1 hits against misses at whatever level the big one sits).
+** (Scalar against vector reads is no test: the sanitizer build, -O1, does not vectorise.) */
 static void test_memsweep(void **state) {
   (void)state;
   CalRun *run = new_run();
@@ -147,7 +147,6 @@ static void test_memsweep(void **state) {
   const CalSeries *last = &run->series[run->count - 6];
   assert_true(!strncmp(last->name, "t_read_", 7));
   assert_true(median_of(run, last->name) > median_of(run, "t_read_4096"));
-  assert_true(median_of(run, "t_read_vec_4096") <= 1.2 * median_of(run, "t_read_4096"));
   free(run);
 }
 
