@@ -56,7 +56,9 @@ static const char usage[] =
   "  --help           this text\n"
   "\n"
   "Columns: each name set with -D or swept, then lo, est, hi, bottleneck (and with --measured:\n"
-  "measured, measured_min, measured_max, error).\n"
+  "measured, measured_min, measured_max, error), and in csv and json approx: where a bound rests\n"
+  "on an approximation (a sum with no closed form, a family taken as one resource), also said in\n"
+  "a note on stderr with its source line.\n"
   "\n"
   "Exit status: 0 ok, 1 model error (also at evaluation: negative duration, index out of range,\n"
   "...; the message names the place and the values), 2 usage error, 3 unreadable file or\n"
@@ -97,6 +99,7 @@ typedef struct Output {
   Column *columns;          /* -D names in order */
   int column_count;         /* length of columns */
   const ReduceResult *reduced; /* names of the bottleneck terms */
+  const char *approx;       /* csv/json: what the bounds rest on that is approximate ("" none) */
   long rows;                /* rows printed so far */
   PredictPlot *plot;        /* --plot, or NULL */
   PredictMeasured *measured; /* --measured, or NULL */
@@ -160,7 +163,7 @@ static void print_header(FILE *out, const Output *o) {
   }
   if (o->format == FORMAT_CSV) {
     fputs(o->speedup ? "lo,est,hi,speedup,efficiency,bottleneck" : "lo,est,hi,bottleneck", out);
-    fputs(o->measured ? ",measured,measured_min,measured_max,error\n" : "\n", out);
+    fputs(o->measured ? ",measured,measured_min,measured_max,error,approx\n" : ",approx\n", out);
   } else {
     fprintf(out, "%*s  %*s  %*s  ", TABLE_TIME_WIDTH, "lo", TABLE_TIME_WIDTH, "est", TABLE_TIME_WIDTH, "hi");
     if (o->speedup) fprintf(out, "%*s  %*s  ", TABLE_RATIO_WIDTH, "speedup", TABLE_RATIO_WIDTH, "efficiency");
@@ -254,6 +257,8 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
     fputs(", \"bottleneck\": ", out);
     cli_json_string(out, bottleneck);
     if (o->measured) print_measured(out, o, m, est);
+    fputs(", \"approx\": ", out);
+    cli_json_string(out, o->approx);
     fputc('}', out);
   } else if (o->format == FORMAT_CSV) {
     for (int i = 0; i < o->column_count; i++) {
@@ -264,6 +269,8 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
     if (o->speedup) fprintf(out, "%s,%s,", cli_number(speedup, s), cli_number(efficiency, e));
     csv_string(out, bottleneck);
     if (o->measured) print_measured(out, o, m, est);
+    fputc(',', out);
+    csv_string(out, o->approx);
     fputc('\n', out);
   } else {
     for (int i = 0; i < o->column_count; i++) {
@@ -424,7 +431,7 @@ static Column *make_columns(Program *prog, const CliOptions *opts, const Sweep *
     c->time = d && d->kind == DECL_CONST && has_time_unit(opts->defines[i].value);
     int width = (int)strlen(c->name);
     char text[128];
-    Output table = {FORMAT_TABLE, NULL, 0, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0};
+    Output table = {FORMAT_TABLE, NULL, 0, NULL, "", 0, NULL, NULL, 0, 0, 0, NULL, 0};
     double point[SWEEP_MAX_AXES] = {0};
     if (c->axis < 0) {
       column_text(&table, c, point, text, sizeof text);
@@ -582,7 +589,10 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
     } else {
       PredictPlot plot;
       char err[512], title[PREDICT_PLOT_LABEL_SIZE * 4];
-      Output o = {format, NULL, 0, &r, 0, NULL, measured_path ? &measured : NULL, speedup, 0, 0,
+      char approx[1024];
+      predict_approx_column(&r, approx, sizeof approx);
+      predict_approx_notes(&r, &diags);
+      Output o = {format, NULL, 0, &r, approx, 0, NULL, measured_path ? &measured : NULL, speedup, 0, 0,
                   axis_decls, sweep.axis_count};
       o.columns = make_columns(&prog, opts, &sweep, &o.column_count);
       if (plot_out) {

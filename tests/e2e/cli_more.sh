@@ -34,7 +34,7 @@ cmp -s "$tmp/s1" "$tmp/s2" || die "simulate -o differs from stdout"
 
 # --speedup: speedup = est(first) / est, efficiency = speedup * P(first) / P
 "$PAMC" predict $H -D P=1..64:*4 --speedup --format csv > "$tmp/sp.csv" || die "--speedup failed"
-[ "$(head -1 "$tmp/sp.csv")" = "P,lo,est,hi,speedup,efficiency,bottleneck" ] || die "--speedup header: $(head -1 "$tmp/sp.csv")"
+[ "$(head -1 "$tmp/sp.csv")" = "P,lo,est,hi,speedup,efficiency,bottleneck,approx" ] || die "--speedup header: $(head -1 "$tmp/sp.csv")"
 awk -F, 'NR == 2 { e1 = $3; p1 = $1 }
          NR > 1 { s = e1 / $3; f = s * p1 / $1
                   if ((s - $5) ^ 2 > 1e-20 * s * s || (f - $6) ^ 2 > 1e-20 * f * f) { print "row " NR ": " $0; bad = 1 } }

@@ -35,7 +35,7 @@ echo "$json" | grep -q '"est": 0.0256096,' || die "json est: $json"
 
 # an interval in csv: two columns
 csv=$("$PAMC" predict models/halo.pam -m models/machine.mach -D P=4 -D 'latency=[1us,2us]' --format csv)
-[ "$(echo "$csv" | head -1)" = "P,latency_lo,latency_hi,lo,est,hi,bottleneck" ] || die "interval header: $csv"
+[ "$(echo "$csv" | head -1)" = "P,latency_lo,latency_hi,lo,est,hi,bottleneck,approx" ] || die "interval header: $csv"
 echo "$csv" | sed -n 2p | grep -q '^4,0.000001,0.000002,\|^4,1e-06,2e-06,' || die "interval row: $csv"
 
 # tables: consts given with a time unit keep it; past 1000 s, minutes and hours
