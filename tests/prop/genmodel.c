@@ -346,7 +346,7 @@ static void gen_v2_decls(GenState *g) {
   }
   for (int k = 0; k < m->const_count; k++) {
     GenConst *c = &m->consts[k];
-    c->typ_ns = c->lo_ns < c->hi_ns && gen_below(g, 2) ? c->lo_ns + gen_below(g, c->hi_ns - c->lo_ns + 1) : -1;
+    c->typ_ns = c->lo_ns < c->hi_ns && gen_below(g, 2) ? c->lo_ns + gen_below(g, c->hi_ns - c->lo_ns + 1) : 0;
   }
 }
 
@@ -381,7 +381,7 @@ static int gen_v2_hold(GenState *g, int depth) {
 
 static void gen_v2_put_const(GenBuf *b, const GenConst *c, int k) {
   if (c->lo_ns == c->hi_ns) gen_put(b, "const t%d = %dns;\n", k, c->lo_ns);
-  else if (c->typ_ns >= 0) gen_put(b, "const t%d = [%dns, %dns] typ %dns;\n", k, c->lo_ns, c->hi_ns, c->typ_ns);
+  else if (c->typ_ns > 0) gen_put(b, "const t%d = [%dns, %dns] typ %dns;\n", k, c->lo_ns, c->hi_ns, c->typ_ns);
   else gen_put(b, "const t%d = [%dns, %dns];\n", k, c->lo_ns, c->hi_ns);
 }
 

@@ -77,7 +77,7 @@ typedef struct GenResource {
 
 typedef struct GenConst {
   int lo_ns, hi_ns;         /* interval [lo, hi] in ns (lo == hi: a plain number) */
-  int typ_ns;               /* interval with a typical value `typ m` (ns, in [lo, hi]); -1: none */
+  int typ_ns;               /* > 0: a typical value `typ m` (ns, in [lo, hi]); 0: none */
   int dropped;              /* 1: not written (shrinker) */
 } GenConst;
 
