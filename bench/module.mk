@@ -24,6 +24,12 @@ $(eval $(call bench_program,reduce_bench,reduce))
 # tightness sim/T_lo, T_hi/sim and the wall time simulate/pamc per example model
 $(eval $(call bench_program,tight_bench,tight))
 
+# extract: `pamc extract` on a generated 2,000-line C file (target: under a second)
+.PHONY: bench-extract
+bench-extract: $(PAMC)
+	PAMC=$(PAMC) bench/extract_bench.sh
+BENCH_TARGETS += bench-extract
+
 bench: all $(BENCH_TARGETS)
 	@echo "bench: done"
 include bench/validate/module.mk

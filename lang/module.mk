@@ -8,3 +8,4 @@ LANG_SRCS += lang/reduce.c lang/reduce_expr.c lang/reduce_demand.c lang/reduce_s
 LANG_SRCS += lang/sweep.c
 LANG_SRCS += lang/cmd_predict.c lang/predict.c lang/predict_check.c lang/predict_plot.c lang/predict_plot_script.c
 LANG_SRCS += lang/gen_print.c lang/gen_check.c lang/gen.c lang/cmd_gen.c
+LANG_SRCS += lang/cmd_extract.c

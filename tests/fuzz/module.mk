@@ -56,7 +56,7 @@ fuzz-spec: $(FUZZ_SPEC_BIN)
 # written must check. `make fuzz-gen SECONDS=N`. Links the library code of lang/ (no commands).
 FUZZ_GEN_BIN     := $(FUZZ_DIR)/fuzz_gen
 FUZZ_GEN_LIBRARY := $(abspath models/gen/primes_costs.pam)
-FUZZ_GEN_SOURCES := tests/fuzz/fuzz_gen.c $(PARSER_SRCS) $(filter-out lang/cmd_%.c lang/cli.c,$(LANG_SRCS)) \
+FUZZ_GEN_SOURCES := tests/fuzz/fuzz_gen.c $(PARSER_SRCS) $(filter-out lang/cmd_%.c lang/cli.c $(EXTRACT_SRCS),$(LANG_SRCS)) \
                     $(ALGEBRA_SRCS) $(CALIBRATE_SRCS)
 
 $(FUZZ_GEN_BIN): $(FUZZ_GEN_SOURCES) $(FUZZ_SPEC_GEN) $(PARSER_GEN_DIR)/grammar.h $(PARSER_GEN_DIR)/lexer.h $(PARSER_GEN_DIR)/spec_grammar.h $(PARSER_GEN_DIR)/spec_lexer.h
