@@ -348,7 +348,8 @@ int ex_walk_omp(ExCtx *x, CXCursor s, ExPragma *p, ExBlock *out) {
 int ex_is_mpi_name(const char *name) { return !strncmp(name, "MPI_", 4); }
 
 /* The collectives of models/lib/mpi.pam, in the order of the bits of x->mpi_libs. */
-const char *const ex_mpi_collectives[] = {"mpi_bcast", "mpi_reduce", "mpi_allreduce", "mpi_barrier", NULL};
+const char *const ex_mpi_collectives[] = {"bcast_tree", "reduce_tree", "allreduce_doubling_ring",
+                                          "barrier_dissemination", NULL};
 
 static AlgExpr *ranks(ExCtx *x) {
   if (x->nranks) return x->nranks;
@@ -439,8 +440,8 @@ static int mpi_call(ExCtx *x, CXCursor call, const char *name, CXCursor *k, int 
     return 1;
   }
   struct { const char *c, *lib; int count, type; } colls[] = {
-    {"MPI_Bcast", "mpi_bcast", 1, 2}, {"MPI_Reduce", "mpi_reduce", 2, 3},
-    {"MPI_Allreduce", "mpi_allreduce", 2, 3}, {NULL, NULL, 0, 0}};
+    {"MPI_Bcast", "bcast_tree", 1, 2}, {"MPI_Reduce", "reduce_tree", 2, 3},
+    {"MPI_Allreduce", "allreduce_doubling_ring", 2, 3}, {NULL, NULL, 0, 0}};
   for (int i = 0; colls[i].c; i++)
     if (!strcmp(name, colls[i].c)) {
       if (n <= colls[i].type) return 0;
@@ -455,7 +456,7 @@ static int mpi_call(ExCtx *x, CXCursor call, const char *name, CXCursor *k, int 
     }
   if (!strcmp(name, "MPI_Barrier")) {
     char buf[128];
-    snprintf(buf, sizeof buf, "mpi_barrier(%s)", P);
+    snprintf(buf, sizeof buf, "barrier_dissemination(%s)", P);
     ExItem *it = ex_block_push(x, out, EX_TEXT, call);
     it->name = arena_strdup(&x->arena, buf);
     it->note = "a collective: models/lib/mpi.pam";
