@@ -23,6 +23,8 @@ $(eval $(call bench_program,predict_bench,predict))
 $(eval $(call bench_program,reduce_bench,reduce))
 # tightness sim/T_lo, T_hi/sim and the wall time simulate/pamc per example model
 $(eval $(call bench_program,tight_bench,tight))
+# fit: one fit of 4 consts on 100 runs (median of 21)
+$(eval $(call bench_program,fit_bench,fit))
 
 # extract: `pamc extract` on a generated 2,000-line C file (target: under a second)
 .PHONY: bench-extract

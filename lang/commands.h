@@ -19,5 +19,6 @@ int cmd_extract(int argc, char **argv);
 ** whole or not at all (NULL: standard output). An exit status. */
 struct ExOptions;
 int extract_write(const struct ExOptions *opts, const char *output);
+int cmd_fit(int argc, char **argv);
 
 #endif
