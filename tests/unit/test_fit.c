@@ -97,6 +97,19 @@ static void fittest_close(FitTest *t) {
   diag_free(&t->diags);
 }
 
+/* Fits the four consts of t to runs, leaving out the holdout largest configurations; the fit's
+** status (0, or 1 with message). Release with fittest_done. */
+static int fittest_fit(FitTest *t, const Runs *runs, int holdout, FitModel *m, FitResult *fit, char *message) {
+  assert_int_equal(fit_model_init(m, &t->reduced, runs, t->consts, 4, &t->diags), 0);
+  FitOptions opts = {0.95, holdout};
+  return fit_run(m, &opts, fit, message, FIT_MESSAGE_SIZE);
+}
+
+static void fittest_done(FitModel *m, FitResult *fit) {
+  fit_result_free(fit);
+  fit_model_free(m);
+}
+
 /* Synthetic runs: P = 1..16 (x2), N = 1000..64000 (x4), FITTEST_REPS noisy runs each. */
 static void fittest_runs(Runs *runs, FitRng *rng, const double *k) {
   runs_init(runs, "synthetic.csv");
@@ -124,11 +137,9 @@ static void test_coverage(void **state) {
     Runs runs;
     fittest_runs(&runs, &rng, fittest_truth);
     FitModel m;
-    assert_int_equal(fit_model_init(&m, &t.reduced, &runs, t.consts, 4, &t.diags), 0);
-    FitOptions opts = {0.95, 0};
     FitResult fit;
     char message[FIT_MESSAGE_SIZE];
-    assert_int_equal(fit_run(&m, &opts, &fit, message, sizeof message), 0);
+    assert_int_equal(fittest_fit(&t, &runs, 0, &m, &fit, message), 0);
     int every = 1;
     for (int j = 0; j < 4; j++) {
       int in = fit.consts[j].lo <= fittest_truth[j] && fittest_truth[j] <= fit.consts[j].hi;
@@ -136,8 +147,7 @@ static void test_coverage(void **state) {
       every &= in;
     }
     all += every;
-    fit_result_free(&fit);
-    fit_model_free(&m);
+    fittest_done(&m, &fit);
     runs_free(&runs);
   }
   for (int j = 0; j < 4; j++) {
@@ -168,15 +178,12 @@ static void test_exact(void **state) {
   (void)rng;
   assert_int_equal(runs_group(&runs), 0);
   FitModel m;
-  assert_int_equal(fit_model_init(&m, &t.reduced, &runs, t.consts, 4, &t.diags), 0);
-  FitOptions opts = {0.95, 0};
   FitResult fit;
   char message[FIT_MESSAGE_SIZE];
-  assert_int_equal(fit_run(&m, &opts, &fit, message, sizeof message), 0);
+  assert_int_equal(fittest_fit(&t, &runs, 0, &m, &fit, message), 0);
   for (int j = 0; j < 4; j++) assert_true(fabs(fit.consts[j].value - fittest_truth[j]) <= 1e-6 * fittest_truth[j]);
   assert_true(fit.r2 > 1 - 1e-9);
-  fit_result_free(&fit);
-  fit_model_free(&m);
+  fittest_done(&m, &fit);
   runs_free(&runs);
   fittest_close(&t);
 }
@@ -191,11 +198,9 @@ static void test_holdout(void **state) {
   Runs runs;
   fittest_runs(&runs, &rng, fittest_truth);
   FitModel m;
-  assert_int_equal(fit_model_init(&m, &t.reduced, &runs, t.consts, 4, &t.diags), 0);
-  FitOptions opts = {0.95, 4};
   FitResult fit;
   char message[FIT_MESSAGE_SIZE];
-  assert_int_equal(fit_run(&m, &opts, &fit, message, sizeof message), 0);
+  assert_int_equal(fittest_fit(&t, &runs, 4, &m, &fit, message), 0);
   assert_int_equal(fit.fit_configs, 16);
   assert_int_equal(fit.fit_runs, 16 * FITTEST_REPS);
   for (int k = 0; k < runs.config_count; k++) {
@@ -204,8 +209,7 @@ static void test_holdout(void **state) {
     assert_int_equal(fit.held_out[k], size >= 256000);
   }
   assert_true(fit.hold_worst < 4 * FITTEST_NOISE);
-  fit_result_free(&fit);
-  fit_model_free(&m);
+  fittest_done(&m, &fit);
   runs_free(&runs);
   fittest_close(&t);
 }
@@ -226,15 +230,12 @@ static void test_collinear(void **state) {
   }
   assert_int_equal(runs_group(&runs), 0);
   FitModel m;
-  assert_int_equal(fit_model_init(&m, &t.reduced, &runs, t.consts, 4, &t.diags), 0);
-  FitOptions opts = {0.95, 0};
   FitResult fit;
   char message[FIT_MESSAGE_SIZE];
-  assert_int_equal(fit_run(&m, &opts, &fit, message, sizeof message), 1);
+  assert_int_equal(fittest_fit(&t, &runs, 0, &m, &fit, message), 1);
   assert_non_null(strstr(message, "cannot tell a, b apart"));
   assert_null(strstr(message, ", c"));
-  fit_result_free(&fit);
-  fit_model_free(&m);
+  fittest_done(&m, &fit);
   /* fewer configurations than consts */
   runs_free(&runs);
   runs_init(&runs, "two.csv");
@@ -245,11 +246,9 @@ static void test_collinear(void **state) {
     assert_int_equal(runs_add_row(&runs, v2, 2e-3, 2), 0);
   }
   assert_int_equal(runs_group(&runs), 0);
-  assert_int_equal(fit_model_init(&m, &t.reduced, &runs, t.consts, 4, &t.diags), 0);
-  assert_int_equal(fit_run(&m, &opts, &fit, message, sizeof message), 1);
+  assert_int_equal(fittest_fit(&t, &runs, 0, &m, &fit, message), 1);
   assert_non_null(strstr(message, "2 configurations to fit 4 consts"));
-  fit_result_free(&fit);
-  fit_model_free(&m);
+  fittest_done(&m, &fit);
   runs_free(&runs);
   fittest_close(&t);
 }
