@@ -122,6 +122,6 @@ const char *ex_op_const(ExCtx *x, const char *op, CXType t, int throughput) {
   const char *type = ex_type_name(t);
   if (!type) return NULL;
   char name[64];
-  snprintf(name, sizeof name, "t_%s_%s%s", op, type, throughput ? "_tput" : "");
+  snprintf(name, sizeof name, "t_%s_%s%s", op, type, throughput ? "_tp" : "");
   return ex_use_const(x, name);
 }

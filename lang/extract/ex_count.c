@@ -4,10 +4,15 @@
 ** reads and writes of array elements and through pointers as bytes times t_read_LEVEL /
 ** t_write_LEVEL; conversions, libm calls; calls to functions with source as their cost.
 **
+** Address arithmetic: the integer +, -, * of an array index (`a[i * n + j]`) or of a pointer
+** that is dereferenced (`*(p + i)`) are not counted: compilers fold them into the addressing
+** mode or strength-reduce them to an increment per iteration. Memory reads inside an index
+** (`a[idx[k]]`) are counted.
+**
 ** Latency or throughput: inside a loop body an operation whose result the next iteration needs
 ** (`s += e`, `s = s + e` on a variable declared outside the loop) is a chain and is charged with
 ** the latency constant t_OP_TYPE; the others overlap across iterations and are charged with the
-** throughput constant t_OP_TYPE_tput. Outside loops everything is charged with latency.
+** throughput constant t_OP_TYPE_tp. Outside loops everything is charged with latency.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +204,7 @@ static int count_binary(ExCtx *x, CXCursor e, ExCost *cost, AlgExpr *weight, CXC
   const char *kind = op_kind(op);
   if (!kind || status) return status;   /* && || , cost only their operands */
   CXType t = !strcmp(kind, "cmp") ? clang_getCursorType(kids[0]) : clang_getCursorType(e);
+  if (x->in_address && strcmp(kind, "cmp") && strcmp(kind, "div") && !is_floating(t)) return 0;
   int chain = clang_equalCursors(e, x->chain);
   add(x, cost, ex_op_const(x, kind, t, throughput(x, chain)), weight, 1);
   return 0;
@@ -224,7 +230,10 @@ static int count_unary(ExCtx *x, CXCursor e, Mode mode, ExCost *cost, AlgExpr *w
   if (n != 1) return 0;
   CXType t = clang_getCursorType(e);
   if (!strcmp(op, "*")) {
+    int saved = x->in_address;
+    x->in_address = 1;
     int status = count(x, kids[0], READ, cost, weight);
+    x->in_address = saved;
     access(x, t, mode, cost, weight);
     return status;
   }
@@ -253,7 +262,7 @@ static void count_conversion(ExCtx *x, CXCursor e, CXCursor from, ExCost *cost, 
   if (k == CXCursor_IntegerLiteral || k == CXCursor_FloatingLiteral || k == CXCursor_CharacterLiteral)
     return;   /* a constant: converted by the compiler */
   char name[64];
-  snprintf(name, sizeof name, "t_conv_%s_%s", fr, to);
+  snprintf(name, sizeof name, "t_cvt_%s_%s", fr, to);
   add(x, cost, ex_use_const(x, name), weight, 1);
 }
 
@@ -280,7 +289,10 @@ static int count(ExCtx *x, CXCursor e, Mode mode, ExCost *cost, AlgExpr *weight)
     int base_array = bt.kind == CXType_ConstantArray || bt.kind == CXType_IncompleteArray ||
                      bt.kind == CXType_VariableArray;
     status = count(x, kids[0], base_array ? ADDR : READ, cost, weight);
+    int saved = x->in_address;
+    x->in_address = 1;
     if (!status) status = count(x, kids[1], READ, cost, weight);
+    x->in_address = saved;
     access(x, clang_getCursorType(e), mode, cost, weight);
     break;
   }

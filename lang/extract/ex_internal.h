@@ -170,6 +170,8 @@ typedef struct ExCtx {
   unsigned loop_end;      /*   outside it and updated in it carries a chain; 0,0: no loop */
   int in_loop;            /* inside a loop body: operations may overlap (throughput) */
   int in_critical;        /* under omp critical or atomic: the updates are a chain (latency) */
+  int in_address;         /* counting an array index or a dereferenced pointer: its integer
+                             arithmetic is address arithmetic, not counted */
   int threads_used;       /* OpenMP or pthreads: param threads and resource cores */
   int mpi_used;           /* MPI: param P, the rank process */
   int locks_used;         /* critical sections: resource ex_lock */

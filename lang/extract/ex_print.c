@@ -17,7 +17,7 @@ static const char mpi_library[] =
 ** machine file that defines the name overrides (LANGUAGE.md: a machine file's const wins). */
 typedef struct StandIn {
   const char *prefix;     /* name prefix */
-  const char *value;      /* stand-in expression ("%s" is the base name for _tput) */
+  const char *value;      /* stand-in expression ("%s" is the base name for _tp) */
   const char *why;        /* the comment */
 } StandIn;
 
@@ -28,7 +28,7 @@ static const StandIn stand_ins[] = {
   {"t_sin_double", "20 * t_mul_double", "sin: stand-in until calibrated, 20 double multiplies"},
   {"t_cos_double", "20 * t_mul_double", "cos: stand-in until calibrated, 20 double multiplies"},
   {"t_pow_double", "40 * t_mul_double", "pow: stand-in until calibrated, 40 double multiplies (exp and log)"},
-  {"t_conv_", "t_add_double", "int/floating conversion: stand-in until calibrated, one double add"},
+  {"t_cvt_", "t_add_double", "int/floating conversion: stand-in until calibrated, one double add"},
   {NULL, NULL, NULL}};
 
 static int declared(const char **done, int n, const char *name) {
@@ -41,9 +41,9 @@ static int declared(const char **done, int n, const char *name) {
 static void print_const(ExCtx *x, FILE *out, const char *name, const char **done, int *ndone) {
   if (declared(done, *ndone, name)) return;
   size_t n = strlen(name);
-  if (n > 5 && !strcmp(name + n - 5, "_tput")) {
+  if (n > 3 && !strcmp(name + n - 3, "_tp")) {
     char base[128];
-    snprintf(base, sizeof base, "%.*s", (int)(n - 5), name);
+    snprintf(base, sizeof base, "%.*s", (int)(n - 3), name);
     print_const(x, out, arena_strdup(&x->arena, base), done, ndone);
     fprintf(out, "const %s = %s;", name, base);
     fprintf(out, "   // throughput (independent operations overlap); the latency until the machine file has it\n");
@@ -188,7 +188,7 @@ static void print_header(ExCtx *x, FILE *out) {
         "// bit operations as add, % as div, ! as cmp). Inside a loop, an update of a variable\n"
         "// declared outside the loop (s += e, s = s + e) is a dependent chain and is charged with the\n"
         "// latency t_OP_TYPE; the other operations of the body are independent from one iteration to\n"
-        "// the next, overlap, and are charged with the throughput t_OP_TYPE_tput. Outside loops,\n"
+        "// the next, overlap, and are charged with the throughput t_OP_TYPE_tp. Outside loops,\n"
         "// latency. Array elements and data behind pointers are memory: bytes times ", out);
   fprintf(out, "t_read_%s /\n// t_write_%s (working set: %s, chosen with --memory-level); locals and\n"
           "// parameters are registers and cost their operations only.\n", o->memory_level, o->memory_level,
