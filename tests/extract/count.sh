@@ -18,7 +18,8 @@ for c in $(sed -n 's/^const \([A-Za-z_0-9]*\).*/\1/p' "$model" ${machine[1]:+"${
 done
 for d in "$@"; do defs+=(-D "$d"); done
 if [ $mode = predict ]; then
-  "$PAMC" predict "$model" "${machine[@]}" "${defs[@]}" --format csv | tail -n 1 | awk -F, '{ printf "%.6g\n", $(NF-2) }'
+  "$PAMC" predict "$model" "${machine[@]}" "${defs[@]}" --format csv |
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } { v = $col["est"] } END { printf "%.6g\n", v }'
 else
   "$PAMC" simulate "$model" "${machine[@]}" "${defs[@]}" --format csv | sed -n 2p | cut -d, -f1 | awk '{ printf "%.6g\n", $1 }'
 fi
