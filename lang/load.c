@@ -256,7 +256,7 @@ static void apply_define(Loader *loader, int index) {
   const char *raw = define->raw ? define->raw : define->name;
   Decl *target = program_lookup(prog, define->name);
   if (!target) {
-    const char *names[PROGRAM_BUCKETS * 4];
+    const char *names[1024];   /* the first params and consts: enough for a suggestion */
     int count = 0;
     for (int i = 0; i < prog->decl_count && count < (int)(sizeof names / sizeof names[0]); i++)
       if (prog->decls[i]->kind == DECL_PARAM || prog->decls[i]->kind == DECL_CONST)

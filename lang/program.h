@@ -39,7 +39,7 @@ typedef struct ProgramSymbol {
 } ProgramSymbol;
 
 /* Buckets of the symbol table (a power of two; chains absorb larger models). */
-#define PROGRAM_BUCKETS 256
+#define PROGRAM_BUCKETS 4096
 /* Imports nest at most this deep (a cycle is reported before; this bounds a long chain). */
 #define PROGRAM_MAX_IMPORT_DEPTH 64
 
