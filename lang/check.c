@@ -170,6 +170,7 @@ static void resolve_expr(Checker *ck, Expr *e) {
     case EX_INTERVAL:
       resolve_expr(ck, e->u.interval.lo);
       resolve_expr(ck, e->u.interval.hi);
+      resolve_expr(ck, e->u.interval.typ);
       return;
     case EX_NAME:
       resolve_name(ck, e);
@@ -206,6 +207,7 @@ static void resolve_expr(Checker *ck, Expr *e) {
 
 /* ------------------------------------------------------------------ statements */
 
+/* use(r, t) and hold (r) S: the resource, its member index, and what holds it. */
 static void resolve_use(Checker *ck, Stmt *s) {
   const char *name = s->u.use.resource.name;
   resolve_expr(ck, s->u.use.index);
@@ -221,6 +223,10 @@ static void resolve_use(Checker *ck, Stmt *s) {
     return;
   }
   s->u.use.decl = decl;
+  if (s->kind == ST_HOLD && decl->u.resource.discipline == DISC_PS)
+    diag_report(ck->diags, DIAG_ERROR, s->u.use.resource.loc,
+                "cannot hold '%s': it is a ps resource (processor sharing serves everyone at "
+                "once); hold needs an fcfs resource", name);
   if (decl->u.resource.count && !s->u.use.index)
     diag_report(ck->diags, DIAG_ERROR, s->u.use.resource.loc,
                 "'%s' is a family of resources: use one member, %s[i]", name, name);
@@ -259,6 +265,10 @@ static void resolve_stmt(Checker *ck, Stmt *s) {
       return;
     case ST_USE:
       resolve_use(ck, s);
+      return;
+    case ST_HOLD:
+      resolve_use(ck, s);
+      resolve_stmt(ck, s->u.use.body);
       return;
     case ST_CALL:
       resolve_process_call(ck, s);
@@ -325,6 +335,11 @@ static void resolve_decl(Checker *ck, Decl *d) {
     case DECL_RESOURCE:
       resolve_expr(ck, d->u.resource.count);
       resolve_expr(ck, d->u.resource.servers);
+      resolve_expr(ck, d->u.resource.handoff);
+      if (d->u.resource.handoff && d->u.resource.discipline == DISC_PS)
+        diag_report(ck->diags, DIAG_ERROR, d->u.resource.handoff->loc,
+                    "handoff on '%s', a ps resource: only an fcfs resource is handed from one "
+                    "holder to the next", d->name.name);
       return;
     case DECL_PROCESS:
       check_params(ck, &d->u.process.params);

@@ -70,6 +70,7 @@ static int edges_expr(CycleSearch *cs, const Expr *e, int base) {
     case EX_INTERVAL:
       DOWN(edges_expr(cs, e->u.interval.lo, d));
       DOWN(edges_expr(cs, e->u.interval.hi, d));
+      DOWN(edges_expr(cs, e->u.interval.typ, d));
       break;
     case EX_NAME:
       if ((e->u.name.kind == NAME_PARAM || e->u.name.kind == NAME_CONST) && e->u.name.decl)
@@ -131,6 +132,10 @@ static int edges_stmt(CycleSearch *cs, const Stmt *s, int base) {
       DOWN(edges_expr(cs, s->u.repeat.count, d));
       DOWN(edges_stmt(cs, s->u.repeat.body, d));
       break;
+    case ST_HOLD:
+      DOWN(edges_expr(cs, s->u.use.index, d));
+      DOWN(edges_stmt(cs, s->u.use.body, d));
+      break;
     case ST_IF:
     case ST_CHOOSE:
       DOWN(edges_expr(cs, s->u.branch.cond, d));
@@ -186,6 +191,7 @@ static int visit(CycleSearch *cs, const Decl *decl, SrcLoc site, int base) {
     case DECL_RESOURCE:
       DOWN(edges_expr(cs, decl->u.resource.count, base));
       DOWN(edges_expr(cs, decl->u.resource.servers, base));
+      DOWN(edges_expr(cs, decl->u.resource.handoff, base));
       break;
     case DECL_PROCESS: DOWN(edges_stmt(cs, decl->u.process.body, base)); break;
     case DECL_IMPORT: break;

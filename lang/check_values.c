@@ -58,6 +58,7 @@ static void check_stmt(Checker *ck, EvalEnv *env, const Stmt *s, int follow_call
 
 static void check_duration(Checker *ck, EvalEnv *env, const Expr *e) {
   AlgInterval v;
+  if (!e) return;   /* a hold has a body, not a duration */
   if (!value_of(ck, env, e, &v)) return;
   if (v.hi < 0) {
     char text[80];
@@ -156,6 +157,10 @@ static void check_stmt(Checker *ck, EvalEnv *env, const Stmt *s, int follow_call
     case ST_USE:
       check_use(ck, env, s);
       return;
+    case ST_HOLD:
+      check_use(ck, env, s);
+      check_stmt(ck, env, s->u.use.body, follow_calls);
+      return;
     case ST_CALL:
       check_call(ck, env, s, follow_calls);
       return;
@@ -206,6 +211,7 @@ static void check_literals(Checker *ck, EvalEnv *env, const Expr *e) {
     case EX_INTERVAL:
       check_literals(ck, env, e->u.interval.lo);
       check_literals(ck, env, e->u.interval.hi);
+      check_literals(ck, env, e->u.interval.typ);
       value_of(ck, env, e, &v);
       return;
     case EX_UNARY:
@@ -245,6 +251,10 @@ static void literals_stmt(Checker *ck, EvalEnv *env, const Stmt *s) {
     case ST_USE:
       check_literals(ck, env, s->u.use.index);
       check_literals(ck, env, s->u.use.duration);
+      return;
+    case ST_HOLD:
+      check_literals(ck, env, s->u.use.index);
+      literals_stmt(ck, env, s->u.use.body);
       return;
     case ST_CALL:
       for (int i = 0; i < s->u.call.args.count; i++) check_literals(ck, env, s->u.call.args.items[i]);
@@ -305,7 +315,8 @@ static int has_names(const Expr *e) {
   if (!e) return 0;
   switch (e->kind) {
     case EX_NUM: return 0;
-    case EX_INTERVAL: return has_names(e->u.interval.lo) || has_names(e->u.interval.hi);
+    case EX_INTERVAL:
+      return has_names(e->u.interval.lo) || has_names(e->u.interval.hi) || has_names(e->u.interval.typ);
     case EX_UNARY: return has_names(e->u.unary.a);
     case EX_BINARY: return has_names(e->u.binary.a) || has_names(e->u.binary.b);
     default: return 1;
@@ -367,6 +378,31 @@ static void check_size(Checker *ck, const Expr *e, const char *what, const char 
     check_error_once(ck, e->loc, "%s of '%s' is not an integer (%s)", what, name, eval_format(v, text, sizeof text));
 }
 
+/* ps(c): any positive capacity, an interval too (LANGUAGE.md §8). */
+static void check_capacity(Checker *ck, const Expr *e, const char *name) {
+  if (!e) return;
+  EvalEnv env;
+  checker_env(&env);
+  AlgInterval v;
+  char text[80];
+  if (value_of(ck, &env, e, &v) && v.lo <= 0)
+    check_error_once(ck, e->loc, "capacity of '%s' is not positive (%s)%s", name,
+                     eval_format(v, text, sizeof text),
+                     v.hi > 0 ? " for every value of its interval" : "");
+}
+
+/* handoff(h): h >= 0 seconds. */
+static void check_handoff(Checker *ck, const Expr *e, const char *name) {
+  if (!e) return;
+  EvalEnv env;
+  checker_env(&env);
+  AlgInterval v;
+  char text[80];
+  if (value_of(ck, &env, e, &v) && v.lo < 0)
+    check_error_once(ck, e->loc, "handoff of '%s' is negative (%s s)", name,
+                     eval_format(v, text, sizeof text));
+}
+
 static void check_decl(Checker *ck, const Decl *d) {
   EvalEnv env;
   checker_env(&env);
@@ -390,7 +426,11 @@ static void check_decl(Checker *ck, const Decl *d) {
       return;
     case DECL_RESOURCE:
       check_size(ck, d->u.resource.count, "family size", d->name.name);
-      check_size(ck, d->u.resource.servers, "multiplicity", d->name.name);
+      if (d->u.resource.discipline == DISC_PS)
+        check_capacity(ck, d->u.resource.servers, d->name.name);
+      else
+        check_size(ck, d->u.resource.servers, "multiplicity", d->name.name);
+      check_handoff(ck, d->u.resource.handoff, d->name.name);
       return;
     case DECL_PROCESS:
       unknown_args(args, d->u.process.params.count);

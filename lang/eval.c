@@ -82,12 +82,13 @@ static EvalStatus missing(EvalEnv *env, AlgInterval *out, EvalError *err, SrcLoc
   return fail(err, EVAL_UNKNOWN, loc, "%s '%s' has no value", what, name);
 }
 
-static AlgInterval pick_value(EvalEnv *env, const Expr *literal, AlgInterval range) {
+static AlgInterval pick_value(EvalEnv *env, const Expr *literal, AlgInterval range, AlgInterval typ) {
   switch (env->pick) {
     case EVAL_PICK_INTERVAL: return range;
     case EVAL_PICK_LO: return ival_point(range.lo);
     case EVAL_PICK_HI: return ival_point(range.hi);
     case EVAL_PICK_MID: return ival_point(ival_mid(range));
+    case EVAL_PICK_TYP: return literal->u.interval.typ ? typ : ival_point(ival_mid(range));
     case EVAL_PICK_CALLBACK:
       if (env->pick_fn) {
         double x = env->pick_fn(env->pick_ctx, literal, range);
@@ -409,7 +410,19 @@ static EvalStatus eval(EvalEnv *env, const Expr *e, AlgInterval *out, EvalError 
         return fail(err, EVAL_ERROR, e->loc, "interval [%s, %s] has its low end above its high end",
                     eval_format(a, ta, sizeof ta), eval_format(b, tb, sizeof tb));
       }
-      *out = pick_value(env, e, ival_make(a.lo, b.hi < a.lo ? a.lo : b.hi));
+      AlgInterval range = ival_make(a.lo, b.hi < a.lo ? a.lo : b.hi), typ = range;
+      if (e->u.interval.typ) {   /* the typical value must lie inside (LANGUAGE.md §8) */
+        status = eval(env, e->u.interval.typ, &typ, err);
+        if (status != EVAL_OK) return status;
+        if (typ.hi < range.lo || typ.lo > range.hi) {
+          char tt[64], ta[64], tb[64];
+          return fail(err, EVAL_ERROR, e->u.interval.typ->loc,
+                      "typical value %s is outside its interval [%s, %s]", eval_format(typ, tt, sizeof tt),
+                      eval_format(ival_point(range.lo), ta, sizeof ta),
+                      eval_format(ival_point(range.hi), tb, sizeof tb));
+        }
+      }
+      *out = pick_value(env, e, range, typ);
       return EVAL_OK;
     }
     case EX_NAME:

@@ -64,6 +64,7 @@ typedef enum EvalPick {
   EVAL_PICK_LO,           /* a */
   EVAL_PICK_MID,          /* (a + b) / 2 */
   EVAL_PICK_HI,           /* b */
+  EVAL_PICK_TYP,          /* its typical value (`[a, b] typ m`, LANGUAGE.md §8), else the middle */
   EVAL_PICK_CALLBACK      /* pick_fn(pick_ctx, literal, [a, b]) chooses (random scenarios: the
                              caller memoizes per literal when one value per run is wanted) */
 } EvalPick;

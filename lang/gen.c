@@ -212,6 +212,8 @@ static const Stmt *find_call(const Stmt *stmt) {
       return find_call(stmt->u.loop.body);
     case ST_REPEAT:
       return find_call(stmt->u.repeat.body);
+    case ST_HOLD:
+      return find_call(stmt->u.use.body);
     case ST_IF:
     case ST_CHOOSE: {
       const Stmt *found = find_call(stmt->u.branch.then);

@@ -44,6 +44,10 @@ void gen_print_expr(FILE *out, const Expr *expr) {
       fputs(", ", out);
       gen_print_expr(out, expr->u.interval.hi);
       fputc(']', out);
+      if (expr->u.interval.typ) {
+        fputs(" typ ", out);
+        print_operand(out, expr->u.interval.typ);
+      }
       break;
     case EX_NAME:
       fputs(expr->u.name.id.name, out);
@@ -131,6 +135,16 @@ void gen_print_stmt(FILE *out, const Stmt *stmt, const char *scale, int indent) 
       fputs(", ", out);
       print_duration(out, stmt->u.use.duration, scale);
       fputc(')', out);
+      break;
+    case ST_HOLD:
+      fprintf(out, "hold (%s", stmt->u.use.resource.name);
+      if (stmt->u.use.index) {
+        fputc('[', out);
+        gen_print_expr(out, stmt->u.use.index);
+        fputc(']', out);
+      }
+      fputs(") ", out);
+      print_body(out, stmt->u.use.body, scale, indent);
       break;
     case ST_CALL:
       fprintf(out, "%s(", stmt->u.call.process.name);

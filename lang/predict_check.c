@@ -136,6 +136,7 @@ static void check_stmt(Walk *w, Frame *f, const Stmt *s);
 static void check_duration(Walk *w, Frame *f, const Expr *e) {
   AlgInterval v;
   char text[80];
+  if (!e) return;   /* a hold has a body, not a duration */
   if (!value_of(w, f, e, &v)) return;
   if (hull_mode(w) ? !(v.lo >= 0) : v.hi < 0)
     report(w, e->loc, "duration is negative (%s s)", eval_format(v, text, sizeof text));
@@ -227,6 +228,10 @@ static void check_stmt(Walk *w, Frame *f, const Stmt *s) {
   case ST_SKIP: return;
   case ST_DELAY: check_duration(w, f, s->u.delay.duration); return;
   case ST_USE: check_use(w, f, s); return;
+  case ST_HOLD:
+    check_use(w, f, s);
+    check_stmt(w, f, s->u.use.body);
+    return;
   case ST_CALL: check_call(w, f, s); return;
   case ST_BLOCK: case ST_PARALLEL:
     for (int i = 0; i < s->u.block.count; i++) check_stmt(w, f, s->u.block.items[i]);

@@ -28,6 +28,10 @@ static void reduce_delay(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
 /* use(r, t): phi = L = U = t, D_r = t. */
 static void reduce_use(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_sum_init(c, out);
+  if (s->u.use.decl && s->u.use.decl->u.resource.handoff) {   /* version 2 (§8): no rule yet */
+    reduce_fail(c, s->loc, "reduce has no bound for resources with a handoff yet");
+    return;
+  }
   AlgExpr *t = reduce_expr(c, env, s->u.use.duration);
   out->phi_lo = out->phi_hi = out->L = out->U = t;
   reduce_check(c, env, REDUCE_CHECK_NONNEG, t, NULL, s->u.use.duration->loc, "duration");
@@ -297,6 +301,10 @@ static void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   case ST_REPEAT: reduce_repeat(c, env, s, out); return;
   case ST_IF: reduce_if(c, env, s, out); return;
   case ST_CHOOSE: reduce_choose(c, env, s, out); return;
+  case ST_HOLD:   /* language version 2 (§8): no rule yet */
+    reduce_fail(c, s->loc, "reduce has no bound for hold statements yet");
+    reduce_sum_init(c, out);
+    return;
   }
   reduce_sum_init(c, out);
 }
@@ -320,7 +328,9 @@ static int depends_on_param(const Expr *e, int depth) {
   if (!e || depth > EVAL_MAX_CALL_DEPTH) return 0;
   switch (e->kind) {
   case EX_NUM: return 0;
-  case EX_INTERVAL: return depends_on_param(e->u.interval.lo, depth) || depends_on_param(e->u.interval.hi, depth);
+  case EX_INTERVAL:
+    return depends_on_param(e->u.interval.lo, depth) || depends_on_param(e->u.interval.hi, depth) ||
+           depends_on_param(e->u.interval.typ, depth);
   case EX_NAME:
     if (e->u.name.kind == NAME_PARAM) return 1;
     if (e->u.name.kind == NAME_CONST && e->u.name.decl)

@@ -397,6 +397,12 @@ static SimRes *compile_resource(Compiler *c, const Decl *decl) {
   if (decl->u.resource.servers &&
       whole_value(c, decl->u.resource.servers, 1, "the multiplicity of a resource", &res->servers))
     return NULL;
+  if (decl->u.resource.discipline == DISC_PS || decl->u.resource.handoff) {
+    /* language version 2 (§8): the engine serves fcfs queues without hand-offs so far */
+    sim_fail(c->err, decl->name.loc, "the simulator does not serve %s resources yet ('%s')",
+             decl->u.resource.handoff ? "handoff" : "ps", decl->name.name);
+    return NULL;
+  }
   res->single.index = 0;
   SimProgram *p = c->program;
   if (p->resource_count == p->resource_cap) {
@@ -443,6 +449,9 @@ static SimStmt *compile_stmt(Compiler *c, const Stmt *s) {
       t->a = compile_expr(c, s->u.use.duration);
       break;
     }
+    case ST_HOLD:
+      sim_fail(c->err, s->loc, "the simulator does not run hold statements yet");
+      return NULL;
     case ST_CALL: {
       t->kind = SS_CALL;
       const Decl *decl = s->u.call.decl;

@@ -72,7 +72,10 @@ typedef struct Expr {
       int64_t unit_num; /* exact unit scale unit_num / unit_den: us -> 1/1000000, KiB -> 1024/1 */
       int64_t unit_den;
     } num;
-    struct { struct Expr *lo, *hi; } interval;
+    struct {
+      struct Expr *lo, *hi;
+      struct Expr *typ;    /* typical value (`[a, b] typ m`, LANGUAGE.md §8), NULL when absent */
+    } interval;
     struct {
       Ident id;
       NameKind kind;       /* resolution result */
@@ -109,7 +112,8 @@ typedef enum StmtKind {
   ST_PAR,       /* par (i = a, b) s */
   ST_REPEAT,    /* repeat (n) s */
   ST_IF,        /* if (c) s1 [else s2] */
-  ST_CHOOSE     /* choose (p) s1 [else s2] */
+  ST_CHOOSE,    /* choose (p) s1 [else s2] */
+  ST_HOLD       /* hold (r) s / hold (r[i]) s: s runs holding one server of r (§8) */
 } StmtKind;
 
 struct Stmt;
@@ -126,9 +130,10 @@ typedef struct Stmt {
     struct {
       Ident resource;         /* the resource or family name */
       Expr *index;            /* member index for a family, NULL for a plain resource */
-      Expr *duration;
+      Expr *duration;         /* ST_USE: the service time; NULL for ST_HOLD */
       struct Decl *decl;      /* the resource declaration (filled by lang/) */
-    } use;
+      struct Stmt *body;      /* ST_HOLD: what runs while the server is held; NULL for ST_USE */
+    } use;                    /* ST_USE and ST_HOLD (`use(r, t)` is `hold (r) delay(t)`) */
     struct {
       Ident process;
       ExprList args;          /* empty for `NAME` and `NAME()` */
@@ -152,9 +157,15 @@ typedef enum DeclKind {
   DECL_PARAM,     /* param N [= e] [in a .. b]; */
   DECL_CONST,     /* const c [= e]; */
   DECL_FN,        /* fn f(x, y) = e; */
-  DECL_RESOURCE,  /* resource r [ [count] ] [= fcfs(m)]; */
+  DECL_RESOURCE,  /* resource r [ [count] ] [= fcfs(m) | = ps(c)] [handoff(h)]; */
   DECL_PROCESS    /* process p[(x, y)] = s;  or  process p[(x, y)] { ... } */
 } DeclKind;
+
+/* How a resource serves its requests (LANGUAGE.md §4, §8). */
+typedef enum Discipline {
+  DISC_FCFS,      /* fcfs(m): m servers, one FCFS queue (the default) */
+  DISC_PS         /* ps(c): processor sharing, n requests present each run at min(1, c/n) */
+} Discipline;
 
 typedef struct Decl {
   DeclKind kind;
@@ -170,7 +181,9 @@ typedef struct Decl {
     struct { IdentList params; Expr *body; } fn;
     struct {
       Expr *count;        /* family size, NULL for a single resource */
-      Expr *servers;      /* multiplicity from fcfs(m), NULL means 1 */
+      Expr *servers;      /* multiplicity m of fcfs(m), or capacity c of ps(c); NULL means 1 */
+      Discipline discipline; /* fcfs (default) or ps */
+      Expr *handoff;      /* handoff(h): time to pass a server to a waiter; NULL means 0 */
     } resource;
     struct { IdentList params; Stmt *body; } process;
   } u;

@@ -35,7 +35,9 @@ static void push(Walk *w, const Expr *e, const Stmt *s, int depth) {
 
 static void push_expr_children(Walk *w, const Expr *e, int d) {
   switch (e->kind) {
-  case EX_INTERVAL: push(w, e->u.interval.lo, NULL, d); push(w, e->u.interval.hi, NULL, d); break;
+  case EX_INTERVAL:
+    push(w, e->u.interval.lo, NULL, d); push(w, e->u.interval.hi, NULL, d); push(w, e->u.interval.typ, NULL, d);
+    break;
   case EX_UNARY: push(w, e->u.unary.a, NULL, d); break;
   case EX_BINARY: push(w, e->u.binary.a, NULL, d); push(w, e->u.binary.b, NULL, d); break;
   case EX_COND:
@@ -52,7 +54,9 @@ static void push_expr_children(Walk *w, const Expr *e, int d) {
 static void push_stmt_children(Walk *w, const Stmt *s, int d) {
   switch (s->kind) {
   case ST_DELAY: push(w, s->u.delay.duration, NULL, d); break;
-  case ST_USE: push(w, s->u.use.index, NULL, d); push(w, s->u.use.duration, NULL, d); break;
+  case ST_USE: case ST_HOLD:
+    push(w, s->u.use.index, NULL, d); push(w, s->u.use.duration, NULL, d); push(w, NULL, s->u.use.body, d);
+    break;
   case ST_CALL:
     for (int i = 0; i < s->u.call.args.count; i++) push(w, s->u.call.args.items[i], NULL, d);
     break;
@@ -77,7 +81,10 @@ static void push_decl(Walk *w, const Decl *decl) {
     break;
   case DECL_CONST: push(w, decl->u.constant.value, NULL, 1); break;
   case DECL_FN: push(w, decl->u.fn.body, NULL, 1); break;
-  case DECL_RESOURCE: push(w, decl->u.resource.count, NULL, 1); push(w, decl->u.resource.servers, NULL, 1); break;
+  case DECL_RESOURCE:
+    push(w, decl->u.resource.count, NULL, 1); push(w, decl->u.resource.servers, NULL, 1);
+    push(w, decl->u.resource.handoff, NULL, 1);
+    break;
   case DECL_PROCESS: push(w, NULL, decl->u.process.body, 1); break;
   default: break;
   }

@@ -49,6 +49,10 @@ void ast_dump_expr(const Expr *e, FILE *out) {
       ast_dump_expr(e->u.interval.lo, out);
       fputc(' ', out);
       ast_dump_expr(e->u.interval.hi, out);
+      if (e->u.interval.typ) {
+        fputs(" typ ", out);
+        ast_dump_expr(e->u.interval.typ, out);
+      }
       fputc(')', out);
       break;
     case EX_NAME:
@@ -138,14 +142,18 @@ void ast_dump_stmt(const Stmt *s, FILE *out) {
       fputc(')', out);
       break;
     case ST_USE:
-      fprintf(out, "(use %s", s->u.use.resource.name);
+    case ST_HOLD:
+      fprintf(out, "(%s %s", s->kind == ST_USE ? "use" : "hold", s->u.use.resource.name);
       if (s->u.use.index) {
         fputc('[', out);
         ast_dump_expr(s->u.use.index, out);
         fputc(']', out);
       }
       fputc(' ', out);
-      ast_dump_expr(s->u.use.duration, out);
+      if (s->kind == ST_USE)
+        ast_dump_expr(s->u.use.duration, out);
+      else
+        ast_dump_stmt(s->u.use.body, out);
       fputc(')', out);
       break;
     case ST_CALL:
@@ -234,8 +242,13 @@ void ast_dump_decl(const Decl *d, FILE *out) {
         fputc(']', out);
       }
       if (d->u.resource.servers) {
-        fputs(" (fcfs ", out);
+        fputs(d->u.resource.discipline == DISC_PS ? " (ps " : " (fcfs ", out);
         ast_dump_expr(d->u.resource.servers, out);
+        fputc(')', out);
+      }
+      if (d->u.resource.handoff) {
+        fputs(" (handoff ", out);
+        ast_dump_expr(d->u.resource.handoff, out);
         fputc(')', out);
       }
       fputc(')', out);

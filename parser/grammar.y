@@ -46,6 +46,9 @@ static Stmt *loop_of(ParseCtx *ctx, StmtKind kind, SrcLoc loc, Ident var, Expr *
                      Stmt *body);
 static Stmt *branch_of(ParseCtx *ctx, StmtKind kind, SrcLoc loc, Expr *cond, Stmt *then,
                        Stmt *otherwise);
+static Stmt *hold_of(ParseCtx *ctx, SrcLoc loc, Ident resource, Expr *index, Stmt *body);
+static void expect_word(ParseCtx *ctx, SrcLoc loc, const char *found, const char *wanted,
+                        const char *where);
 }
 
 %define api.pure full
@@ -69,6 +72,10 @@ static Stmt *branch_of(ParseCtx *ctx, StmtKind kind, SrcLoc loc, Expr *cond, Stm
   Stmt *stmt;           /* statements; NULL for one that failed to parse */
   Decl *decl;           /* declarations; NULL for one that failed to parse */
   PtrVec vec;           /* lists under construction */
+  struct {
+    Discipline discipline; /* fcfs or ps */
+    Expr *amount;       /* multiplicity or capacity; NULL when the declaration gives none */
+  } serving;            /* the `= fcfs(m)` / `= ps(c)` part of a resource declaration */
 }
 
 /* Tokens with their spelling, so messages read "expected ';'". Their order is the order in
@@ -81,13 +88,14 @@ static Stmt *branch_of(ParseCtx *ctx, StmtKind kind, SrcLoc loc, Expr *cond, Stm
 %token IMPORT "import" PARAM "param" CONST "const" FN "fn" RESOURCE "resource" PROCESS "process"
 %token IN "in" FCFS "fcfs"
 %token DELAY "delay" USE "use" SEQ "seq" PAR "par" REPEAT "repeat" IF "if" ELSE "else"
-%token CHOOSE "choose" SKIP "skip"
+%token CHOOSE "choose" SKIP "skip" HOLD "hold"
 %token <text> NAME "name"
 %token <expr> NUMBER "number"
 %token <text> STRING "string"
 
 %type <decl> decl import_decl param_decl const_decl fn_decl resource_decl process_decl
-%type <expr> expr primary param_default resource_count resource_servers
+%type <expr> expr primary param_default resource_count resource_handoff typ_value
+%type <serving> resource_servers
 %type <stmt> stmt block block_item chain
 %type <vec> block_items chain_branches formals names process_formals args exprs
 
@@ -162,11 +170,13 @@ fn_decl
         $$->u.fn.params = ast_ident_list(A, &$4); $$->u.fn.body = $7; }
   ;
 
-/* resource NAME [ [expr] ] [= fcfs(expr)]; */
+/* resource NAME [ [expr] ] [= fcfs(expr) | = ps(expr)] [handoff(expr)];
+** `ps` and `handoff` are not reserved words: they are names with a meaning in this place only. */
 resource_decl
-  : "resource" NAME resource_count resource_servers ";"
+  : "resource" NAME resource_count resource_servers resource_handoff ";"
       { $$ = ast_decl(A, DECL_RESOURCE, @$, ast_ident($2, @2));
-        $$->u.resource.count = $3; $$->u.resource.servers = $4; }
+        $$->u.resource.count = $3; $$->u.resource.servers = $4.amount;
+        $$->u.resource.discipline = $4.discipline; $$->u.resource.handoff = $5; }
   ;
 
 resource_count
@@ -175,8 +185,16 @@ resource_count
   ;
 
 resource_servers
+  : %empty                      { $$.discipline = DISC_FCFS; $$.amount = NULL; }
+  | "=" "fcfs" "(" expr ")"     { $$.discipline = DISC_FCFS; $$.amount = $4; }
+  | "=" NAME "(" expr ")"
+      { expect_word(ctx, @2, $2, "ps", "'fcfs' or 'ps'");
+        $$.discipline = DISC_PS; $$.amount = $4; }
+  ;
+
+resource_handoff
   : %empty                      { $$ = NULL; }
-  | "=" "fcfs" "(" expr ")"     { $$ = $4; }
+  | NAME "(" expr ")"           { expect_word(ctx, @1, $1, "handoff", "'handoff', '=' or ';'"); $$ = $3; }
   ;
 
 /* process NAME [( formals )] = chain;   or   process NAME [( formals )] block */
@@ -269,6 +287,9 @@ stmt
       { $$ = branch_of(ctx, ST_CHOOSE, @$, $3, $5, NULL); }
   | "choose" "(" expr ")" stmt "else" stmt
       { $$ = branch_of(ctx, ST_CHOOSE, @$, $3, $5, $7); }
+  | "hold" "(" NAME ")" stmt    { $$ = hold_of(ctx, @$, ast_ident($3, @3), NULL, $5); }
+  | "hold" "(" NAME "[" expr "]" ")" stmt
+      { $$ = hold_of(ctx, @$, ast_ident($3, @3), $5, $8); }
   ;
 
 /* ---------------------------------------------------------------- expressions */
@@ -306,6 +327,15 @@ primary
       { $$ = ast_bind(A, @$, ast_ident($1, @1), ast_ident($3, @3), $5, $7, $9); }
   | "(" expr ")"                { $$ = $2; }
   | "[" expr "," expr "]"       { $$ = ast_interval(A, @$, $2, $4); }
+  | "[" expr "," expr "]" NAME typ_value
+      { expect_word(ctx, @6, $6, "typ", "'typ' or an operator");
+        $$ = ast_interval(A, @$, $2, $4); $$->u.interval.typ = $7; }
+  ;
+
+/* typ_value: the typical value after `typ`: a primary, or a negated one (`typ -1`). */
+typ_value
+  : primary
+  | "-" primary                 { $$ = ast_unary(A, @$, OP_NEG, $2); }
   ;
 
 /* args: [expr {, expr}] */
@@ -368,6 +398,22 @@ static Stmt *branch_of(ParseCtx *ctx, StmtKind kind, SrcLoc loc, Expr *cond, Stm
   return s;
 }
 
+static Stmt *hold_of(ParseCtx *ctx, SrcLoc loc, Ident resource, Expr *index, Stmt *body) {
+  Stmt *s = ast_stmt(A, ST_HOLD, loc);
+  s->u.use.resource = resource;
+  s->u.use.index = index;
+  s->u.use.body = body;
+  return s;
+}
+
+/* A contextual word (`ps`, `handoff`, `typ`) is a NAME token: anything else in its place is a
+** syntax error at that name, worded like the parser's own. */
+static void expect_word(ParseCtx *ctx, SrcLoc loc, const char *found, const char *wanted,
+                        const char *where) {
+  if (strcmp(found, wanted) != 0)
+    parse_error(ctx, loc, "expected %s before '%s'", where, found);
+}
+
 /* ---------------------------------------------------------------- syntax error messages */
 
 /* How many alternatives an "expected ..." message lists before it gives up on listing. */
@@ -406,7 +452,7 @@ static const yysymbol_kind_t expression_starts[] = {
 };
 static const yysymbol_kind_t statement_starts[] = {
   YYSYMBOL_SKIP, YYSYMBOL_DELAY, YYSYMBOL_USE, YYSYMBOL_NAME, YYSYMBOL_LBRACE, YYSYMBOL_SEQ,
-  YYSYMBOL_PAR, YYSYMBOL_REPEAT, YYSYMBOL_IF, YYSYMBOL_CHOOSE,
+  YYSYMBOL_PAR, YYSYMBOL_REPEAT, YYSYMBOL_IF, YYSYMBOL_CHOOSE, YYSYMBOL_HOLD,
 };
 static const yysymbol_kind_t declaration_starts[] = {
   YYSYMBOL_IMPORT, YYSYMBOL_PARAM, YYSYMBOL_CONST, YYSYMBOL_FN, YYSYMBOL_RESOURCE,
@@ -465,6 +511,11 @@ static void describe_expected(const yypcontext_t *pctx, char *out, size_t size) 
   }
 
   out[0] = '\0';
+  /* after `resource r =`, the name that may stand there is `ps` (the only contextual word) */
+  if (others == 2 && !group_count && expected[YYSYMBOL_FCFS] && expected[YYSYMBOL_NAME]) {
+    snprintf(out, size, "'fcfs' or 'ps'");
+    return;
+  }
   int total = group_count + others;
   if (total == 0 || total > EXPECTED_MAX) return;
   int index = 0;

@@ -308,7 +308,7 @@ static void test_misplaced_tokens(void **state) {
   check_error("x = 5;", "1:1: error: expected declaration before 'x'");
   check_error("const c = 1;;", "1:13: error: expected declaration before ';'");
   check_error("process p { a } }", "1:17: error: expected declaration before '}'");
-  check_error("resource r = 5;", "1:14: error: expected 'fcfs' before '5'");
+  check_error("resource r = 5;", "1:14: error: expected 'fcfs' or 'ps' before '5'");
   check_error("resource r[4;", "1:13: error: expected ']' before ';'");
   check_error("process p = delay 5;", "1:19: error: expected '(' before '5'");
   check_error("process p { if x a }", "1:16: error: expected '(' before 'x'");
@@ -424,10 +424,11 @@ static void test_unreadable_file(void **state) {
 /* Which kinds of node the ok models use, to show that together they cover the language. */
 typedef struct Coverage {
   int decls[DECL_PROCESS + 1];
-  int stmts[ST_CHOOSE + 1];
+  int stmts[ST_HOLD + 1];
   int exprs[EX_BIND + 1];
   int ops[OP_NOT + 1];
   int param_range, resource_family_fcfs, use_index, else_branch, units;
+  int typ, ps, handoff;  /* version 2 (§8): typical values, ps resources, hand-offs */
 } Coverage;
 
 static void cover_expr(Coverage *cov, const Expr *e) {
@@ -436,7 +437,12 @@ static void cover_expr(Coverage *cov, const Expr *e) {
   switch (e->kind) {
     case EX_NUM: if (e->u.num.unit_num != 1 || e->u.num.unit_den != 1) cov->units++; break;
     case EX_NAME: break;
-    case EX_INTERVAL: cover_expr(cov, e->u.interval.lo); cover_expr(cov, e->u.interval.hi); break;
+    case EX_INTERVAL:
+      cover_expr(cov, e->u.interval.lo);
+      cover_expr(cov, e->u.interval.hi);
+      if (e->u.interval.typ) cov->typ++;
+      cover_expr(cov, e->u.interval.typ);
+      break;
     case EX_UNARY: cov->ops[e->u.unary.op]++; cover_expr(cov, e->u.unary.a); break;
     case EX_BINARY:
       cov->ops[e->u.binary.op]++;
@@ -468,6 +474,10 @@ static void cover_stmt(Coverage *cov, const Stmt *s) {
       if (s->u.use.index) cov->use_index++;
       cover_expr(cov, s->u.use.index);
       cover_expr(cov, s->u.use.duration);
+      break;
+    case ST_HOLD:
+      cover_expr(cov, s->u.use.index);
+      cover_stmt(cov, s->u.use.body);
       break;
     case ST_CALL:
       for (int i = 0; i < s->u.call.args.count; i++) cover_expr(cov, s->u.call.args.items[i]);
@@ -511,6 +521,9 @@ static void cover_decl(Coverage *cov, const Decl *d) {
       if (d->u.resource.count && d->u.resource.servers) cov->resource_family_fcfs++;
       cover_expr(cov, d->u.resource.count);
       cover_expr(cov, d->u.resource.servers);
+      if (d->u.resource.discipline == DISC_PS) cov->ps++;
+      if (d->u.resource.handoff) cov->handoff++;
+      cover_expr(cov, d->u.resource.handoff);
       break;
     case DECL_PROCESS: cover_stmt(cov, d->u.process.body); break;
   }
@@ -543,11 +556,12 @@ static void test_ok_models(void **state) {
   globfree(&found);
   arena_free(&arena);
   for (int k = 0; k <= DECL_PROCESS; k++) assert_true(cov.decls[k] > 0);
-  for (int k = 0; k <= ST_CHOOSE; k++) assert_true(cov.stmts[k] > 0);
+  for (int k = 0; k <= ST_HOLD; k++) assert_true(cov.stmts[k] > 0);
   for (int k = 0; k <= EX_BIND; k++) assert_true(cov.exprs[k] > 0);
   for (int k = 0; k <= OP_NOT; k++) assert_true(cov.ops[k] > 0);
   assert_true(cov.param_range > 0 && cov.resource_family_fcfs > 0 && cov.use_index > 0);
   assert_true(cov.else_branch > 0 && cov.units > 0);
+  assert_true(cov.typ > 0 && cov.ps > 0 && cov.handoff > 0);
 }
 
 /* The §7 example, verbatim: its tree. */

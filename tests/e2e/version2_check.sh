@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# tests/e2e/version2_check.sh — the checks of language version 2 (LANGUAGE.md §8): each bad use
+# of ps, hold, handoff and typ is an error at its line:col with its message; the §8 examples check.
+set -u
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+
+# expect FILE-CONTENT EXPECTED-LINES: the errors printed must be exactly these lines.
+expect() {
+  printf '%s' "$1" > "$work/m.pam"
+  if out=$("$PAMC" check "$work/m.pam" 2>&1); then
+    echo "FAIL: pamc check succeeded on: $1"; status=1; return
+  fi
+  got=$(printf '%s\n' "$out" | grep ': error: ' | sed "s|$work/||")
+  if [ "$got" != "$2" ]; then
+    printf 'FAIL on: %s\n--- expected\n%s\n--- got\n%s\n' "$1" "$2" "$got"; status=1
+  fi
+}
+
+# ps capacity not positive (0, negative, an interval entirely <= 0)
+expect $'resource r = ps(0);\nprocess main = use(r, 1);\n' \
+       "m.pam:1:17: error: capacity of 'r' is not positive (0)"
+expect $'const c = [-2, 0];\nresource r = ps(c);\nprocess main = use(r, 1);\n' \
+       "m.pam:2:17: error: capacity of 'r' is not positive ([-2, 0])"
+# hold on a ps resource
+expect $'resource cores = ps(2);\nprocess main = hold (cores) delay(1);\n' \
+       "m.pam:2:22: error: cannot hold 'cores': it is a ps resource (processor sharing serves everyone at once); hold needs an fcfs resource"
+# handoff on a ps resource; negative handoff
+expect $'resource r = ps(2) handoff(1us);\nprocess main = use(r, 1);\n' \
+       "m.pam:1:28: error: handoff on 'r', a ps resource: only an fcfs resource is handed from one holder to the next"
+expect $'resource r = fcfs(1) handoff(-1us);\nprocess main = use(r, 1);\n' \
+       "m.pam:1:30: error: handoff of 'r' is negative (-1e-06 s)"
+# typ outside its interval
+expect $'const t = [1ns, 2ns] typ 3ns;\nprocess main = delay(t);\n' \
+       "m.pam:1:26: error: typical value 3e-09 is outside its interval [1e-09, 2e-09]"
+# contextual words misspelt
+expect $'resource r = pss(2);\nprocess main = use(r, 1);\n' \
+       "m.pam:1:14: error: expected 'fcfs' or 'ps' before 'pss'"
+expect $'resource r = fcfs(1) handof(2us);\nprocess main = use(r, 1);\n' \
+       "m.pam:1:22: error: expected 'handoff', '=' or ';' before 'handof'"
+expect $'const t = [1, 2] type 1.5;\nprocess main = delay(t);\n' \
+       "m.pam:1:18: error: expected 'typ' or an operator before 'type'"
+# hold on something that is not a resource; a family held without its member
+expect $'const c = 1;\nprocess main = hold (c) delay(1);\n' \
+       "m.pam:2:22: error: 'c' is a const, not a resource"
+expect $'param P = 2;\nresource row[P];\nprocess main = hold (row) delay(1);\n' \
+       "m.pam:3:22: error: 'row' is a family of resources: use one member, row[i]"
+expect $'param P = 2;\nresource row[P];\nprocess main = hold (row[P]) delay(1);\n' \
+       "m.pam:3:26: error: index 2 of 'row' is out of range 0 .. 1"
+
+"$PAMC" check tests/models/ok/version2.pam > "$work/ok.out" 2>&1 \
+  || { echo "FAIL: the version 2 examples do not check"; cat "$work/ok.out"; status=1; }
+exit $status
