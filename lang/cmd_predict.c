@@ -401,7 +401,6 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
     if (n < PREDICT_BATCH) break;
   }
   if (result == EXIT_OK) print_footer(stdout, o);
-  if (fflush(stdout) != 0 && result == EXIT_OK) result = EXIT_IO;
   free(values);
   free(batch);
   predict_plan_free(&plan);

@@ -155,7 +155,6 @@ static int simulate_file(const char *path, const CliOptions *opts, const SimOpti
       result = EXIT_MODEL;
     } else {
       print_report(stdout, &report, format, sim->scenario, sim->seed);
-      if (fflush(stdout) != 0) result = EXIT_IO;
       sim_report_free(&report);
     }
   }
