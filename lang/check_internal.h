@@ -41,5 +41,6 @@ int check_in_force(const Checker *ck, const Decl *decl);
 
 void check_cycles(Checker *ck);
 void check_values(Checker *ck);
+void check_defines(Checker *ck);
 
 #endif

@@ -321,38 +321,6 @@ static double eval_or(RCtx *c, const Expr *e, double fallback, int *integral) {
   return v.lo;
 }
 
-/* 1 when e's value depends on a param (through consts and fns too; -D values are not params any
-** more). depth bounds the walk through definitions (EVAL_MAX_CALL_DEPTH, as evaluation does); the
-** parser bounds the nesting of one expression. */
-static int depends_on_param(const Expr *e, int depth) {
-  if (!e || depth > EVAL_MAX_CALL_DEPTH) return 0;
-  switch (e->kind) {
-  case EX_NUM: return 0;
-  case EX_INTERVAL:
-    return depends_on_param(e->u.interval.lo, depth) || depends_on_param(e->u.interval.hi, depth) ||
-           depends_on_param(e->u.interval.typ, depth);
-  case EX_NAME:
-    if (e->u.name.kind == NAME_PARAM) return 1;
-    if (e->u.name.kind == NAME_CONST && e->u.name.decl)
-      return depends_on_param(e->u.name.decl->u.constant.value, depth + 1);
-    return 0;
-  case EX_UNARY: return depends_on_param(e->u.unary.a, depth);
-  case EX_BINARY: return depends_on_param(e->u.binary.a, depth) || depends_on_param(e->u.binary.b, depth);
-  case EX_COND:
-    return depends_on_param(e->u.cond.cond, depth) || depends_on_param(e->u.cond.then, depth) ||
-           depends_on_param(e->u.cond.otherwise, depth);
-  case EX_CALL:
-    for (int i = 0; i < e->u.call.args.count; i++)
-      if (depends_on_param(e->u.call.args.items[i], depth)) return 1;
-    return e->u.call.decl && e->u.call.decl->kind == DECL_FN &&
-           depends_on_param(e->u.call.decl->u.fn.body, depth + 1);
-  case EX_BIND:
-    return depends_on_param(e->u.bind.lo, depth) || depends_on_param(e->u.bind.hi, depth) ||
-           depends_on_param(e->u.bind.body, depth);
-  }
-  return 0;
-}
-
 static void make_symbols(RCtx *c) {
   Program *p = c->prog;
   ReduceResult *r = c->out;
@@ -365,7 +333,7 @@ static void make_symbols(RCtx *c) {
     AlgAssume as;
     /* a const whose value depends on a param is no symbol: tr_name writes its value in its place,
     ** so it follows the param at every point of a sweep like the expression written inline */
-    if (d->kind == DECL_CONST && depends_on_param(d->u.constant.value, 0)) continue;
+    if (d->kind == DECL_CONST && eval_uses(d->u.constant.value, NULL)) continue;
     if (d->kind == DECL_CONST) {   /* >= 0 (a duration) unless its value says otherwise */
       as = alg_assume_default(ALG_SYM_CONST);
       double least = eval_or(c, d->u.constant.value, as.lo, NULL);
