@@ -502,3 +502,10 @@ static int uses(const Expr *e, const Decl *target, int depth) {
 }
 
 int eval_uses(const Expr *e, const Decl *target) { return uses(e, target, 0); }
+
+char *eval_no_value_message(const Decl *decl, char *buf, int size) {
+  int is_const = decl->kind == DECL_CONST;
+  snprintf(buf, (size_t)size, "%s '%s' has no value: give it %s-D %s=VALUE", is_const ? "const" : "param",
+           decl->name.name, is_const ? "in a machine file (-m) or with " : "with ", decl->name.name);
+  return buf;
+}

@@ -392,7 +392,7 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
   arena_init(&c.arena);
   const Decl *entry = program_entry(prog);
   if (!entry) {
-    SrcLoc none; memset(&none, 0, sizeof none); none.file = prog->path;
+    SrcLoc none = {prog->path, 1, 1, 1, 1};   /* the file's start, as the checker and simulate say */
     diag_report(diags, DIAG_ERROR, none, "no entry process '%s'", prog->entry_name);
     arena_free(&c.arena);
     return 1;

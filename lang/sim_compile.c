@@ -153,11 +153,10 @@ static SimExpr *decl_value(Compiler *c, const Expr *use) {
   if (info->state == INFO_NEW) {
     const Expr *value = decl->kind == DECL_PARAM ? decl->u.param.value
                       : decl->kind == DECL_CONST ? decl->u.constant.value : NULL;
-    const char *what = decl->kind == DECL_PARAM ? "param" : "const";
     if (!value) {
       info->state = INFO_FAILED;
-      sim_fail(&info->error, use->loc, "%s '%s' has no value (give it with -D %s=... or in a machine file)",
-               what, decl->name.name, decl->name.name);
+      char message[EVAL_MESSAGE_SIZE];
+      sim_fail(&info->error, decl->name.loc, "%s", eval_no_value_message(decl, message, sizeof message));
       return failure(c, &info->error, use);
     }
     info->state = INFO_BUSY;
