@@ -21,7 +21,7 @@ static const char usage[] =
   "                     [--scenario lo|mid|hi|random] [--runs K] [--seed S]\n"
   "                     [--format table|csv|json]\n"
   "\n"
-  "Runs the reference discrete-event simulation of the entry process (LANGUAGE.md §6) and\n"
+  "Runs the reference discrete-event simulation of the entry process (docs/language.md §6) and\n"
   "prints its time (time_min, time_mean, time_max over the runs) and, per resource, the\n"
   "utilisation (busy server-time / (servers x members x makespan)) and the total waiting time,\n"
   "both averaged over the runs. A family is one row: its members together, with the busiest\n"
