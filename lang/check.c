@@ -390,7 +390,8 @@ int check_program(Program *prog) {
   for (int i = 0; i < prog->decl_count; i++) resolve_decl(&ck, prog->decls[i]);
   check_entry(&ck);
   if (prog->diags->errors == before) check_cycles(&ck);
-  if (prog->diags->errors == before) check_defines(&ck);
+  if (prog->diags->errors == before) check_ends(&ck);
+  if (prog->diags->errors == before) check_whole(&ck);
   if (prog->diags->errors == before) check_values(&ck);
   return prog->diags->errors - before;
 }

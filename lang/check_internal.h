@@ -41,6 +41,7 @@ int check_in_force(const Checker *ck, const Decl *decl);
 
 void check_cycles(Checker *ck);
 void check_values(Checker *ck);
-void check_defines(Checker *ck);
+void check_whole(Checker *ck);
+void check_ends(Checker *ck);
 
 #endif

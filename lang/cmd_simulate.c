@@ -7,6 +7,7 @@
 */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,11 @@ static int simulate_file(const char *path, const CliOptions *opts, const SimOpti
     SimError err;
     if (sim_simulate(entry, sim, &report, &err) != 0) {
       diag_report(&diags, DIAG_ERROR, err.loc, "%s", err.message);
+      result = EXIT_MODEL;
+    } else if (!isfinite(report.time_max)) {   /* as predict: a time past 1.8e308 s is an error */
+      diag_report(&diags, DIAG_ERROR, entry->loc, "the simulated time is not finite: durations add up "
+                  "beyond the largest number (about 1.8e308 s)");
+      sim_report_free(&report);
       result = EXIT_MODEL;
     } else {
       print_report(stdout, &report, format, sim->scenario, sim->seed);

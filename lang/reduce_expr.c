@@ -110,6 +110,10 @@ static AlgExpr *tr_call(RCtx *c, REnv *env, const Expr *e) {
     ** param is no symbol: like the expression written inline) */
     EvalEnv values; eval_env_init(&values);
     known = eval_decl_value(&values, arg->u.name.decl, &value, NULL) == EVAL_OK;
+  } else if (!eval_uses(arg, NULL)) {
+    /* an expression of consts (hi(a * 2)): its value is fixed, as simulate takes it */
+    EvalEnv values; eval_env_init(&values);
+    known = eval_expr(&values, arg, &value, NULL) == EVAL_OK;
   }
   if (known) {
     AlgInterval v = value;
