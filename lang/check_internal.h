@@ -14,7 +14,7 @@
 /* A declaration with the processes, fns and consts it uses written out nests at most this deep
 ** (statements and expressions; the parser's AST_MAX_DEPTH bounds one declaration alone): the
 ** reduction and the simulator walk calls recursively. */
-#define CHECK_MAX_INLINE_DEPTH 1000
+#define CHECK_MAX_INLINE_DEPTH 2000
 /* Room for the loop values named in an error ("when p = 3, q = 0"). */
 #define CHECK_WHEN_SIZE 160
 
