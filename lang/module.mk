@@ -2,7 +2,7 @@
 LANG_SRCS += lang/cmd_calibrate.c
 LANG_SRCS += lang/eval.c lang/load.c lang/check.c lang/check_cycles.c lang/check_holds.c lang/check_whole.c lang/check_ends.c lang/check_values.c lang/cli.c \
              lang/cmd_check.c
-LANG_SRCS += lang/sim.c lang/sim_compile.c lang/sim_eval.c lang/sim_engine.c
+LANG_SRCS += lang/sim.c lang/sim_compile.c lang/sim_eval.c lang/sim_engine.c lang/sim_events.c lang/sim_ps.c
 LANG_SRCS += lang/cmd_simulate.c
 LANG_SRCS += lang/reduce.c lang/reduce_expr.c lang/reduce_demand.c lang/reduce_split.c lang/reduce_check.c lang/cmd_reduce.c
 LANG_SRCS += lang/sweep.c

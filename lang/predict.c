@@ -26,6 +26,23 @@ static double *batch_array(Arena *arena) {
   return arena_alloc(arena, PREDICT_BATCH * sizeof(double));
 }
 
+/* The value of a const for est (LANGUAGE.md §8): its definition at the typical values of its
+** interval literals when one of them has one (`[a, b] typ m`; the midpoint for those without),
+** else the midpoint of its range, as before typical values existed (old models: byte for byte). */
+static AlgInterval est_value(const Decl *decl, AlgInterval box) {
+  EvalEnv env;
+  eval_env_init(&env);
+  int typ_picked = 0;
+  env.pick = EVAL_PICK_TYP;
+  env.typ_picked = &typ_picked;
+  AlgInterval typ;
+  EvalError err;
+  if (eval_decl_value(&env, decl, &typ, &err) == EVAL_OK && typ_picked > 0 && isfinite(typ.lo) &&
+      isfinite(typ.hi))
+    return typ;
+  return ival_point(ival_mid(box));
+}
+
 /* Adds (once) the input of symbol: its axis, or its value in force. 0, or 1 with an error. */
 static int add_input(PredictPlan *plan, AlgSymbol *symbol, DiagList *diags) {
   for (int i = 0; i < plan->input_count; i++)
@@ -60,7 +77,7 @@ static int add_input(PredictPlan *plan, AlgSymbol *symbol, DiagList *diags) {
   }
   in->mid = in->box;
   if (decl->kind == DECL_CONST && isfinite(in->box.lo) && isfinite(in->box.hi))
-    in->mid = ival_point(ival_mid(in->box));
+    in->mid = est_value(decl, in->box);
   for (int k = 0; k < PREDICT_BATCH; k++) {
     in->box_lo[k] = in->box.lo;
     in->box_hi[k] = in->box.hi;
