@@ -43,6 +43,26 @@ static AlgInterval est_value(const Decl *decl, AlgInterval box) {
   return ival_point(ival_mid(box));
 }
 
+int predict_value_in_force(const Decl *decl, AlgInterval *box, AlgInterval *mid, DiagList *diags) {
+  EvalEnv env;
+  eval_env_init(&env);
+  EvalError err;
+  EvalStatus status = eval_decl_value(&env, decl, box, &err);
+  if (status != EVAL_OK) {
+    const char *kind = decl->kind == DECL_PARAM ? "param" : "const";
+    char message[EVAL_MESSAGE_SIZE];
+    if (status == EVAL_UNKNOWN)
+      diag_report(diags, DIAG_ERROR, decl->name.loc, "%s", eval_no_value_message(decl, message, sizeof message));
+    else
+      diag_report(diags, DIAG_ERROR, err.loc, "%s (value of %s '%s')", err.message, kind, decl->name.name);
+    return 1;
+  }
+  *mid = *box;
+  if (decl->kind == DECL_CONST && isfinite(box->lo) && isfinite(box->hi))
+    *mid = est_value(decl, *box);
+  return 0;
+}
+
 /* Adds (once) the input of symbol: its axis, or its value in force. 0, or 1 with an error. */
 static int add_input(PredictPlan *plan, AlgSymbol *symbol, DiagList *diags) {
   for (int i = 0; i < plan->input_count; i++)
@@ -62,22 +82,7 @@ static int add_input(PredictPlan *plan, AlgSymbol *symbol, DiagList *diags) {
   in->mid_lo = batch_array(&plan->arena);
   in->mid_hi = batch_array(&plan->arena);
   if (in->axis >= 0) return 0;
-  EvalEnv env;
-  eval_env_init(&env);
-  EvalError err;
-  EvalStatus status = eval_decl_value(&env, decl, &in->box, &err);
-  if (status != EVAL_OK) {
-    const char *kind = decl->kind == DECL_PARAM ? "param" : "const";
-    char message[EVAL_MESSAGE_SIZE];
-    if (status == EVAL_UNKNOWN)
-      diag_report(diags, DIAG_ERROR, decl->name.loc, "%s", eval_no_value_message(decl, message, sizeof message));
-    else
-      diag_report(diags, DIAG_ERROR, err.loc, "%s (value of %s '%s')", err.message, kind, decl->name.name);
-    return 1;
-  }
-  in->mid = in->box;
-  if (decl->kind == DECL_CONST && isfinite(in->box.lo) && isfinite(in->box.hi))
-    in->mid = est_value(decl, in->box);
+  if (predict_value_in_force(decl, &in->box, &in->mid, diags) != 0) return 1;
   for (int k = 0; k < PREDICT_BATCH; k++) {
     in->box_lo[k] = in->box.lo;
     in->box_hi[k] = in->box.hi;
@@ -164,8 +169,7 @@ static int run(const PredictPlan *plan, const PredictTape *t, int npoints, int a
                        plan->scratch_lo, plan->scratch_hi);
 }
 
-/* The midpoint of [lo, hi], or the finite end, or NaN when neither is finite. */
-static double middle(double lo, double hi) {
+double predict_middle(double lo, double hi) {
   if (isfinite(lo) && isfinite(hi)) return lo + (hi - lo) / 2;
   if (lo == hi) return lo;
   return isfinite(lo) ? lo : isfinite(hi) ? hi : NAN;
@@ -187,7 +191,7 @@ int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_value
   if (run(plan, &plan->t_hi, npoints, 0)) return -1;
   memcpy(out->hi, plan->scratch_hi, (size_t)npoints * sizeof(double));
   if (run(plan, &plan->t_lo, npoints, 1)) return -1;
-  for (int k = 0; k < npoints; k++) out->est[k] = middle(plan->scratch_lo[k], plan->scratch_hi[k]);
+  for (int k = 0; k < npoints; k++) out->est[k] = predict_middle(plan->scratch_lo[k], plan->scratch_hi[k]);
   /* bottleneck: the first of the largest terms at the midpoints (critical path wins ties) */
   for (int k = 0; k < npoints; k++) {
     out->bottleneck[k] = 0;
@@ -196,7 +200,7 @@ int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_value
   for (int t = 0; t < plan->term_count; t++) {
     if (run(plan, &plan->terms[t], npoints, 1)) return -1;
     for (int k = 0; k < npoints; k++) {
-      double v = middle(plan->scratch_lo[k], plan->scratch_hi[k]);
+      double v = predict_middle(plan->scratch_lo[k], plan->scratch_hi[k]);
       if (v > plan->term_best[k]) {
         plan->term_best[k] = v;
         out->bottleneck[k] = t;
