@@ -91,6 +91,8 @@ expect 0 "missing.csv:4:6: warning: missing time: the run is left out" fit $M/co
 expect 1 "noparam.csv:1:1: error: the runs name no param of the model (columns: size, time)" \
   fit $M/collinear.pam $M/noparam.csv --fit a -D b=0
 expect 1 "--fit N: no const 'N'" fit $M/workers.pam $M/runs.csv --fit a --fit N
+expect 1 "undefined.csv:1:1: error: est is not a finite time at N=2 (line 3 of the runs)" \
+  fit $M/undefined.pam $M/undefined.csv
 expect 1 "--holdout 15 leaves nothing to fit on" fit $M/workers.pam $M/runs.csv --holdout 15
 expect 3 "cannot read" fit $M/workers.pam $M/nonexistent.csv
 expect 2 "takes no sweeps" fit $M/workers.pam $M/runs.csv -D P=1..4

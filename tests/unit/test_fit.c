@@ -253,6 +253,41 @@ static void test_collinear(void **state) {
   fittest_close(&t);
 }
 
+/* T = a N + b with runs on the lines 1 ms N - 10 us and 1.01 ms N - 10 us (N = 1..4): the
+** unconstrained best b is -10 us, so b is held at its bound 0 (its interval starts at 0) and a
+** is fitted through the origin, on relative errors (every configuration has the same relative
+** spread): a = sum(N / y) / sum(N^2 / y^2) over the means y = 1.005 ms N - 10 us = 0.99977 ms
+** (weights from est rather than the means move it by less than 0.5%). */
+static void test_bound(void **state) {
+  (void)state;
+  FitTest t;
+  fittest_open(&t, "param N = 1;\nconst a;\nconst b;\nconst c;\nconst d;\n"
+                   "process main { delay(a * N + b) }\n");
+  const Decl *consts[2] = {t.consts[0], t.consts[1]};
+  Runs runs;
+  runs_init(&runs, "bound.csv");
+  assert_int_equal(runs_add_column(&runs, "N"), 0);
+  for (double N = 1; N <= 4; N++) {
+    double values[1] = {N};
+    assert_int_equal(runs_add_row(&runs, values, 1e-3 * N - 1e-5, 2), 0);
+    assert_int_equal(runs_add_row(&runs, values, 1.01e-3 * N - 1e-5, 2), 0);
+  }
+  assert_int_equal(runs_group(&runs), 0);
+  FitModel m;
+  assert_int_equal(fit_model_init(&m, &t.reduced, &runs, consts, 2, &t.diags), 0);
+  FitOptions opts = {0.95, 0};
+  FitResult fit;
+  char message[FIT_MESSAGE_SIZE];
+  assert_int_equal(fit_run(&m, &opts, &fit, message, sizeof message), 0);
+  assert_true(fit.consts[1].at_bound);
+  assert_true(fit.consts[1].value == 0 && fit.consts[1].lo == 0 && fit.consts[1].hi > 0);
+  assert_false(fit.consts[0].at_bound);
+  assert_true(fabs(fit.consts[0].value - 0.99977e-3) < 0.005e-3);
+  fittest_done(&m, &fit);
+  runs_free(&runs);
+  fittest_close(&t);
+}
+
 /* ------------------------------------------------------------------ reading runs */
 
 static int fittest_read(Runs *runs, const char *text, int extrap, const RunsSelect *select, DiagList *d) {
@@ -345,6 +380,7 @@ int main(void) {
     cmocka_unit_test(test_exact),
     cmocka_unit_test(test_holdout),
     cmocka_unit_test(test_collinear),
+    cmocka_unit_test(test_bound),
     cmocka_unit_test(test_extrap_example),
     cmocka_unit_test(test_extrap_two_params),
     cmocka_unit_test(test_csv),
