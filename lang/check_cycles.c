@@ -7,16 +7,12 @@
 */
 #include "check_internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { UNSEEN = 0, ON_PATH, DONE };
-
-typedef struct DeclIndex {
-  const Decl *decl;           /* a declaration */
-  int at;                     /* its index in prog->decls */
-} DeclIndex;
 
 typedef struct CycleSearch {
   Checker *ck;                /* the checker */
@@ -24,19 +20,36 @@ typedef struct CycleSearch {
   int *reach;                 /* per DONE entry: its nesting with what it uses written out */
   int *path;                  /* indices into prog->decls of the current path */
   int path_length;            /* length of path */
-  DeclIndex *index;           /* prog->decls sorted by address, for index_of */
+  int *slots;                 /* open-addressing table: 1 + index into prog->decls, 0 empty */
+  size_t mask;                /* slots - 1 (slots a power of two, at least twice the decls) */
   int too_deep;               /* 1 once the nesting error is reported (once is enough) */
 } CycleSearch;
 
-static int by_address(const void *a, const void *b) {
-  const Decl *x = ((const DeclIndex *)a)->decl, *y = ((const DeclIndex *)b)->decl;
-  return x < y ? -1 : x > y;
+static size_t slot_of(const CycleSearch *cs, const Decl *decl) {
+  uint64_t h = (uint64_t)(uintptr_t)decl * 0x9e3779b97f4a7c15u;
+  return (size_t)(h >> 17) & cs->mask;
 }
 
+/* The index of decl in prog->decls, or -1 (a table: a linear search made the check of 10^5
+** declarations quadratic). */
 static int index_of(const CycleSearch *cs, const Decl *decl) {
-  DeclIndex key = {decl, 0};
-  const DeclIndex *hit = bsearch(&key, cs->index, (size_t)cs->ck->prog->decl_count, sizeof key, by_address);
-  return hit ? hit->at : -1;
+  for (size_t k = slot_of(cs, decl); cs->slots[k]; k = (k + 1) & cs->mask)
+    if (cs->ck->prog->decls[cs->slots[k] - 1] == decl) return cs->slots[k] - 1;
+  return -1;
+}
+
+static void index_build(CycleSearch *cs) {
+  int count = cs->ck->prog->decl_count;
+  size_t n = 16;
+  while (n < 2 * (size_t)count) n *= 2;
+  cs->slots = calloc(n, sizeof *cs->slots);
+  if (!cs->slots) abort();
+  cs->mask = n - 1;
+  for (int i = 0; i < count; i++) {
+    size_t k = slot_of(cs, cs->ck->prog->decls[i]);
+    while (cs->slots[k]) k = (k + 1) & cs->mask;
+    cs->slots[k] = i + 1;
+  }
 }
 
 static int visit(CycleSearch *cs, const Decl *decl, SrcLoc site, int base);
@@ -207,14 +220,13 @@ void check_cycles(Checker *ck) {
   int count = ck->prog->decl_count;
   if (count == 0) return;
   CycleSearch cs = {ck, calloc((size_t)count, 1), calloc((size_t)count, sizeof(int)),
-                    calloc((size_t)count, sizeof(int)), 0, calloc((size_t)count, sizeof(DeclIndex)), 0};
-  if (!cs.state || !cs.reach || !cs.path || !cs.index) abort();
-  for (int i = 0; i < count; i++) cs.index[i] = (DeclIndex){ck->prog->decls[i], i};
-  qsort(cs.index, (size_t)count, sizeof *cs.index, by_address);
+                    calloc((size_t)count, sizeof(int)), 0, NULL, 0, 0};
+  if (!cs.state || !cs.reach || !cs.path) abort();
+  index_build(&cs);
   for (int i = 0; i < count; i++)
     if (check_in_force(ck, ck->prog->decls[i])) visit(&cs, ck->prog->decls[i], ck->prog->decls[i]->name.loc, 0);
   free(cs.state);
   free(cs.reach);
   free(cs.path);
-  free(cs.index);
+  free(cs.slots);
 }
