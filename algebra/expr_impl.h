@@ -61,6 +61,7 @@ struct AlgCtx {
   size_t cap_symbols;         /* room in symbols */
   unsigned long loop_limit;   /* largest range evaluation walks point by point */
   int sign_depth;             /* nesting of sign questions in progress (sign.c) */
+  int minmax_depth;           /* nesting of common-part pulls in progress (minmax.c) */
   unsigned char *sign_memo;   /* decided signs by node id (malloc, sign.c) */
   size_t sign_memo_size;      /* entries in sign_memo */
   AlgInterval *admissible;    /* admissible interval of each symbol by id (malloc, eval.c) */

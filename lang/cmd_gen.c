@@ -22,7 +22,7 @@ static const char usage[] =
   "\n"
   "Writes a model (a .pam file) of a task-parallel application from its specification: tasks\n"
   "bound to cost processes of the library, batches at levels with their cardinality, and the\n"
-  "flow of data between them (GEN.md). One coordinator runs the batches of cardinality 1; the\n"
+  "flow of data between them (docs/manual.md §4.6). One coordinator runs the batches of cardinality 1; the\n"
   "others are divided among P workers (or the `workers` groups, in proportion to their speed);\n"
   "data moves over one network `net` at the cost `send(bytes)` of the library.\n"
   "The generated model imports the library and is checked before it is written.\n"
