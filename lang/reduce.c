@@ -342,6 +342,9 @@ static void make_symbols(RCtx *c) {
     if (d->kind != DECL_PARAM && d->kind != DECL_CONST) continue;
     if (program_lookup(p, d->name.name) != d) continue;
     AlgAssume as;
+    /* a const whose value depends on a param is no symbol: tr_name writes its value in its place,
+    ** so it follows the param at every point of a sweep like the expression written inline */
+    if (d->kind == DECL_CONST && eval_uses(d->u.constant.value, NULL)) continue;
     if (d->kind == DECL_CONST) {   /* >= 0 (a duration) unless its value says otherwise */
       as = alg_assume_default(ALG_SYM_CONST);
       double least = eval_or(c, d->u.constant.value, as.lo, NULL);
@@ -400,7 +403,7 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
   arena_init(&c.arena);
   const Decl *entry = program_entry(prog);
   if (!entry) {
-    SrcLoc none; memset(&none, 0, sizeof none); none.file = prog->path;
+    SrcLoc none = {prog->path, 1, 1, 1, 1};   /* the file's start, as the checker and simulate say */
     diag_report(diags, DIAG_ERROR, none, "no entry process '%s'", prog->entry_name);
     arena_free(&c.arena);
     return 1;
