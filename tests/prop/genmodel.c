@@ -81,8 +81,101 @@ static int gen_leaf(GenState *g) {
   return id;
 }
 
+/* ------------------------------------------------------------------ idioms (issue 15) */
+
+/* Nodes an idiom takes at most: repeat, par, seq, block and GEN_MAX_KIDS leaves. */
+#define GEN_IDIOM_NODES (4 + GEN_MAX_KIDS)
+
+/* A step of a chain inside an idiom's par (index depth par_var; inner loop index depth
+** step_var, or -1): a delay, a use of a plain resource, or a use of a family member named the
+** ways parallel programs name them (own member, ring neighbours, round j of an all-to-all, the
+** stage j of a pipeline, one fixed member). */
+static int gen_idiom_step(GenState *g, int par_var, int step_var) {
+  GenModel *m = g->m;
+  if (m->res_count == 0 || gen_below(g, 4) == 0) {
+    int id = gen_new_node(g, GEN_DELAY);
+    m->nodes[id].dur = gen_dur(g);
+    return id;
+  }
+  int id = gen_new_node(g, GEN_USE);
+  GenNode *n = &m->nodes[id];
+  n->res = gen_below(g, m->res_count);
+  n->member_var = par_var;
+  if (m->res[n->res].family) {
+    switch (gen_below(g, 6)) {
+    case 0: n->member = GEN_MEMBER_VAR; break;
+    case 1: n->member = GEN_MEMBER_RING; n->member_off = gen_below(g, 3); break;
+    case 2: n->member = GEN_MEMBER_RING_BACK; break;
+    case 3:
+      if (step_var >= 0) { n->member = GEN_MEMBER_SHIFT; n->member_off = step_var; }
+      else n->member = GEN_MEMBER_RING, n->member_off = 1;
+      break;
+    case 4:
+      if (step_var >= 0) { n->member = GEN_MEMBER_VAR; n->member_var = step_var; }   /* stage j */
+      else { n->member = GEN_MEMBER_CONST; n->member_val = gen_below(g, GEN_FAMILY_SIZE); }
+      break;
+    default: n->member = GEN_MEMBER_CONST; n->member_val = gen_below(g, GEN_FAMILY_SIZE); break;
+    }
+  }
+  n->dur = gen_dur(g);   /* may depend on the indices: branches of unequal length */
+  return id;
+}
+
+/* A block of 1 .. GEN_MAX_KIDS chain steps (or one step alone). */
+static int gen_idiom_chain(GenState *g, int par_var, int step_var) {
+  int count = 1 + gen_below(g, GEN_MAX_KIDS);
+  if (count == 1) return gen_idiom_step(g, par_var, step_var);
+  int id = gen_new_node(g, GEN_BLOCK);
+  for (int k = 0; k < count; k++) {
+    int kid = gen_idiom_step(g, par_var, step_var);
+    g->m->nodes[id].kids[k] = kid;
+    g->m->nodes[id].nkids = k + 1;
+  }
+  return id;
+}
+
+/* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
+** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
+** whole sometimes repeated (iterations of a bulk-synchronous program). */
+static int gen_idiom(GenState *g) {
+  GenModel *m = g->m;
+  int repeat = gen_below(g, 3) == 0 ? gen_new_node(g, GEN_REPEAT) : -1;
+  if (repeat >= 0) m->nodes[repeat].hi = 1 + gen_below(g, 2);
+  int par = gen_new_node(g, GEN_PAR);
+  GenNode *p = &m->nodes[par];
+  p->var = g->nvars;
+  if (gen_below(g, 3)) { p->lo = 0; p->hi_param = 1; p->hi = m->param_default - 1; }
+  else { p->lo = 0; p->hi = gen_below(g, GEN_MAX_BOUND + 1); }
+  int par_var = g->nvars;
+  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int body;
+  if (gen_below(g, 2)) {
+    body = gen_new_node(g, GEN_SEQ);
+    GenNode *q = &m->nodes[body];
+    q->var = g->nvars;
+    q->lo = 0;
+    if (gen_below(g, 2)) { q->hi_param = 1; q->hi = m->param_default - 1; }
+    else q->hi = gen_below(g, GEN_MAX_BOUND + 1);
+    g->scope_hi[g->nvars++] = q->hi_param ? GEN_MAX_BOUND : q->hi;
+    int kid = gen_idiom_chain(g, par_var, q->var);
+    g->nvars--;
+    m->nodes[body].kids[0] = kid;
+  } else {
+    body = gen_idiom_chain(g, par_var, -1);
+  }
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  if (repeat < 0) return par;
+  m->nodes[repeat].kids[0] = par;
+  return repeat;
+}
+
 static int gen_stmt(GenState *g, int depth) {
   GenModel *m = g->m;
+  if (depth + 2 <= GEN_MAX_DEPTH && g->nvars + 2 <= GEN_MAX_DEPTH &&
+      m->node_count + GEN_IDIOM_NODES + 4 * (GEN_MAX_DEPTH - depth + 1) < GEN_MAX_NODES &&
+      gen_below(g, 5) == 0)
+    return gen_idiom(g);
   /* room for the largest compound (a node and GEN_MAX_KIDS leaves) at every level below */
   if (depth >= GEN_MAX_DEPTH || m->node_count + 4 * (GEN_MAX_DEPTH - depth + 1) >= GEN_MAX_NODES ||
       (depth > 0 && gen_below(g, 10) < 2 + depth))
@@ -221,6 +314,9 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
       if (n->member == GEN_MEMBER_CONST) gen_put(b, "[%d]", n->member_val);
       else if (n->member == GEN_MEMBER_VAR) gen_put(b, "[i%d]", n->member_var);
       else if (n->member == GEN_MEMBER_BLOCK) gen_put(b, "[floor(i%d / %d)]", n->member_var, n->member_val);
+      else if (n->member == GEN_MEMBER_RING) gen_put(b, "[(i%d + %d) %% P]", n->member_var, n->member_off);
+      else if (n->member == GEN_MEMBER_RING_BACK) gen_put(b, "[(i%d + P - 1) %% P]", n->member_var);
+      else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
       else if (n->member_off) gen_put(b, "[(i%d + %d) %% %d]", n->member_var, n->member_off, n->member_val);
       else gen_put(b, "[i%d %% %d]", n->member_var, n->member_val);
     }
