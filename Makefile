@@ -95,6 +95,9 @@ clean:
 DEMO_MODEL   := models/halo.pam
 DEMO_MACHINE := models/machine.mach
 DEMO_SWEEP   := P=1..1024:*2
+# It also draws the sweep into $(DEMO_PLOT) (docs/demo.png is this plot, looked at when it landed).
+DEMO_PLOT    := $(BUILD)/demo.png
 demo: deps
 	@$(MAKE) --no-print-directory all
-	./pamc predict $(DEMO_MODEL) -m $(DEMO_MACHINE) -D $(DEMO_SWEEP)
+	./pamc predict $(DEMO_MODEL) -m $(DEMO_MACHINE) -D $(DEMO_SWEEP) --plot $(DEMO_PLOT)
+	@echo "plot: $(DEMO_PLOT)"

@@ -1,7 +1,8 @@
 /*
 ** check.c — the checker's driver and name resolution (check.h): scopes in the order of
 ** LANGUAGE.md §5 (loop indices, then process/fn parameters, then params and consts), kinds of
-** names, arity of calls, then recursion (check_cycles.c) and values at hand (check_values.c).
+** names, arity of calls, then recursion (check_cycles.c), the order of nested holds
+** (check_holds.c) and values at hand (check_values.c).
 */
 #include "check_internal.h"
 
@@ -383,6 +384,7 @@ int check_program(Program *prog) {
   for (int i = 0; i < prog->decl_count; i++) resolve_decl(&ck, prog->decls[i]);
   check_entry(&ck);
   if (prog->diags->errors == before) check_cycles(&ck);
+  if (prog->diags->errors == before) check_holds(&ck);
   if (prog->diags->errors == before) check_values(&ck);
   return prog->diags->errors - before;
 }

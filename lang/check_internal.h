@@ -1,6 +1,6 @@
 /*
 ** check_internal.h — what the files of the checker share (check.c resolves names,
-** check_cycles.c finds recursion, check_values.c checks values at hand). Not for other users.
+** check_cycles.c finds recursion, check_holds.c cycles in the order of nested holds, check_values.c checks values at hand). Not for other users.
 */
 #ifndef PAMC_CHECK_INTERNAL_H
 #define PAMC_CHECK_INTERNAL_H
@@ -36,6 +36,8 @@ void check_error_once(Checker *ck, SrcLoc loc, const char *format, ...);
 int check_in_force(const Checker *ck, const Decl *decl);
 
 void check_cycles(Checker *ck);
+/* A cycle in the order of nested holds (check_holds.c). */
+void check_holds(Checker *ck);
 void check_values(Checker *ck);
 
 #endif

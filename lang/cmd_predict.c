@@ -17,7 +17,8 @@
 
 static const char usage[] =
   "usage: pamc predict FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
-  "                    [--format table|csv|json] [--plot OUT.svg|OUT.png] [--loop-limit N]\n"
+  "                    [--format table|csv|json] [--loop-limit N]\n"
+  "                    [--plot OUT.svg|OUT.png [--logx] [--logy] [--linear] [--plot-data DIR]]\n"
   "\n"
   "Evaluates the reduced bounds of the entry process at every point of a sweep: for each point,\n"
   "lo = inf T_lo and hi = sup T_hi over the constants' intervals, est = T_lo at their midpoints,\n"
@@ -31,7 +32,12 @@ static const char usage[] =
   "  -e NAME          entry process (default main)\n"
   "  --format F       table (default; times with units), csv or json (seconds)\n"
   "  --plot OUT       also draw lo .. hi and est against the first swept param with gnuplot\n"
-  "                   (OUT.svg or OUT.png; log axes for a geometric sweep)\n"
+  "                   (OUT.svg or OUT.png): one curve per value of the other swept params,\n"
+  "                   the changes of bottleneck marked, log axes when the values are geometric\n"
+  "  --logx, --logy   with --plot: a logarithmic x or y axis whatever the values\n"
+  "  --linear         with --plot: linear axes (but for --logx or --logy)\n"
+  "  --plot-data DIR  with --plot: keep the gnuplot script and data in DIR (plot.gp, plot.dat;\n"
+  "                   `gnuplot plot.gp` in DIR redraws the plot)\n"
   "  --loop-limit N   a sum with no closed form is walked index by index when its range has\n"
   "                   at most N indices (default 100000); beyond, its closed bound is used\n"
   "  --help           this text\n"
@@ -367,13 +373,22 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
       good = bad;
       check_issue(&r->checks[failed], value, &issue);
     }
-    for (int k = 0; k < good; k++) {
+    for (int k = 0; k < good && result == EXIT_OK; k++) {
       for (int a = 0; a < sweep->axis_count; a++) point[a] = axis_values[a][k];
       print_row(stdout, o, point, batch->lo[k], batch->est[k], batch->hi[k],
                 r->terms[batch->bottleneck[k]].name);
-      if (o->plot && sweep->axis_count > 0)
-        predict_plot_point(o->plot, point[0], batch->lo[k], batch->est[k], batch->hi[k]);
+      if (o->plot && sweep->axis_count > 0) {
+        char label[PREDICT_PLOT_LABEL_SIZE], err[256];
+        predict_plot_curve_label(sweep, point, label, sizeof label);
+        if (predict_plot_point(o->plot, label, point[0], batch->lo[k], batch->est[k], batch->hi[k],
+                               r->terms[batch->bottleneck[k]].name, err, sizeof err) != 0) {
+          fprintf(stderr, "pamc predict: %s\n", err);
+          result = EXIT_IO;
+          break;
+        }
+      }
     }
+    if (result != EXIT_OK) break;
     if (good < n) {
       char where[512];
       for (int a = 0; a < sweep->axis_count; a++) point[a] = axis_values[a][good];
@@ -393,7 +408,9 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
   return result;
 }
 
-static int predict_file(const CliOptions *opts, Format format, const char *plot_out, long loop_limit) {
+static int predict_file(const CliOptions *opts, Format format, PredictPlotOptions *plot_opts,
+                        long loop_limit) {
+  const char *plot_out = plot_opts->out;
   Sweep sweep;
   sweep_init(&sweep);
   ProgramDefine *plain = calloc((size_t)opts->define_count + 1, sizeof *plain);
@@ -402,6 +419,10 @@ static int predict_file(const CliOptions *opts, Format format, const char *plot_
   int result = split_defines(opts, &sweep, plain, &plain_count);
   if (result == EXIT_OK && plot_out && sweep.axis_count == 0)
     result = usage_error("--plot needs a swept param, e.g.", "-D P=1..64:*2");
+  if (result == EXIT_OK && plot_out) {
+    char message[256];
+    if (predict_plot_fits(&sweep, message, sizeof message) != 0) result = usage_error(message, "");
+  }
   if (result != EXIT_OK) {
     sweep_free(&sweep);
     free(plain);
@@ -423,11 +444,16 @@ static int predict_file(const CliOptions *opts, Format format, const char *plot_
       result = EXIT_MODEL;
     } else {
       PredictPlot plot;
-      char err[512];
+      char err[512], title[PREDICT_PLOT_LABEL_SIZE * 4];
       Output o = {format, NULL, 0, &r, 0, NULL};
       o.columns = make_columns(&prog, opts, &sweep, &o.column_count);
+      if (plot_out) {
+        predict_plot_title(title, sizeof title, opts->files[0], opts->machine_files, opts->machine_count);
+        plot_opts->title = title;
+        plot_opts->x_name = sweep.axes[0].name;
+      }
       if (!o.columns) result = EXIT_IO;
-      else if (plot_out && predict_plot_open(&plot, plot_out, err, sizeof err) != 0) {
+      else if (plot_out && predict_plot_open(&plot, plot_opts, err, sizeof err) != 0) {
         fprintf(stderr, "pamc predict: %s\n", err);
         result = EXIT_IO;
       } else {
@@ -435,9 +461,7 @@ static int predict_file(const CliOptions *opts, Format format, const char *plot_
         result = run_sweep(&prog, &r, &sweep, axis_decls, &o, &diags);
         if (o.plot && result != EXIT_OK) predict_plot_abort(o.plot);
         else if (o.plot) {
-          const SweepAxis *x = &sweep.axes[0];
-          if (predict_plot_finish(o.plot, x->name, x->kind == SWEEP_GEOMETRIC, sweep.axis_count == 1,
-                                  err, sizeof err) != 0) {
+          if (predict_plot_finish(o.plot, err, sizeof err) != 0) {
             fprintf(stderr, "pamc predict: %s\n", err);
             result = EXIT_IO;
           }
@@ -456,10 +480,13 @@ static int predict_file(const CliOptions *opts, Format format, const char *plot_
 }
 
 int cmd_predict(int argc, char **argv) {
-  const char *plot_out = NULL, *loop_text = NULL;
+  const char *plot_out = NULL, *plot_dir = NULL, *loop_text = NULL;
   long loop_limit = 0;
-  const CliExtra extras[] = {{"--plot", 1, &plot_out, NULL}, {"--loop-limit", 1, &loop_text, NULL}};
-  const CliSpec spec = {"predict", usage, extras, 2, 1, 1, 1};
+  int logx = 0, logy = 0, linear = 0;
+  const CliExtra extras[] = {{"--plot", 1, &plot_out, NULL}, {"--loop-limit", 1, &loop_text, NULL},
+                             {"--plot-data", 1, &plot_dir, NULL}, {"--logx", 0, NULL, &logx},
+                             {"--logy", 0, NULL, &logy}, {"--linear", 0, NULL, &linear}};
+  const CliSpec spec = {"predict", usage, extras, 6, 1, 1, 1};
   CliOptions opts;
   int status = cli_parse(&opts, &spec, argc, argv);
   if (status == EXIT_OK && !opts.help) status = cli_loop_limit("predict", loop_text, &loop_limit);
@@ -477,7 +504,13 @@ int cmd_predict(int argc, char **argv) {
   if (status == EXIT_OK && opts.output) status = usage_error("takes no", "-o (rows go to stdout; --plot OUT for a plot)");
   if (status == EXIT_OK && plot_out && predict_plot_kind(plot_out) < 0)
     status = usage_error("--plot wants OUT.svg or OUT.png, not", plot_out);
-  if (status == EXIT_OK) status = predict_file(&opts, format, plot_out, loop_limit);
+  if (status == EXIT_OK && !plot_out && (plot_dir || logx || logy || linear))
+    status = usage_error("--plot-data, --logx, --logy and --linear go with", "--plot OUT");
+  PredictPlotOptions plot_opts = {plot_out, plot_dir, NULL, NULL, PREDICT_PLOT_AUTO, PREDICT_PLOT_AUTO};
+  if (linear) plot_opts.logx = plot_opts.logy = PREDICT_PLOT_LINEAR;
+  if (logx) plot_opts.logx = PREDICT_PLOT_LOG;
+  if (logy) plot_opts.logy = PREDICT_PLOT_LOG;
+  if (status == EXIT_OK) status = predict_file(&opts, format, &plot_opts, loop_limit);
   cli_free(&opts);
   return status;
 }

@@ -1,10 +1,10 @@
 # lang/module.mk — checks, reduction, simulator and the command line (owned by lang/).
 LANG_SRCS += lang/cmd_calibrate.c
-LANG_SRCS += lang/eval.c lang/load.c lang/check.c lang/check_suggest.c lang/check_cycles.c lang/check_values.c lang/cli.c \
+LANG_SRCS += lang/eval.c lang/load.c lang/check.c lang/check_suggest.c lang/check_cycles.c lang/check_holds.c lang/check_values.c lang/cli.c \
              lang/cmd_check.c
 LANG_SRCS += lang/sim.c lang/sim_compile.c lang/sim_eval.c lang/sim_engine.c
 LANG_SRCS += lang/cmd_simulate.c
 LANG_SRCS += lang/reduce.c lang/reduce_expr.c lang/reduce_demand.c lang/reduce_split.c lang/reduce_check.c lang/reduce_order.c lang/cmd_reduce.c
 LANG_SRCS += lang/sweep.c
-LANG_SRCS += lang/cmd_predict.c lang/predict.c lang/predict_check.c lang/predict_plot.c
+LANG_SRCS += lang/cmd_predict.c lang/predict.c lang/predict_check.c lang/predict_plot.c lang/predict_plot_script.c
 LANG_SRCS += lang/gen_print.c lang/gen_check.c lang/gen.c lang/cmd_gen.c

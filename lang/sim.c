@@ -91,17 +91,29 @@ void sim_report_free(SimReport *report) {
   report->resource_count = 0;
 }
 
-char *sim_format_time(double seconds, char *buf, int size) {
-  static const struct { double scale; const char *unit; } units[] = {
-    {1, "s"}, {1e-3, "ms"}, {1e-6, "us"}, {1e-9, "ns"}, {1e-12, "ps"}
+const char *sim_time_unit(double seconds, double *scale) {
+  /* past 1000 s, minutes (16.67 min); past 100 minutes, hours (1.667 h) */
+  static const struct { double scale, from; const char *unit; } units[] = {
+    {3600, 6000, "h"}, {60, 1000, "min"}, {1, 0.9995, "s"}, {1e-3, 0.9995e-3, "ms"},
+    {1e-6, 0.9995e-6, "us"}, {1e-9, 0.9995e-9, "ns"}, {1e-12, 0, "ps"}
   };
   double magnitude = fabs(seconds);
-  if (magnitude == 0 || !isfinite(seconds)) {
+  int u = 2;
+  if (magnitude != 0 && isfinite(seconds)) {
+    u = 0;
+    while (u < 6 && magnitude < units[u].from) u++;
+  }
+  *scale = units[u].scale;
+  return units[u].unit;
+}
+
+char *sim_format_time(double seconds, char *buf, int size) {
+  if (seconds == 0 || !isfinite(seconds)) {
     snprintf(buf, (size_t)size, "%g s", seconds);
     return buf;
   }
-  int u = 0;
-  while (u < 4 && magnitude < units[u].scale * 0.9995) u++;
-  snprintf(buf, (size_t)size, "%.4g %s", seconds / units[u].scale, units[u].unit);
+  double scale;
+  const char *unit = sim_time_unit(seconds, &scale);
+  snprintf(buf, (size_t)size, "%.4g %s", seconds / scale, unit);
   return buf;
 }

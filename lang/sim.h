@@ -84,7 +84,10 @@ typedef struct SimError {
 int sim_simulate(const Decl *entry, const SimOptions *opts, SimReport *report, SimError *err);
 void sim_report_free(SimReport *report);
 
-/* Writes seconds for people with a unit: "1.738 ms", "4 us", "0 s". Returns buf. */
+/* The unit seconds read best in for people ("ms" for 0.0012; "min" past 1000 s, "h" past
+** 6000 s) and its size in seconds in *scale ("s" for 0, inf and nan). */
+const char *sim_time_unit(double seconds, double *scale);
+/* Writes seconds for people with a unit: "1.738 ms", "4 us", "0 s", "16.67 min". Returns buf. */
 char *sim_format_time(double seconds, char *buf, int size);
 
 #endif

@@ -49,6 +49,28 @@ expect $'param P = 2;\nresource row[P];\nprocess main = hold (row) delay(1);\n' 
 expect $'param P = 2;\nresource row[P];\nprocess main = hold (row[P]) delay(1);\n' \
        "m.pam:3:26: error: index 2 of 'row' is out of range 0 .. 1"
 
+# a visible cycle in the order of nested holds, through a process call; a hold inside its own hold
+expect $'resource a;\nresource b;\nprocess x = hold (a) { delay(1); hold (b) delay(1) };\nprocess y = hold (b) z;\nprocess z = hold (a) delay(1);\nprocess main = x || y;\n' \
+       "m.pam:4:22: error: hold order cycle: 'a' is taken here while 'b' is held, and elsewhere the other way round: holders of both can wait for each other for ever (deadlock)"
+expect $'resource a;\nprocess main = hold (a) hold (a) delay(1);\n' \
+       "m.pam:2:25: error: hold of 'a' inside a hold of 'a': its one server is held, so this waits for ever"
+expect $'resource a;\nresource b;\nresource c;\nprocess main = hold (a) hold (b) skip || hold (b) hold (c) skip || hold (c) hold (a) skip;\n' \
+       "m.pam:4:77: error: hold order cycle: 'a' is taken here while 'c' is held, closing a cycle of 3 resources (notes below): their holders can wait for each other for ever (deadlock)"
+# no cycle: one order everywhere; two servers; family members (their order depends on indices)
+ok() {
+  printf '%s' "$1" > "$work/ok.pam"
+  "$PAMC" check "$work/ok.pam" > "$work/ok.out" 2>&1 || { echo "FAIL: does not check: $1"; cat "$work/ok.out"; status=1; }
+}
+ok $'resource a;\nresource b;\nprocess main = hold (a) hold (b) skip || hold (a) { hold (b) skip; delay(1) } || hold (b) skip;\n'
+ok $'resource a = fcfs(2);\nprocess main = hold (a) hold (a) delay(1);\n'
+ok $'param P = 4;\nresource f[P];\nprocess main = par (i = 0, P - 1) hold (f[i]) hold (f[(i + 1) % P]) delay(1);\n'
+# a chain of process calls 1000 deep, with the hold at its end under a hold at its start
+{ echo 'resource a;'; echo 'resource b;'; echo 'process main = hold (a) p0 || hold (b) hold (a) skip;'
+  for i in $(seq 0 998); do echo "process p$i = p$((i + 1));"; done; echo 'process p999 = hold (b) skip;'; } > "$work/chain.pam"
+out=$("$PAMC" check "$work/chain.pam" 2>&1)
+case "$out" in *"3:40: error: hold order cycle: 'a' is taken here while 'b' is held"*"3:25: note: 'b' is taken here while 'a' is held"*) ;;
+  *) echo "FAIL: the cycle through 1000 calls is not found: $out"; status=1 ;; esac
+
 "$PAMC" check tests/models/ok/version2.pam > "$work/ok.out" 2>&1 \
   || { echo "FAIL: the version 2 examples do not check"; cat "$work/ok.out"; status=1; }
 exit $status

@@ -503,6 +503,14 @@ static void test_format_time(void **state) {
   assert_string_equal(sim_format_time(0, buf, sizeof buf), "0 s");
   assert_string_equal(sim_format_time(2.5, buf, sizeof buf), "2.5 s");
   assert_string_equal(sim_format_time(1e-9, buf, sizeof buf), "1 ns");
+  /* past 1000 s, minutes; past 6000 s (100 min), hours */
+  assert_string_equal(sim_format_time(999, buf, sizeof buf), "999 s");
+  assert_string_equal(sim_format_time(1500, buf, sizeof buf), "25 min");
+  assert_string_equal(sim_format_time(5400, buf, sizeof buf), "90 min");
+  assert_string_equal(sim_format_time(9000, buf, sizeof buf), "2.5 h");
+  double scale;
+  assert_string_equal(sim_time_unit(0.0123, &scale), "ms");
+  assert_true(scale == 1e-3);
 }
 
 int main(void) {
