@@ -48,6 +48,8 @@ typedef struct OWalk {
   AlgExpr *n;           /* number of branches, kb - ka + 1 */
   int ok;               /* 0 once the chain has a shape the rules do not cover */
   int vary;             /* 1 when a duration depends on k */
+  int subset;           /* 1 when only the branches where an `if` on k holds run the chain:
+                           n is then an upper bound on their number (no lower bounds) */
   int other;            /* 1 when some use is USE_OTHER or on a ps resource */
   OStage stages[ORDER_MAX_STAGES]; /* OWN and STAGE uses in order */
   int nstages;          /* length of stages */
@@ -67,27 +69,31 @@ typedef struct OTime {
 
 static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 
-static int is_integer_num(AlgExpr *e) {
-  return alg_kind(e) == ALG_NUM && mpz_cmp_ui(mpq_denref(alg_num_value(e)), 1) == 0;
-}
-
-/* d e / d i when e = d*i + rest, d a nonzero number and rest free of i; else NULL. */
+/* d e / d i when e = d*i + rest with d and rest free of i; else NULL. */
 static AlgExpr *slope_in(RCtx *c, AlgExpr *e, AlgSymbol *i) {
   AlgExpr *slope = alg_diff(c->alg, e, i);
-  if (!slope || alg_kind(slope) != ALG_NUM || alg_is_num(slope, 0)) return NULL;
+  if (!slope || alg_contains(slope, i) || alg_is_num(slope, 0)) return NULL;
   AlgExpr *rest = alg_sub(c->alg, e, alg_mul(c->alg, slope, alg_sym(c->alg, i)));
   return alg_contains(rest, i) ? NULL : slope;
 }
 
+/* 1 when x != 0 for every admissible value (a number, or an enclosure that excludes 0). */
+static int nonzero(RCtx *c, AlgExpr *x) {
+  if (alg_kind(x) == ALG_NUM) return !alg_is_num(x, 0);
+  AlgInterval b = alg_bounds(c->alg, x);
+  return b.lo > 0 || b.hi < 0;
+}
+
 /* Rule (one-to-one member maps): the index e names distinct members for distinct i in lo..hi,
-** the other symbols of e held fixed. a*i + c with a a nonzero integer; (i + c) % K and
-** (-i + c) % K when the range has at most K indices (K - (hi - lo + 1) >= 0 proved for every
-** admissible value: `(p + 1) % P`, `(p + P - 1) % P`, `(p + k) % P` over p = 0..P-1). */
+** the other symbols of e held fixed. a*i + c with a != 0 free of i (`k * 2^(l + 1)` at level l of
+** a tree); (i + c) % K and (-i + c) % K when the range has at most K indices
+** (K - (hi - lo + 1) >= 0 proved for every admissible value: `(p + 1) % P`, `(p + P - 1) % P`,
+** `(p + k) % P` over p = 0..P-1). */
 static int injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
   AlgCtx *g = c->alg;
   if (!alg_contains(e, i)) return 0;
   AlgExpr *slope = slope_in(c, e, i);
-  if (slope) return is_integer_num(slope);
+  if (slope) return nonzero(c, slope);
   if (alg_kind(e) != ALG_MOD) return 0;
   AlgExpr *inner = slope_in(c, alg_kid(e, 0), i);
   if (!inner || !(alg_is_num(inner, 1) || alg_is_num(inner, -1))) return 0;
@@ -371,13 +377,21 @@ void reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
   w->n = alg_add(g, alg_sub(g, p->hi, p->lo), alg_num_int(g, 1));
   int checks = c->checks.count;   /* the walk re-reads expressions: their checks are made */
   env->idx[env->depth++] = p->value;
-  OTime body = walk(w, env, p->stmt);
+  const Stmt *chain = p->stmt;
+  while (chain->kind == ST_BLOCK && chain->u.block.count == 1) chain = chain->u.block.items[0];
+  if (chain->kind == ST_IF && (!chain->u.branch.otherwise || chain->u.branch.otherwise->kind == ST_SKIP) &&
+      alg_contains(reduce_expr(c, env, chain->u.branch.cond), w->k)) {
+    /* par (k) if (cond(k)) S: the branches where cond holds run S together, the others nothing */
+    w->subset = 1;
+    chain = chain->u.branch.then;
+  }
+  OTime body = walk(w, env, chain);
   env->depth--;
   c->checks.count = checks;
   if (!w->ok || c->failed) return;
   AlgExpr *some = alg_cmp(g, ALG_CMP_GE, w->n, alg_num_int(g, 1));   /* the par runs a branch */
   AlgExpr *lower = NULL;
-  for (int i = 0; i < w->nstages; i++) {
+  for (int i = 0; i < w->nstages && !w->subset; i++) {
     const OStage *st = &w->stages[i];
     if (!single_stage(w, st)) continue;
     AlgExpr *lo = stage_lower(w, st, body.exact);

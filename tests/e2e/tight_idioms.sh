@@ -43,6 +43,9 @@ close "$3" 2.001e-3 || die "threads hi $3, want 2.001 ms"
 # ps: the ceil term does not hold (7 threads of 1 ms on ps(4) take 7/4 ms): lo = 1.75 ms.
 set -- $(bounds bench/tight/threads_ps.pam T=7)
 close "$1" 1.75e-3 || die "threads on ps lo $1, want 1.75 ms"
+# Tree reduction, P = 16: 4 levels, the receivers k * 2^(l+1) distinct in each: hi = 4 * 2.5us.
+set -- $(bounds bench/tight/tree_reduce.pam P=16)
+close "$3" 10e-6 || die "tree reduction hi $3, want 10 us"
 # Consts derived from params follow -D: chunk = ceil(10^6 / 7) ns = 142.858 us at P = 7.
 set -- $(bounds bench/tight/derived_consts.pam P=7)
 s=$(sim bench/tight/derived_consts.pam P=7)
