@@ -10,9 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "parse.h"
+
 /* Names offered as suggestions for one unknown name at most (enough for any hand-written model;
 ** beyond it, the suggestion is only less likely). */
 #define CHECK_MAX_CANDIDATES 1024
+/* Keywords of the language at most (parse_keywords). */
+#define CHECK_MAX_KEYWORDS 64
 
 static const char *kind_word(DeclKind kind) {
   switch (kind) {
@@ -70,6 +74,12 @@ static const char *suggest(Checker *ck, const char *name, int want) {
   if (want & WANT_FN)
     for (int b = 0; b < EVAL_B_COUNT && count < CHECK_MAX_CANDIDATES; b++)
       names[count++] = eval_builtin_name(b);
+  if (want & WANT_PROCESS) {   /* `dealy(2us)` reads as a call of a process: delay was meant */
+    const char *keywords[CHECK_MAX_KEYWORDS];
+    int n = parse_keywords(keywords, CHECK_MAX_KEYWORDS);
+    for (int k = 0; k < n && count < CHECK_MAX_CANDIDATES; k++)
+      if (suggest_distance(name, keywords[k]) == 1) names[count++] = keywords[k];   /* one slip */
+  }
   for (int i = 0; i < ck->prog->decl_count && count < CHECK_MAX_CANDIDATES; i++) {
     const Decl *d = ck->prog->decls[i];
     if (((want & WANT_VALUE) && (d->kind == DECL_PARAM || d->kind == DECL_CONST)) ||
@@ -126,7 +136,11 @@ static void resolve_name(Checker *ck, Expr *e) {
     e->u.name.decl = decl;
     return;
   }
-  diag_report(ck->diags, DIAG_ERROR, e->loc, "'%s' is %s, not a value", name, kind_word(decl->kind));
+  if (decl->kind == DECL_FN && decl->u.fn.params.count == 0)
+    diag_report(ck->diags, DIAG_ERROR, e->loc, "'%s' is a fn of no arguments, not a value: call it, "
+                "%s()", name, name);
+  else
+    diag_report(ck->diags, DIAG_ERROR, e->loc, "'%s' is %s, not a value", name, kind_word(decl->kind));
 }
 
 static void resolve_call(Checker *ck, Expr *e) {

@@ -7,6 +7,7 @@
 #define PAMC_CHECK_H
 
 #include "program.h"
+#include "suggest.h"
 
 /* Process calls the value checks follow from the entry process with actual argument values
 ** (each call is followed once per place it is reached); beyond this, processes are checked with
@@ -31,9 +32,8 @@
 ** and -e was not given (a machine file or a file of declarations checked on its own). */
 int check_program(Program *prog);
 
-/* Edit distance between a and b (insertions, deletions, substitutions: 1 each). */
-int check_distance(const char *a, const char *b);
-/* The candidate closest to name when close enough to be a likely typo, else NULL. */
-const char *check_closest(const char *name, const char *const *candidates, int count);
+/* Suggestions (suggest_closest, suggest_distance) live with the scanner's, in parser/suggest.h. */
+#define check_distance suggest_distance
+#define check_closest suggest_closest
 
 #endif

@@ -135,6 +135,11 @@ int cli_parse(CliOptions *opts, const CliSpec *spec, int argc, char **argv) {
       const char *value = option_value(argc, argv, &i, arg, strlen("--format"), 0);
       if (!value || !*value) return usage_error(spec, "missing format after", "--format");
       opts->format = value;
+    } else if (match(arg, "--color")) {
+      const char *value = option_value(argc, argv, &i, arg, strlen("--color"), 0);
+      int color = value ? diag_color_parse(value) : -1;
+      if (color < 0) return usage_error(spec, "--color wants auto, always or never, not", value ? value : "nothing");
+      opts->color = (DiagColor)color;
     } else if (!strncmp(arg, "-o", 2) && strncmp(arg, "--", 2)) {
       const char *value = option_value(argc, argv, &i, arg, 2, 1);
       if (!value || !*value) return usage_error(spec, "missing file after", "-o");

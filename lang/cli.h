@@ -1,6 +1,6 @@
 /*
 ** cli.h — the options every subcommand shares (CLI.md "Common options"): -m FILE, -D NAME=VALUE,
-** -e NAME, --format F, -o OUT, --help, and the default machine file; each cmd_*.c adds its own
+** -e NAME, --format F, -o OUT, --color WHEN, --help, and the default machine file; each cmd_*.c adds its own
 ** options through a table of CliExtra.
 */
 #ifndef PAMC_CLI_H
@@ -38,6 +38,7 @@ typedef struct CliOptions {
   const char *entry;          /* -e NAME, NULL when not given (main) */
   const char *format;         /* --format F, NULL when not given */
   const char *output;         /* -o OUT, NULL when not given */
+  DiagColor color;            /* --color=auto|always|never (auto when not given) */
   int help;                   /* 1: --help was given and printed: exit 0 */
   const char **files;         /* positional arguments in order */
   int file_count;             /* length of files */

@@ -35,6 +35,7 @@ static void usage(FILE *out) {
         "  --mpi-ranks N   ranks for --mpi (default 2, 2..16; implies --mpi); rank 0 ping-pongs\n"
         "                  with each other rank in turn; mpi_send holds for every pair, and each\n"
         "                  pair gets its own mpi_send_0_R when the pairs differ\n"
+        "  --color WHEN    colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
         "  --help          this text\n\n"
         "Environment: PAMC_MPIRUN (launcher command), PAMC_MPI_BENCH (path of pamc-mpi-bench;\n"
         "default: next to the pamc binary).\n", out);

@@ -22,6 +22,7 @@ static const char usage[] =
   "  -D NAME=VALUE   set a param or const: 2us, [1, 2], ... (repeatable)\n"
   "  -e NAME         entry process (default main)\n"
   "  --dump          print the syntax tree of every file read (S-expressions) on stdout\n"
+  "  --color WHEN    colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
   "  --help          this text\n"
   "\n"
   "Exit status: 0 ok, 1 model error, 2 usage error, 3 unreadable file.\n";
@@ -30,6 +31,7 @@ static const char usage[] =
 static int check_one(const char *path, const CliOptions *opts, int dump) {
   DiagList diags;
   diag_init(&diags);
+  diags.color = opts->color;
   ProgramOptions popts = cli_program_options(opts);
   Program prog;
   int result = cli_load_checked(&prog, &diags, path, &popts, dump ? stdout : NULL);

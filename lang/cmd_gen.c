@@ -32,6 +32,7 @@ static const char usage[] =
   "  -o FILE         where to write the model (default: standard output)\n"
   "  -m FILE         machine file for the library's constants (repeatable)\n"
   "  -D NAME=VALUE   set a param or const of the library while checking (repeatable)\n"
+  "  --color WHEN    colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
   "  --help          this text\n"
   "\n"
   "Exit status: 0 ok, 1 specification or library error, 2 usage error, 3 unreadable file or\n"
@@ -94,9 +95,11 @@ static void relative_path(char *buf, size_t size, const char *dir, const char *f
 }
 
 /* Checks the generated text as `pamc check` would; prints what is wrong. EXIT_OK or EXIT_MODEL. */
-static int check_generated(const char *path, const char *text, const ProgramOptions *popts) {
+static int check_generated(const char *path, const char *text, const ProgramOptions *popts,
+                           DiagColor color) {
   DiagList diags;
   diag_init(&diags);
+  diags.color = color;
   Program prog;
   ProgramStatus status = path ? program_load(&prog, &diags, path, popts)
                               : program_load_string(&prog, &diags, "<generated>", text, popts);
@@ -112,7 +115,8 @@ static int check_generated(const char *path, const char *text, const ProgramOpti
 }
 
 /* Writes text to out atomically: a temporary file beside it, checked, then renamed. */
-static int write_output(const char *out, const char *text, size_t length, const ProgramOptions *popts) {
+static int write_output(const char *out, const char *text, size_t length, const ProgramOptions *popts,
+                        DiagColor color) {
   size_t n = strlen(out);
   char *temp = malloc(n + 16);
   if (!temp) return EXIT_IO;
@@ -129,7 +133,7 @@ static int write_output(const char *out, const char *text, size_t length, const 
   else close(fd);
   int status = ok ? EXIT_OK : EXIT_IO;
   if (!ok) fprintf(stderr, "pamc gen: error: cannot write '%s': %s\n", out, strerror(errno));
-  if (status == EXIT_OK) status = check_generated(temp, text, popts);
+  if (status == EXIT_OK) status = check_generated(temp, text, popts, color);
   if (status == EXIT_OK && rename(temp, out) != 0) {
     fprintf(stderr, "pamc gen: error: cannot write '%s': %s\n", out, strerror(errno));
     status = EXIT_IO;
@@ -141,9 +145,10 @@ static int write_output(const char *out, const char *text, size_t length, const 
 
 /* Everything after the options: load, check, generate, write. */
 static int run(const char *spec_path, const char *library_path, const char *out_path,
-               const ProgramOptions *popts) {
+               const ProgramOptions *popts, DiagColor color) {
   DiagList diags;
   diag_init(&diags);
+  diags.color = color;
   Program lib;
   int status = load_library(&lib, &diags, library_path, popts);
   Arena arena;
@@ -174,9 +179,9 @@ static int run(const char *spec_path, const char *library_path, const char *out_
   diag_print(&diags, stderr);
   if (status == EXIT_OK) {
     if (out_path) {
-      status = write_output(out_path, text, length, popts);
+      status = write_output(out_path, text, length, popts, color);
     } else {
-      status = check_generated(NULL, text, popts);
+      status = check_generated(NULL, text, popts, color);
       if (status == EXIT_OK && fwrite(text, 1, length, stdout) != length) status = EXIT_IO;
     }
   }
@@ -203,7 +208,7 @@ int cmd_gen(int argc, char **argv) {
     return EXIT_USAGE;
   }
   ProgramOptions popts = cli_program_options(&opts);
-  status = run(opts.files[0], library, opts.output, &popts);
+  status = run(opts.files[0], library, opts.output, &popts, opts.color);
   cli_free(&opts);
   return status;
 }

@@ -40,6 +40,7 @@ static const char usage[] =
   "                   `gnuplot plot.gp` in DIR redraws the plot)\n"
   "  --loop-limit N   a sum with no closed form is walked index by index when its range has\n"
   "                   at most N indices (default 100000); beyond, its closed bound is used\n"
+  "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
   "  --help           this text\n"
   "\n"
   "Columns: each name set with -D or swept, then lo, est, hi, bottleneck.\n"
@@ -256,7 +257,8 @@ static int resolve_axes(Program *prog, const Sweep *sweep, const Decl **decls, D
     const Decl *d = program_lookup(prog, axis->name);
     decls[a] = d;
     if (!d || (d->kind != DECL_PARAM && d->kind != DECL_CONST)) {
-      diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "-D %s: no param or const '%s'", axis->raw, axis->name);
+      if (!d) program_unknown_define(prog, axis->raw, axis->name);
+      else diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "-D %s: no param or const '%s'", axis->raw, axis->name);
       return 1;
     }
     if (d->kind != DECL_PARAM) continue;
@@ -430,6 +432,7 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
   }
   DiagList diags;
   diag_init(&diags);
+  diags.color = opts->color;
   ProgramOptions popts = cli_program_options(opts);
   popts.defines = plain;
   popts.define_count = plain_count;

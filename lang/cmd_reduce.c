@@ -31,6 +31,7 @@ static const char usage[] =
   "  --loop-limit N  a sum with no closed form is marked lower(...) or upper(...) by the closed\n"
   "                  bound printed; evaluation (--format c, predict) walks it index by index\n"
   "                  instead when its range has at most N indices (default 100000)\n"
+  "  --color WHEN    colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
   "  --help          this text\n"
   "\n"
   "Exit status: 0 ok, 1 model error, 2 usage error, 3 unreadable file.\n";
@@ -138,6 +139,7 @@ int cmd_reduce(int argc, char **argv) {
   }
   DiagList diags;
   diag_init(&diags);
+  diags.color = opts.color;
   ProgramOptions popts = cli_program_options(&opts);
   Program prog;
   int result = cli_load_checked(&prog, &diags, opts.files[0], &popts, NULL);

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "sim.h"
+#include "sweep.h"
 
 static const char usage[] =
   "usage: pamc simulate FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
@@ -36,6 +37,7 @@ static const char usage[] =
   "  --runs K         number of runs (default 1)\n"
   "  --seed S         seed of choose() and random scenarios (default 1)\n"
   "  --format F       table (default; times with units), csv or json (seconds)\n"
+  "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
   "  --help           this text\n"
   "\n"
   "csv: a line `time_min,time_mean,time_max,runs` and its values, an empty line, then\n"
@@ -135,6 +137,7 @@ static int simulate_file(const char *path, const CliOptions *opts, const SimOpti
                          Format format) {
   DiagList diags;
   diag_init(&diags);
+  diags.color = opts->color;
   ProgramOptions popts = cli_program_options(opts);
   Program prog;
   int result = cli_load_checked(&prog, &diags, path, &popts, NULL);
@@ -205,6 +208,13 @@ int cmd_simulate(int argc, char **argv) {
     else if (!strcmp(opts.format, "json")) format = FORMAT_JSON;
     else status = usage_error("unknown format (table, csv, json):", opts.format);
   }
+  for (int i = 0; i < opts.define_count && status == EXIT_OK; i++)
+    if (sweep_is_sweep(opts.defines[i].value)) {
+      fprintf(stderr, "pamc simulate: -D %s is a sweep; sweeps are for predict (pamc predict %s -D %s); "
+              "simulate runs one point: give each name one value\n", opts.defines[i].raw, opts.files[0],
+              opts.defines[i].raw);
+      status = EXIT_USAGE;
+    }
   if (status == EXIT_OK && opts.output) status = usage_error("takes no", "-o (results go to stdout)");
   if (status == EXIT_OK) status = simulate_file(opts.files[0], &opts, &sim, format);
   cli_free(&opts);

@@ -249,6 +249,29 @@ Expr *program_parse_value(Program *prog, const char *label, const char *text) {
   return module->decls[0]->u.constant.value;
 }
 
+void program_unknown_define(Program *prog, const char *raw, const char *name) {
+  const char *names[PROGRAM_BUCKETS * 4] = {NULL};
+  int count = 0, params = 0;
+  char list[PROGRAM_PARAM_LIST_SIZE] = "";
+  size_t used = 0;
+  for (int i = 0; i < prog->decl_count && count < (int)(sizeof names / sizeof names[0]); i++) {
+    const Decl *d = prog->decls[i];
+    if (d->kind != DECL_PARAM && d->kind != DECL_CONST) continue;
+    names[count++] = d->name.name;
+    if (d->kind != DECL_PARAM || program_lookup(prog, d->name.name) != d || used + 8 >= sizeof list)
+      continue;
+    int n = snprintf(list + used, sizeof list - used, "%s%s", params++ ? ", " : "", d->name.name);
+    used += n > 0 ? (size_t)n : 0;
+    if (used >= sizeof list - 8) used += (size_t)snprintf(list + used, sizeof list - used, ", ...");
+  }
+  const char *near = check_closest(name, names, count);
+  char hint[PROGRAM_PARAM_LIST_SIZE + 64] = "";
+  if (near) snprintf(hint, sizeof hint, "; did you mean '%s'?", near);
+  else if (params) snprintf(hint, sizeof hint, " (the model's params: %s)", list);
+  else snprintf(hint, sizeof hint, " (the model has no params)");
+  diag_report(prog->diags, DIAG_ERROR, (SrcLoc){0}, "-D %s: no param or const '%s'%s", raw, name, hint);
+}
+
 /* -D NAME=VALUE: a new declaration of NAME with that value, put in force. */
 static void apply_define(Loader *loader, int index) {
   Program *prog = loader->prog;
@@ -256,17 +279,7 @@ static void apply_define(Loader *loader, int index) {
   const char *raw = define->raw ? define->raw : define->name;
   Decl *target = program_lookup(prog, define->name);
   if (!target) {
-    const char *names[PROGRAM_BUCKETS * 4];
-    int count = 0;
-    for (int i = 0; i < prog->decl_count && count < (int)(sizeof names / sizeof names[0]); i++)
-      if (prog->decls[i]->kind == DECL_PARAM || prog->decls[i]->kind == DECL_CONST)
-        names[count++] = prog->decls[i]->name.name;
-    const char *near = check_closest(define->name, names, count);
-    if (near)
-      diag_report(prog->diags, DIAG_ERROR, (SrcLoc){0}, "-D %s: no param or const '%s'; did you mean '%s'?",
-                  raw, define->name, near);
-    else
-      diag_report(prog->diags, DIAG_ERROR, (SrcLoc){0}, "-D %s: no param or const '%s'", raw, define->name);
+    program_unknown_define(prog, raw, define->name);
     return;
   }
   if (target->kind != DECL_PARAM && target->kind != DECL_CONST) {

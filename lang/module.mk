@@ -1,6 +1,6 @@
 # lang/module.mk — checks, reduction, simulator and the command line (owned by lang/).
 LANG_SRCS += lang/cmd_calibrate.c
-LANG_SRCS += lang/eval.c lang/load.c lang/check.c lang/check_suggest.c lang/check_cycles.c lang/check_holds.c lang/check_values.c lang/cli.c \
+LANG_SRCS += lang/eval.c lang/load.c lang/check.c lang/check_cycles.c lang/check_holds.c lang/check_values.c lang/cli.c \
              lang/cmd_check.c
 LANG_SRCS += lang/sim.c lang/sim_compile.c lang/sim_eval.c lang/sim_engine.c
 LANG_SRCS += lang/cmd_simulate.c

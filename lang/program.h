@@ -31,6 +31,9 @@ typedef struct ProgramOptions {
   const char *entry;                /* entry process, NULL for "main" */
 } ProgramOptions;
 
+/* Longest list of param names in a message. */
+#define PROGRAM_PARAM_LIST_SIZE 256
+
 /* A name in the symbol table. */
 typedef struct ProgramSymbol {
   const char *name;               /* the declared name */
@@ -81,5 +84,9 @@ Decl *program_entry(const Program *prog);
 ** with label: "pamc: error: -D N=2xs: syntax error, ...". Names in it are resolved by
 ** check_program when the expression is a -D value of this program. */
 Expr *program_parse_value(Program *prog, const char *label, const char *text);
+
+/* Reports that -D raw names no param or const of prog: the closest name when one is near, the
+** model's params otherwise ("-D Q=4: no param or const 'Q' (the model's params: N, P, iters)"). */
+void program_unknown_define(Program *prog, const char *raw, const char *name);
 
 #endif

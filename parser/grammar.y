@@ -15,10 +15,13 @@ int lexer_next(YYSTYPE *value, YYLTYPE *location, void *scanner);
 }
 
 %code {
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ast_build.h"
+#include "parse.h"
+#include "suggest.h"
 
 #define A (ctx->arena)
 
@@ -532,6 +535,37 @@ static void describe_expected(const yypcontext_t *pctx, char *out, size_t size) 
   }
 }
 
+int parse_keywords(const char **out, int max) {
+  int count = 0;
+  for (int sym = 0; sym < YYNTOKENS && count < max; sym++) {
+    const char *name = yysymbol_name((yysymbol_kind_t)sym);
+    if (is_word_token((yysymbol_kind_t)sym) || sym == YYSYMBOL_YYerror) continue;
+    int letters = 0;
+    while (islower((unsigned char)name[letters])) letters++;
+    if (letters > 0 && name[letters] == '\0') out[count++] = name;   /* bison's static table */
+  }
+  return count;
+}
+
+/* "; did you mean 'par'?" when a name scanned on the error's line before it is a misspelt
+** keyword (`pra (i = 1, N)`, `repet (N)`); "" otherwise. The keywords are the grammar's own. */
+static void misspelt_keyword(const ParseCtx *ctx, SrcLoc at, char *out, size_t size) {
+  const char *keywords[YYNTOKENS];
+  int count = parse_keywords(keywords, YYNTOKENS);
+  out[0] = '\0';
+  int first = ctx->recent_count > PARSE_RECENT_NAMES ? ctx->recent_count - PARSE_RECENT_NAMES : 0;
+  for (int i = first; i < ctx->recent_count; i++) {
+    int slot = i % PARSE_RECENT_NAMES;
+    SrcLoc loc = ctx->recent_locs[slot];
+    if (loc.line != at.line || loc.col >= at.col) continue;
+    const char *near = suggest_closest(ctx->recent_names[slot], keywords, count);
+    if (near && suggest_distance(near, ctx->recent_names[slot]) == 1) {   /* one slip only */
+      snprintf(out, size, "; did you mean '%s' for '%s'?", near, ctx->recent_names[slot]);
+      return;
+    }
+  }
+}
+
 /* "expected ';' before 'process'", at the offending token. */
 static int yyreport_syntax_error(const yypcontext_t *pctx, ParseCtx *ctx) {
   if (ctx->stopped) return 0;
@@ -542,9 +576,11 @@ static int yyreport_syntax_error(const yypcontext_t *pctx, ParseCtx *ctx) {
     snprintf(found, sizeof found, "end of input");
   else
     snprintf(found, sizeof found, "'%s'", ctx->token_text);
+  char hint[128];
+  misspelt_keyword(ctx, *yypcontext_location(pctx), hint, sizeof hint);
   if (wanted[0])
-    parse_error(ctx, *yypcontext_location(pctx), "expected %s before %s", wanted, found);
+    parse_error(ctx, *yypcontext_location(pctx), "expected %s before %s%s", wanted, found, hint);
   else
-    parse_error(ctx, *yypcontext_location(pctx), "unexpected %s", found);
+    parse_error(ctx, *yypcontext_location(pctx), "unexpected %s%s", found, hint);
   return 0;
 }

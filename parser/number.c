@@ -44,7 +44,10 @@ Expr *parse_number(ParseCtx *ctx, const SrcLoc *loc, const char *text, size_t le
     if (!unit) {
       SrcLoc at = *loc;   /* at the unit */
       at.col += (int)numeric;
-      parse_error(ctx, at, "unknown unit '%.*s'%s", (int)(length - numeric), text + numeric,
+      const char *near = unit_suggest(text + numeric, length - numeric);
+      char hint[64] = "";
+      if (near) snprintf(hint, sizeof hint, "; did you mean '%s'?", near);
+      parse_error(ctx, at, "unknown unit '%.*s'%s%s", (int)(length - numeric), text + numeric, hint,
                   list_units ? " (units: " UNIT_NAMES ")" : "");
       unit = unit_none();
     }

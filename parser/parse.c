@@ -36,6 +36,7 @@ static int open_scanner(ParseCtx *ctx, Arena *arena, DiagList *diags, const char
   ctx->line = 1;
   ctx->col = 1;
   if (pamyylex_init_extra(ctx, &ctx->scanner) != 0) return 0;
+  diag_add_source(diags, name, text, length);   /* messages show their line */
   pamyy_scan_bytes(text, (int)length, ctx->scanner);
   return 1;
 }

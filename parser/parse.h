@@ -13,6 +13,9 @@
 /* Reads and parses a file. Returns NULL when the file cannot be read (an error is reported with
 ** the path and the system's reason); otherwise a Module, possibly partial when syntax errors were
 ** reported (check diags->errors). */
+/* The keywords of the language, as spelled ("delay", "par", ...): up to max into out; the count.
+** For suggestions ("unknown process 'dealy'; did you mean 'delay'?"). */
+int parse_keywords(const char **out, int max);
 Module *parse_file(Arena *arena, DiagList *diags, const char *path);
 
 /* Parses text of the given length; name is used in locations. */

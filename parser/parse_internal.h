@@ -10,6 +10,9 @@
 #include "ast.h"
 #include "diag.h"
 
+/* Names remembered before a syntax error, to find a misspelt keyword among them. */
+#define PARSE_RECENT_NAMES 4
+
 /* Longest token spelling quoted in a message ("before '...'"); longer ones are cut with "...". */
 #define PARSE_TOKEN_TEXT_MAX 40
 
@@ -31,6 +34,9 @@ typedef struct ParseCtx {
   char token_text[PARSE_TOKEN_TEXT_MAX + 4]; /* spelling of the last token read, for messages */
   PtrVec decls;         /* declarations parsed so far, in order (kept on errors) */
   int stopped;          /* 1 once the error cap is reached: the parser is fed end of input */
+  const char *recent_names[PARSE_RECENT_NAMES]; /* the last names scanned (arena), a ring */
+  SrcLoc recent_locs[PARSE_RECENT_NAMES];       /* where each is */
+  int recent_count;     /* names scanned so far (the ring's slot is recent_count % its size) */
 } ParseCtx;
 
 /* Reports an error at loc and stops the parse once DIAG_MAX_ERRORS is reached (nothing more is

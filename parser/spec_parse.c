@@ -35,6 +35,7 @@ Spec *spec_parse_string(Arena *arena, DiagList *diags, const char *name, const c
     diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "cannot parse '%s': input too large", name);
     return NULL;
   }
+  diag_add_source(diags, name, text, length);   /* messages show their line */
   specyy_scan_bytes(text, (int)length, ctx.base.scanner);
   specyyparse(&ctx);
   specyylex_destroy(ctx.base.scanner);

@@ -21,6 +21,8 @@ typedef struct Unit {
 
 /* The unit of that name (not NUL-terminated: length bytes), or NULL. */
 const Unit *unit_find(const char *name, size_t length);
+/* The unit a misspelt unit name most likely meant ("us" for "usec", "s" for "sec"), or NULL. */
+const char *unit_suggest(const char *name, size_t length);
 /* The unit of a bare number (scale 1/1). */
 const Unit *unit_none(void);
 /* Length of the numeric part of a number token as written (digits and '_', an optional fraction,
