@@ -195,6 +195,7 @@ typedef struct IdiomModel {
 static const IdiomModel idioms[] = {
   {"ring_exchange.pam", "P", "ring neighbour exchange, (p + 1) % P and (p + P - 1) % P"},
   {"grid_exchange.pam", "Q", "Q x Q torus halo exchange, (p + Q) % (Q * Q) ..."},
+  {"grid2d_exchange.pam", "Q", "the same with par (x) par (y), ((x + 1) % Q) * Q + y ..."},
   {"alltoall.pam", "P", "all-to-all in rounds, port[(p + k) % P]"},
   {"ring_allreduce.pam", "P", "ring allreduce, 2 (P - 1) steps to (p + 1) % P"},
   {"tree_bcast.pam", "P", "binomial tree broadcast and reduce"},

@@ -45,6 +45,8 @@ typedef struct OWalk {
   RCtx *c;              /* the reduction */
   AlgSymbol *k;         /* the par's index */
   AlgExpr *ka, *kb;     /* its range */
+  AlgSymbol *k2;        /* par (k) par (k2) S: the inner par's index (branches are pairs), or NULL */
+  AlgExpr *k2a, *k2b;   /* its range (free of k) */
   AlgExpr *n;           /* number of branches, kb - ka + 1 */
   int ok;               /* 0 once the chain has a shape the rules do not cover */
   int vary;             /* 1 when a duration depends on k */
@@ -84,6 +86,41 @@ static int nonzero(RCtx *c, AlgExpr *x) {
   return b.lo > 0 || b.hi < 0;
 }
 
+/* The one term of e (a sum) that contains i, or e itself when it is not a sum; NULL when several
+** terms contain i. */
+static AlgExpr *term_of(AlgExpr *e, AlgSymbol *i) {
+  if (alg_kind(e) != ALG_ADD) return e;
+  AlgExpr *one = NULL;
+  for (size_t j = 0; j < alg_nkids(e); j++) {
+    if (!alg_contains(alg_kid(e, j), i)) continue;
+    if (one) return NULL;
+    one = alg_kid(e, j);
+  }
+  return one;
+}
+
+/* 1 when x is an integer for every admissible value: integer numbers, loop indices and integer
+** params, and sums, products, remainders and powers (exponent >= 0) of such. */
+static int integer_valued(RCtx *c, AlgExpr *x) {
+  switch (alg_kind(x)) {
+  case ALG_NUM: return mpz_cmp_ui(mpq_denref(alg_num_value(x)), 1) == 0;
+  case ALG_SYM: {
+    AlgSymbol *sym = alg_symbol_of(x);
+    return alg_symbol_kind(sym) == ALG_SYM_INDEX || alg_symbol_assume(sym).integer;
+  }
+  case ALG_ADD: case ALG_MUL: case ALG_MOD:
+    for (size_t j = 0; j < alg_nkids(x); j++) if (!integer_valued(c, alg_kid(x, j))) return 0;
+    return 1;
+  case ALG_POW:
+    return integer_valued(c, alg_kid(x, 0)) && integer_valued(c, alg_kid(x, 1)) &&
+           alg_is_nonneg(c->alg, alg_kid(x, 1));
+  default: return 0;
+  }
+}
+
+/* (+-i + c) % K with K - (hi - lo + 1) >= 0: its modulus K, else NULL. */
+static AlgExpr *cyclic_modulus(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
+
 /* Rule (one-to-one member maps): the index e names distinct members for distinct i in lo..hi,
 ** the other symbols of e held fixed. a*i + c with a != 0 free of i (`k * 2^(l + 1)` at level l of
 ** a tree); (i + c) % K and (-i + c) % K when the range has at most K indices
@@ -94,11 +131,80 @@ static int injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr 
   if (!alg_contains(e, i)) return 0;
   AlgExpr *slope = slope_in(c, e, i);
   if (slope) return nonzero(c, slope);
-  if (alg_kind(e) != ALG_MOD) return 0;
+  (void)g;
+  AlgExpr *term = term_of(e, i);   /* adding what does not depend on i keeps it one-to-one */
+  return term && cyclic_modulus(c, term, i, lo, hi) != NULL;
+}
+
+static AlgExpr *cyclic_modulus(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
+  AlgCtx *g = c->alg;
+  if (alg_kind(e) != ALG_MOD) return NULL;
   AlgExpr *inner = slope_in(c, alg_kid(e, 0), i);
-  if (!inner || !(alg_is_num(inner, 1) || alg_is_num(inner, -1))) return 0;
+  if (!inner || !(alg_is_num(inner, 1) || alg_is_num(inner, -1))) return NULL;
   AlgExpr *count = alg_add(g, alg_sub(g, hi, lo), alg_num_int(g, 1));
-  return alg_is_nonneg(g, alg_sub(g, alg_kid(e, 1), count));
+  return alg_is_nonneg(g, alg_sub(g, alg_kid(e, 1), count)) ? alg_kid(e, 1) : NULL;
+}
+
+/* The width of the window that term's values lie in as i runs over lo..hi, when term is
+** one-to-one in i: hi - lo + 1 for +-i, K for (+-i + c) % K; else NULL. */
+static AlgExpr *window_of(RCtx *c, AlgExpr *term, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
+  AlgExpr *slope = slope_in(c, term, i);
+  if (slope) return alg_is_num(slope, 1) || alg_is_num(slope, -1)
+                    ? alg_add(c->alg, alg_sub(c->alg, hi, lo), alg_num_int(c->alg, 1)) : NULL;
+  return cyclic_modulus(c, term, i, lo, hi);
+}
+
+/* 1 when f takes integer values, distinct for distinct i in lo..hi: a*i + b with a a nonzero
+** integer, or (+-i + c) % K with K integer-valued and K >= hi - lo + 1. */
+static int integer_steps(RCtx *c, AlgExpr *f, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
+  AlgExpr *slope = slope_in(c, f, i);
+  if (slope) return alg_kind(slope) == ALG_NUM && integer_valued(c, slope);
+  AlgExpr *K = cyclic_modulus(c, f, i, lo, hi);
+  return K && integer_valued(c, K);
+}
+
+/* Rule (one-to-one maps of two indices): e = A(o) + B(n) + rest, B one-to-one in n with its values
+** in a window of width W (W = the n range's length for +-n, K for (+-n + c) % K), and
+** A(o) = G * f(o) with f integer-valued and one-to-one in o and G - W >= 0: for o != o',
+** |A(o) - A(o')| >= G >= W, so the windows of distinct o do not meet; `x * Q + y`,
+** `((x + 1) % Q) * Q + y`, `x * Q + (y + 1) % Q` over x, y = 0..Q-1. */
+static int injective_pair(RCtx *c, AlgExpr *e, AlgSymbol *n, AlgExpr *nlo, AlgExpr *nhi, AlgSymbol *o,
+                          AlgExpr *olo, AlgExpr *ohi) {
+  AlgCtx *g = c->alg;
+  AlgExpr *bterm = term_of(e, n), *aterm = term_of(e, o);
+  if (!bterm || !aterm || bterm == aterm || alg_contains(bterm, o) || alg_contains(aterm, n)) return 0;
+  AlgExpr *W = window_of(c, bterm, n, nlo, nhi);
+  if (!W) return 0;
+  AlgExpr *f = aterm, *G = alg_num_int(g, 1);
+  if (alg_kind(aterm) == ALG_MUL) {   /* G: the factors free of o */
+    f = NULL;
+    for (size_t j = 0; j < alg_nkids(aterm); j++) {
+      AlgExpr *factor = alg_kid(aterm, j);
+      if (!alg_contains(factor, o)) { G = alg_mul(g, G, factor); continue; }
+      if (f) return 0;
+      f = factor;
+    }
+  }
+  return f && alg_is_nonneg(g, alg_sub(g, G, W)) && integer_steps(c, f, o, olo, ohi);
+}
+
+/* A member index that differs between any two branches (pairs (k, k2) when the par is nested). */
+static int injective_branches(OWalk *w, AlgExpr *e) {
+  if (!w->k2) return injective_in(w->c, e, w->k, w->ka, w->kb);
+  return injective_pair(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb) ||
+         injective_pair(w->c, e, w->k, w->ka, w->kb, w->k2, w->k2a, w->k2b);
+}
+
+/* 1 when e depends on the branch. */
+static int by_branch(const OWalk *w, AlgExpr *e) {
+  return alg_contains(e, w->k) || (w->k2 && alg_contains(e, w->k2));
+}
+
+/* e taken over the branches: kind ALG_MAXOVER, ALG_MINOVER or ALG_SUM. */
+static AlgExpr *over_branches(const OWalk *w, AlgKind kind, AlgExpr *e) {
+  AlgCtx *g = w->c->alg;
+  if (w->k2) e = alg_bigop(g, kind, w->k2, w->k2a, w->k2b, e);
+  return alg_bigop(g, kind, w->k, w->ka, w->kb, e);
 }
 
 /* Rule (no queue): m_r - n >= 0 for every admissible value, so the n branches of a chain, each
@@ -111,16 +217,16 @@ static int enough_servers(OWalk *w, const Decl *res) {
 static UseClass use_class(OWalk *w, const Decl *res, AlgExpr *index) {
   if (enough_servers(w, res)) return USE_FREE;
   if (res->u.resource.discipline == DISC_PS) return USE_OTHER;
-  if (!index || !alg_contains(index, w->k)) return USE_STAGE;
-  if (res->u.resource.count && injective_in(w->c, index, w->k, w->ka, w->kb)) return USE_OWN;
+  if (!index || !by_branch(w, index)) return USE_STAGE;
+  if (res->u.resource.count && injective_branches(w, index)) return USE_OWN;
   return USE_OTHER;
 }
 
 static OTime walk(OWalk *w, REnv *env, const Stmt *s);
 
 static OTime time_of(OWalk *w, AlgExpr *t) {
-  OTime r = {t, alg_max_over(w->c->alg, w->k, w->ka, w->kb, t)};
-  if (alg_contains(t, w->k)) w->vary = 1;
+  OTime r = {t, over_branches(w, ALG_MAXOVER, t)};
+  if (by_branch(w, t)) w->vary = 1;
   return r;
 }
 
@@ -181,7 +287,7 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
                        AlgExpr *b, int bound_in_env) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  if (alg_contains(a, w->k) || alg_contains(b, w->k)) return fail(w);   /* steps differ by branch */
+  if (by_branch(w, a) || by_branch(w, b)) return fail(w);   /* steps differ by branch */
   if (w->nloops == EVAL_MAX_INDICES || env->depth >= EVAL_MAX_INDICES) return fail(w);
   AlgSymbol *j = alg_index_new(g, name, a, b);
   w->loops[w->nloops] = j; w->loop_lo[w->nloops] = a; w->loop_hi[w->nloops] = b; w->nloops++;
@@ -208,7 +314,7 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
 static OTime walk_if(OWalk *w, REnv *env, const Stmt *s) {
   AlgCtx *g = w->c->alg;
   AlgExpr *cond = reduce_expr(w->c, env, s->u.branch.cond);
-  if (alg_contains(cond, w->k)) return fail(w);
+  if (by_branch(w, cond)) return fail(w);
   if (alg_kind(cond) == ALG_NUM) {
     const Stmt *pick = alg_is_num(cond, 0) ? s->u.branch.otherwise : s->u.branch.then;
     if (!pick) { OTime none = {zero(w->c), zero(w->c)}; return none; }
@@ -302,15 +408,14 @@ static AlgExpr *over_stage_loop(RCtx *c, const OStage *st, AlgExpr *x) {
 static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  AlgSymbol *k = w->k;
   AlgExpr *m = reduce_mult(c, st->res);
   AlgExpr *tail = alg_sub(g, alg_sub(g, total, st->head), st->t);
-  AlgExpr *t_min = alg_min_over(g, k, w->ka, w->kb, st->t);
-  AlgExpr *busy = alg_div(g, alg_sum(g, k, w->ka, w->kb, st->t), m);
+  AlgExpr *t_min = over_branches(w, ALG_MINOVER, st->t);
+  AlgExpr *busy = alg_div(g, over_branches(w, ALG_SUM, st->t), m);
   AlgExpr *first = st->res->u.resource.discipline == DISC_PS ? t_min
                  : alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, w->n, m)), t_min);
-  AlgExpr *lo = alg_add(g, alg_add(g, alg_min_over(g, k, w->ka, w->kb, st->head), alg_max(g, first, busy)),
-                        alg_min_over(g, k, w->ka, w->kb, tail));
+  AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, st->head), alg_max(g, first, busy)),
+                        over_branches(w, ALG_MINOVER, tail));
   return over_stage_loop(c, st, lo);
 }
 
@@ -353,7 +458,7 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax) {
     const OStage *st = &w->stages[i];
     if (st->cls == USE_OWN) { if (!own_alone(w, st)) return NULL; continue; }
     if (!single_stage(w, st)) return NULL;
-    AlgExpr *t = alg_max_over(g, w->k, w->ka, w->kb, st->t);
+    AlgExpr *t = over_branches(w, ALG_MAXOVER, st->t);
     if (st->loop) t = alg_max_over(g, st->loop, st->loop_lo, st->loop_hi, t);
     t_max = t_max ? alg_max(g, t_max, t) : t;
     stages++;
@@ -385,8 +490,20 @@ void reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
     w->subset = 1;
     chain = chain->u.branch.then;
   }
+  int pushed = 1;
+  if (!w->subset && chain->kind == ST_PAR && env->depth < EVAL_MAX_INDICES) {
+    /* par (k) par (k2) S: one par over the pairs, when k2's range does not depend on k */
+    AlgExpr *a2 = reduce_expr(c, env, chain->u.loop.lo), *b2 = reduce_expr(c, env, chain->u.loop.hi);
+    if (alg_contains(a2, w->k) || alg_contains(b2, w->k)) { env->depth--; c->checks.count = checks; return; }
+    w->k2 = alg_index_new(g, chain->u.loop.var.name, a2, b2); w->k2a = a2; w->k2b = b2;
+    AlgExpr *n2 = alg_add(g, alg_sub(g, b2, a2), alg_num_int(g, 1));
+    w->n = alg_mul(g, alg_max(g, zero(c), w->n), alg_max(g, zero(c), n2));
+    env->idx[env->depth++] = alg_sym(g, w->k2);
+    pushed = 2;
+    chain = chain->u.loop.body;
+  }
   OTime body = walk(w, env, chain);
-  env->depth--;
+  env->depth -= pushed;
   c->checks.count = checks;
   if (!w->ok || c->failed) return;
   AlgExpr *some = alg_cmp(g, ALG_CMP_GE, w->n, alg_num_int(g, 1));   /* the par runs a branch */

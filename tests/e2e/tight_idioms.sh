@@ -33,6 +33,9 @@ close "$3" 1.63e-3 || die "pipeline hi $3, want 1.63 ms"
 set -- $(bounds bench/tight/ring_exchange.pam P=64)
 close "$1" 256.25e-6 || die "ring lo $1, want 256.25 us"
 close "$3" 256.25e-6 || die "ring hi $3, want 256.25 us"
+# Grid with two indices, Q = 10: 5 steps of 410^2 ns + 4 * (2us + 3280 * 0.5ns), no waits.
+set -- $(bounds bench/tight/grid2d_exchange.pam Q=10)
+close "$3" "$(awk 'BEGIN { printf "%.17g", 5 * (168100e-9 + 4 * (2e-6 + 3280 * 0.5e-9)) }')" || die "grid2d hi $3"
 # All-to-all, P = 100: 99 rounds of 2us + 655.36 bytes * 0.5 ns, to distinct ports.
 set -- $(bounds bench/tight/alltoall.pam P=100)
 close "$3" "$(awk 'BEGIN { printf "%.17g", 99 * (2e-6 + 65536 / 100 * 0.5e-9) }')" || die "alltoall hi $3"

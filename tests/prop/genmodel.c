@@ -134,11 +134,41 @@ static int gen_idiom_chain(GenState *g, int par_var, int step_var) {
   return id;
 }
 
+/* A halo exchange on a 3 x 2 grid of workers: par (i = 0, 2) par (j = 0, 1) over a chain of
+** uses of a family at i * 2 + j, a neighbour in i or in j (one-to-one in the pair) or i + j (not). */
+static int gen_idiom_grid(GenState *g) {
+  GenModel *m = g->m;
+  int outer = gen_new_node(g, GEN_PAR), inner = gen_new_node(g, GEN_PAR);
+  m->nodes[outer].var = g->nvars; m->nodes[outer].lo = 0; m->nodes[outer].hi = 2;
+  g->scope_hi[g->nvars++] = 2;
+  m->nodes[inner].var = g->nvars; m->nodes[inner].lo = 0; m->nodes[inner].hi = 1;
+  g->scope_hi[g->nvars++] = 1;
+  int count = 1 + gen_below(g, GEN_MAX_KIDS);
+  int body = gen_new_node(g, GEN_BLOCK);
+  for (int k = 0; k < count; k++) {
+    int step = gen_idiom_step(g, m->nodes[outer].var, -1);
+    GenNode *n = &m->nodes[step];
+    if (n->kind == GEN_USE && m->res[n->res].family) {
+      n->member = GEN_MEMBER_GRID;
+      n->member_var = m->nodes[outer].var;
+      n->member_off = m->nodes[inner].var;
+      n->member_val = gen_below(g, 4);
+    }
+    m->nodes[body].kids[k] = step;
+    m->nodes[body].nkids = k + 1;
+  }
+  g->nvars -= 2;
+  m->nodes[inner].kids[0] = body;
+  m->nodes[outer].kids[0] = inner;
+  return outer;
+}
+
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
+  if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
   int repeat = gen_below(g, 3) == 0 ? gen_new_node(g, GEN_REPEAT) : -1;
   if (repeat >= 0) m->nodes[repeat].hi = 1 + gen_below(g, 2);
   int par = gen_new_node(g, GEN_PAR);
@@ -316,7 +346,11 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
       else if (n->member == GEN_MEMBER_BLOCK) gen_put(b, "[floor(i%d / %d)]", n->member_var, n->member_val);
       else if (n->member == GEN_MEMBER_RING) gen_put(b, "[(i%d + %d) %% P]", n->member_var, n->member_off);
       else if (n->member == GEN_MEMBER_RING_BACK) gen_put(b, "[(i%d + P - 1) %% P]", n->member_var);
-      else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
+      else if (n->member == GEN_MEMBER_GRID) {
+        static const char *const forms[4] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
+                                             "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]"};
+        gen_put(b, forms[n->member_val & 3], n->member_var, n->member_off);
+      } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
       else if (n->member_off) gen_put(b, "[(i%d + %d) %% %d]", n->member_var, n->member_off, n->member_val);
       else gen_put(b, "[i%d %% %d]", n->member_var, n->member_val);
     }
