@@ -23,6 +23,8 @@ $(eval $(call bench_program,predict_bench,predict))
 $(eval $(call bench_program,reduce_bench,reduce))
 # tightness sim/T_lo, T_hi/sim and the wall time simulate/pamc per example model
 $(eval $(call bench_program,tight_bench,tight))
+# fit: one fit of 4 consts on 100 runs (median of 21)
+$(eval $(call bench_program,fit_bench,fit))
 
 bench: all $(BENCH_TARGETS)
 	@echo "bench: done"

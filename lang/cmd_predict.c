@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "predict.h"
+#include "predict_measured.h"
 #include "predict_plot.h"
 #include "sim.h"
 
@@ -19,10 +20,12 @@ static const char usage[] =
   "usage: pamc predict FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
   "                    [--format table|csv|json] [--loop-limit N]\n"
   "                    [--plot OUT.svg|OUT.png [--logx] [--logy] [--linear] [--plot-data DIR]]\n"
+  "                    [--measured RUNS [--region R] [--metric M]]\n"
   "\n"
   "Evaluates the reduced bounds of the entry process at every point of a sweep: for each point,\n"
-  "lo = inf T_lo and hi = sup T_hi over the constants' intervals, est = T_lo at their midpoints,\n"
-  "and the bottleneck (critical path, or the resource whose demand per server is largest).\n"
+  "lo = inf T_lo and hi = sup T_hi over the constants' intervals, est = T_lo at their typical\n"
+  "values (`[a, b] typ m`; the midpoint where none is given), and the bottleneck (critical path,\n"
+  "or the resource whose demand per server is largest).\n"
   "\n"
   "options:\n"
   "  -m FILE          machine file (repeatable; later files override earlier ones)\n"
@@ -40,10 +43,16 @@ static const char usage[] =
   "                   `gnuplot plot.gp` in DIR redraws the plot)\n"
   "  --loop-limit N   a sum with no closed form is walked index by index when its range has\n"
   "                   at most N indices (default 100000); beyond, its closed bound is used\n"
+  "  --measured RUNS  measured runs (as for pamc fit: CSV with params and `time`, or Extra-P\n"
+  "                   text): each row whose params match a configuration of RUNS also shows\n"
+  "                   its measured median, min, max and (est - median) / median; a summary\n"
+  "                   line follows (on stderr for csv and json)\n"
+  "  --region R, --metric M  the series of an Extra-P file holding several\n"
   "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
   "  --help           this text\n"
   "\n"
-  "Columns: each name set with -D or swept, then lo, est, hi, bottleneck.\n"
+  "Columns: each name set with -D or swept, then lo, est, hi, bottleneck (and with --measured:\n"
+  "measured, measured_min, measured_max, error).\n"
   "\n"
   "Exit status: 0 ok, 1 model error (also at evaluation: negative duration, index out of range,\n"
   "...; the message names the place and the values), 2 usage error, 3 unreadable file or\n"
@@ -53,6 +62,10 @@ typedef enum Format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } Format;
 
 /* Width of a time column of the table ("1.234 ms" and room). */
 #define TABLE_TIME_WIDTH 11
+/* Width of the bottleneck column when measured columns follow it. */
+#define TABLE_BOTTLENECK_WIDTH 14
+/* Width of the measured [min, max] column. */
+#define TABLE_RANGE_WIDTH 22
 /* Least width of a param column of the table. */
 #define TABLE_PARAM_WIDTH 8
 
@@ -72,6 +85,7 @@ typedef struct Output {
   const ReduceResult *reduced; /* names of the bottleneck terms */
   long rows;                /* rows printed so far */
   PredictPlot *plot;        /* --plot, or NULL */
+  PredictMeasured *measured; /* --measured, or NULL */
 } Output;
 
 static int usage_error(const char *message, const char *what) {
@@ -129,9 +143,16 @@ static void print_header(FILE *out, const Output *o) {
       fprintf(out, "%*s  ", column_width(&o->columns[i]), o->columns[i].name);
     }
   }
-  if (o->format == FORMAT_CSV) fputs("lo,est,hi,bottleneck\n", out);
-  else fprintf(out, "%*s  %*s  %*s  %s\n", TABLE_TIME_WIDTH, "lo", TABLE_TIME_WIDTH, "est",
-               TABLE_TIME_WIDTH, "hi", "bottleneck");
+  if (o->format == FORMAT_CSV) {
+    fputs(o->measured ? "lo,est,hi,bottleneck,measured,measured_min,measured_max,error\n"
+                      : "lo,est,hi,bottleneck\n", out);
+  } else {
+    fprintf(out, "%*s  %*s  %*s  %-*s", TABLE_TIME_WIDTH, "lo", TABLE_TIME_WIDTH, "est",
+            TABLE_TIME_WIDTH, "hi", o->measured ? TABLE_BOTTLENECK_WIDTH : 0, "bottleneck");
+    if (o->measured)
+      fprintf(out, "  %*s  %-*s  %7s", TABLE_TIME_WIDTH, "measured", TABLE_RANGE_WIDTH, "[min, max]", "error");
+    fputc('\n', out);
+  }
 }
 
 /* The value of a column at a point, as text for the format. */
@@ -146,8 +167,33 @@ static void column_text(const Output *o, const Column *c, const double *point, c
   else eval_format(v, buf, (int)size);
 }
 
+/* The measured columns of a row (m NULL: the row has no runs). */
+static void print_measured(FILE *out, const Output *o, const RunsConfig *m, double est) {
+  char a[64], b[64], c[64], range[160];
+  double error = m ? (est - m->median) / m->median : NAN;
+  if (o->format == FORMAT_JSON) {
+    if (!m) {
+      fputs(", \"measured\": null, \"measured_min\": null, \"measured_max\": null, \"error\": null", out);
+      return;
+    }
+    fprintf(out, ", \"measured\": %.15g, \"measured_min\": %.15g, \"measured_max\": %.15g, \"error\": ",
+            m->median, m->min, m->max);
+    snprintf(a, sizeof a, "%.6g", error);
+    json_number(out, a, error);
+  } else if (o->format == FORMAT_CSV) {
+    if (m) fprintf(out, ",%.15g,%.15g,%.15g,%.6g", m->median, m->min, m->max, error);
+    else fputs(",,,,", out);
+  } else if (m) {
+    snprintf(range, sizeof range, "[%s, %s]", sim_format_time(m->min, b, sizeof b), sim_format_time(m->max, c, sizeof c));
+    fprintf(out, "  %*s  %-*s  %+6.1f%%", TABLE_TIME_WIDTH, sim_format_time(m->median, a, sizeof a),
+            TABLE_RANGE_WIDTH, range, 100 * error);
+  } else {
+    fprintf(out, "  %*s  %-*s  %7s", TABLE_TIME_WIDTH, "-", TABLE_RANGE_WIDTH, "", "");
+  }
+}
+
 static void print_row(FILE *out, Output *o, const double *point, double lo, double est, double hi,
-                      const char *bottleneck) {
+                      const char *bottleneck, const RunsConfig *m) {
   char text[128], a[64], b[64], c[64];
   if (o->format == FORMAT_JSON) {
     fputs(o->rows ? ",\n {" : "\n {", out);
@@ -165,6 +211,7 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
     json_number(out, bound_text(hi, 1, c, sizeof c), hi);
     fputs(", \"bottleneck\": ", out);
     cli_json_string(out, bottleneck);
+    if (o->measured) print_measured(out, o, m, est);
     fputc('}', out);
   } else if (o->format == FORMAT_CSV) {
     for (int i = 0; i < o->column_count; i++) {
@@ -174,15 +221,18 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
     snprintf(b, sizeof b, "%.15g", est);
     fprintf(out, "%s,%s,%s,", bound_text(lo, -1, a, sizeof a), b, bound_text(hi, 1, c, sizeof c));
     csv_string(out, bottleneck);
+    if (o->measured) print_measured(out, o, m, est);
     fputc('\n', out);
   } else {
     for (int i = 0; i < o->column_count; i++) {
       column_text(o, &o->columns[i], point, text, sizeof text);
       fprintf(out, "%*s  ", column_width(&o->columns[i]), text);
     }
-    fprintf(out, "%*s  %*s  %*s  %s\n", TABLE_TIME_WIDTH, sim_format_time(lo, a, sizeof a),
+    fprintf(out, "%*s  %*s  %*s  %-*s", TABLE_TIME_WIDTH, sim_format_time(lo, a, sizeof a),
             TABLE_TIME_WIDTH, sim_format_time(est, b, sizeof b), TABLE_TIME_WIDTH,
-            sim_format_time(hi, c, sizeof c), bottleneck);
+            sim_format_time(hi, c, sizeof c), o->measured ? TABLE_BOTTLENECK_WIDTH : 0, bottleneck);
+    if (o->measured) print_measured(out, o, m, est);
+    fputc('\n', out);
   }
   o->rows++;
 }
@@ -377,8 +427,10 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
     }
     for (int k = 0; k < good && result == EXIT_OK; k++) {
       for (int a = 0; a < sweep->axis_count; a++) point[a] = axis_values[a][k];
+      const RunsConfig *m = o->measured ? predict_measured_row(o->measured, point, batch->lo[k],
+                                                               batch->est[k], batch->hi[k]) : NULL;
       print_row(stdout, o, point, batch->lo[k], batch->est[k], batch->hi[k],
-                r->terms[batch->bottleneck[k]].name);
+                r->terms[batch->bottleneck[k]].name, m);
       if (o->plot && sweep->axis_count > 0) {
         char label[PREDICT_PLOT_LABEL_SIZE], err[256];
         predict_plot_curve_label(sweep, point, label, sizeof label);
@@ -403,6 +455,8 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
     if (n < PREDICT_BATCH) break;
   }
   if (result == EXIT_OK) print_footer(stdout, o);
+  if (result == EXIT_OK && o->measured)
+    predict_measured_summary(o->measured, o->rows, o->format == FORMAT_TABLE ? stdout : stderr);
   if (fflush(stdout) != 0 && result == EXIT_OK) result = EXIT_IO;
   free(values);
   free(batch);
@@ -411,7 +465,7 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
 }
 
 static int predict_file(const CliOptions *opts, Format format, PredictPlotOptions *plot_opts,
-                        long loop_limit) {
+                        long loop_limit, const char *measured_path, const RunsSelect *select) {
   const char *plot_out = plot_opts->out;
   Sweep sweep;
   sweep_init(&sweep);
@@ -440,6 +494,10 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
   const Decl *axis_decls[SWEEP_MAX_AXES];
   result = cli_load_checked(&prog, &diags, opts->files[0], &popts, NULL);
   if (result == EXIT_OK && resolve_axes(&prog, &sweep, axis_decls, &diags) != 0) result = EXIT_MODEL;
+  PredictMeasured measured;
+  memset(&measured, 0, sizeof measured);
+  if (result == EXIT_OK && measured_path)
+    result = predict_measured_open(&measured, measured_path, select, &prog, &sweep, &diags);
   if (result == EXIT_OK) {
     ReduceOptions ropts = {0, loop_limit};
     ReduceResult r;
@@ -448,7 +506,7 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
     } else {
       PredictPlot plot;
       char err[512], title[PREDICT_PLOT_LABEL_SIZE * 4];
-      Output o = {format, NULL, 0, &r, 0, NULL};
+      Output o = {format, NULL, 0, &r, 0, NULL, measured_path ? &measured : NULL};
       o.columns = make_columns(&prog, opts, &sweep, &o.column_count);
       if (plot_out) {
         predict_plot_title(title, sizeof title, opts->files[0], opts->machine_files, opts->machine_count);
@@ -475,6 +533,7 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
     reduce_result_free(&r);
   }
   diag_print(&diags, stderr);
+  predict_measured_free(&measured);
   program_free(&prog);
   diag_free(&diags);
   sweep_free(&sweep);
@@ -483,13 +542,16 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
 }
 
 int cmd_predict(int argc, char **argv) {
-  const char *plot_out = NULL, *plot_dir = NULL, *loop_text = NULL;
+  const char *plot_out = NULL, *plot_dir = NULL, *loop_text = NULL, *measured_path = NULL;
+  RunsSelect select = {NULL, NULL};
   long loop_limit = 0;
   int logx = 0, logy = 0, linear = 0;
   const CliExtra extras[] = {{"--plot", 1, &plot_out, NULL}, {"--loop-limit", 1, &loop_text, NULL},
                              {"--plot-data", 1, &plot_dir, NULL}, {"--logx", 0, NULL, &logx},
-                             {"--logy", 0, NULL, &logy}, {"--linear", 0, NULL, &linear}};
-  const CliSpec spec = {"predict", usage, extras, 6, 1, 1, 1};
+                             {"--logy", 0, NULL, &logy}, {"--linear", 0, NULL, &linear},
+                             {"--measured", 1, &measured_path, NULL}, {"--region", 1, &select.region, NULL},
+                             {"--metric", 1, &select.metric, NULL}};
+  const CliSpec spec = {"predict", usage, extras, 9, 1, 1, 1};
   CliOptions opts;
   int status = cli_parse(&opts, &spec, argc, argv);
   if (status == EXIT_OK && !opts.help) status = cli_loop_limit("predict", loop_text, &loop_limit);
@@ -507,13 +569,15 @@ int cmd_predict(int argc, char **argv) {
   if (status == EXIT_OK && opts.output) status = usage_error("takes no", "-o (rows go to stdout; --plot OUT for a plot)");
   if (status == EXIT_OK && plot_out && predict_plot_kind(plot_out) < 0)
     status = usage_error("--plot wants OUT.svg or OUT.png, not", plot_out);
+  if (status == EXIT_OK && (select.region || select.metric) && !measured_path)
+    status = usage_error("--region and --metric choose a series of", "--measured RUNS");
   if (status == EXIT_OK && !plot_out && (plot_dir || logx || logy || linear))
     status = usage_error("--plot-data, --logx, --logy and --linear go with", "--plot OUT");
   PredictPlotOptions plot_opts = {plot_out, plot_dir, NULL, NULL, PREDICT_PLOT_AUTO, PREDICT_PLOT_AUTO};
   if (linear) plot_opts.logx = plot_opts.logy = PREDICT_PLOT_LINEAR;
   if (logx) plot_opts.logx = PREDICT_PLOT_LOG;
   if (logy) plot_opts.logy = PREDICT_PLOT_LOG;
-  if (status == EXIT_OK) status = predict_file(&opts, format, &plot_opts, loop_limit);
+  if (status == EXIT_OK) status = predict_file(&opts, format, &plot_opts, loop_limit, measured_path, &select);
   cli_free(&opts);
   return status;
 }

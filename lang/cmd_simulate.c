@@ -1,5 +1,5 @@
 /*
-** cmd_simulate.c — `pamc simulate FILE [-m M] [-D ...] [-e NAME] [--scenario lo|mid|hi|random]
+** cmd_simulate.c — `pamc simulate FILE [-m M] [-D ...] [-e NAME] [--scenario lo|mid|hi|random|typ]
 ** [--runs K] [--seed S] [--format table|csv|json]`: loads and checks the model, runs the reference
 ** simulation (sim.h) and prints the makespan over the runs and, per resource, its utilisation and
 ** total waiting time. A family is one row: its members aggregated (utilisation over all members,
@@ -19,7 +19,7 @@
 
 static const char usage[] =
   "usage: pamc simulate FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
-  "                     [--scenario lo|mid|hi|random] [--runs K] [--seed S]\n"
+  "                     [--scenario lo|mid|hi|random|typ] [--runs K] [--seed S]\n"
   "                     [--format table|csv|json]\n"
   "\n"
   "Runs the reference discrete-event simulation of the entry process (LANGUAGE.md §6) and\n"
@@ -32,8 +32,9 @@ static const char usage[] =
   "  -m FILE          machine file (repeatable; later files override earlier ones)\n"
   "  -D NAME=VALUE    set a param or const (repeatable)\n"
   "  -e NAME          entry process (default main)\n"
-  "  --scenario S     values of the intervals: lo, mid (default), hi, or random (every interval\n"
-  "                   literal drawn uniformly once per run)\n"
+  "  --scenario S     values of the intervals: lo, mid (default), hi, random (every interval\n"
+  "                   literal drawn uniformly once per run), or typ (each literal's typical\n"
+  "                   value, `[a, b] typ m`; the midpoint where it has none)\n"
   "  --runs K         number of runs (default 1)\n"
   "  --seed S         seed of choose() and random scenarios (default 1)\n"
   "  --format F       table (default; times with units), csv or json (seconds)\n"
@@ -75,19 +76,28 @@ static void progress_line(void *ctx, const SimProgress *p) {
 }
 
 
-static const char *scenario_names[] = {"lo", "mid", "hi", "random"};
+static const char *scenario_names[] = {"lo", "mid", "hi", "random", "typ"};
+
+/* The servers column: the multiplicity m of fcfs(m), or the capacity c of ps(c) (%.17g in csv
+** and json, %g in the table). */
+static const char *servers_text(const SimResourceReport *x, int exact, char *buf, int size) {
+  if (x->ps) snprintf(buf, (size_t)size, exact ? "%.17g" : "%g", x->capacity);
+  else snprintf(buf, (size_t)size, "%" PRId64, x->servers);
+  return buf;
+}
 
 static void print_report(FILE *out, const SimReport *r, Format format, SimScenario scenario,
                          uint64_t seed) {
-  char a[32], b[32], c[32];
+  char a[32], b[32], c[32], m[40];
   if (format == FORMAT_CSV) {
     fprintf(out, "time_min,time_mean,time_max,runs\n%.17g,%.17g,%.17g,%d\n\n", r->time_min,
             r->time_mean, r->time_max, r->runs);
     fprintf(out, "resource,members,servers,utilisation,max_member_utilisation,waiting,requests\n");
     for (int i = 0; i < r->resource_count; i++) {
       const SimResourceReport *x = &r->resources[i];
-      fprintf(out, "%s,%" PRId64 ",%" PRId64 ",%.17g,%.17g,%.17g,%.17g\n", x->name, x->members,
-              x->servers, x->utilisation, x->max_member_utilisation, x->waiting, x->requests);
+      fprintf(out, "%s,%" PRId64 ",%s,%.17g,%.17g,%.17g,%.17g\n", x->name, x->members,
+              servers_text(x, 1, m, sizeof m), x->utilisation, x->max_member_utilisation, x->waiting,
+              x->requests);
     }
     return;
   }
@@ -99,9 +109,10 @@ static void print_report(FILE *out, const SimReport *r, Format format, SimScenar
       const SimResourceReport *x = &r->resources[i];
       fprintf(out, "%s\n  {\"name\": ", i ? "," : "");
       cli_json_string(out, x->name);
-      fprintf(out, ", \"family\": %s, \"members\": %" PRId64 ", \"servers\": %" PRId64
+      fprintf(out, ", \"family\": %s, \"members\": %" PRId64 ",%s \"servers\": %s"
               ", \"utilisation\": %.17g, \"max_member_utilisation\": %.17g, \"waiting\": %.17g"
-              ", \"requests\": %.17g}", x->family ? "true" : "false", x->members, x->servers,
+              ", \"requests\": %.17g}", x->family ? "true" : "false", x->members,
+              x->ps ? " \"discipline\": \"ps\"," : "", servers_text(x, 1, m, sizeof m),
               x->utilisation, x->max_member_utilisation, x->waiting, x->requests);
     }
     fprintf(out, "%s]}\n", r->resource_count ? "\n " : "");
@@ -128,8 +139,9 @@ static void print_report(FILE *out, const SimReport *r, Format format, SimScenar
     char busiest[32];
     if (x->family) snprintf(busiest, sizeof busiest, "%.1f%%", 100 * x->max_member_utilisation);
     else snprintf(busiest, sizeof busiest, "-");
-    fprintf(out, "%-*s %10" PRId64 " %8" PRId64 " %11.1f%% %12s %14s\n", width, name, x->members,
-            x->servers, 100 * x->utilisation, busiest, sim_format_time(x->waiting, a, sizeof a));
+    fprintf(out, "%-*s %10" PRId64 " %8s %11.1f%% %12s %14s\n", width, name, x->members,
+            servers_text(x, 0, m, sizeof m), 100 * x->utilisation, busiest,
+            sim_format_time(x->waiting, a, sizeof a));
   }
 }
 
@@ -155,6 +167,8 @@ static int simulate_file(const char *path, const CliOptions *opts, const SimOpti
     SimError err;
     if (sim_simulate(entry, sim, &report, &err) != 0) {
       diag_report(&diags, DIAG_ERROR, err.loc, "%s", err.message);
+      for (int i = 0; i < err.note_count; i++)
+        diag_report(&diags, DIAG_NOTE, err.notes[i].loc, "%s", err.notes[i].message);
       result = EXIT_MODEL;
     } else {
       print_report(stdout, &report, format, sim->scenario, sim->seed);
@@ -187,7 +201,7 @@ int cmd_simulate(int argc, char **argv) {
   unsigned long long value;
   if (scenario_text) {
     int found = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < (int)(sizeof scenario_names / sizeof *scenario_names); i++)
       if (!strcmp(scenario_text, scenario_names[i])) found = i;
     if (found < 0) status = usage_error("unknown scenario", scenario_text);
     else sim.scenario = (SimScenario)found;

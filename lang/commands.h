@@ -13,5 +13,6 @@ int cmd_predict(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_fit(int argc, char **argv);
 
 #endif

@@ -88,7 +88,10 @@ static AlgInterval pick_value(EvalEnv *env, const Expr *literal, AlgInterval ran
     case EVAL_PICK_LO: return ival_point(range.lo);
     case EVAL_PICK_HI: return ival_point(range.hi);
     case EVAL_PICK_MID: return ival_point(ival_mid(range));
-    case EVAL_PICK_TYP: return literal->u.interval.typ ? typ : ival_point(ival_mid(range));
+    case EVAL_PICK_TYP:
+      if (!literal->u.interval.typ) return ival_point(ival_mid(range));
+      if (env->typ_picked) (*env->typ_picked)++;
+      return typ;
     case EVAL_PICK_CALLBACK:
       if (env->pick_fn) {
         double x = env->pick_fn(env->pick_ctx, literal, range);

@@ -90,6 +90,8 @@ typedef struct EvalEnv {
   EvalPick pick;            /* interval literals: see EvalPick */
   EvalPickFn pick_fn;       /* EVAL_PICK_CALLBACK only */
   void *pick_ctx;           /* passed to pick_fn */
+  int *typ_picked;          /* EVAL_PICK_TYP: counts the literals that gave their typical value
+                               (shared by the frames of fns and definitions); may be NULL */
   int missing_as_entire;    /* 1: a missing value is [-inf, inf] and evaluation goes on (the
                                checker: only what is certain is reported); 0: EVAL_UNKNOWN */
   int call_depth;           /* fn/definition nesting, internal; start at 0 */

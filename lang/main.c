@@ -22,6 +22,7 @@ static const Command commands[] = {
   {"simulate", cmd_simulate, "run the reference discrete-event simulation"},
   {"calibrate", cmd_calibrate, "measure this machine and write a machine file"},
   {"gen", cmd_gen, "generate a model from an application specification"},
+  {"fit", cmd_fit, "fit a model's unknown consts to measured run times"},
 };
 
 static void usage(FILE *out) {

@@ -26,6 +26,44 @@ static double *batch_array(Arena *arena) {
   return arena_alloc(arena, PREDICT_BATCH * sizeof(double));
 }
 
+/* The value of a const for est (LANGUAGE.md §8): its definition at the typical values of its
+** interval literals when one of them has one (`[a, b] typ m`; the midpoint for those without),
+** else the midpoint of its range, as before typical values existed (old models: byte for byte). */
+static AlgInterval est_value(const Decl *decl, AlgInterval box) {
+  EvalEnv env;
+  eval_env_init(&env);
+  int typ_picked = 0;
+  env.pick = EVAL_PICK_TYP;
+  env.typ_picked = &typ_picked;
+  AlgInterval typ;
+  EvalError err;
+  if (eval_decl_value(&env, decl, &typ, &err) == EVAL_OK && typ_picked > 0 && isfinite(typ.lo) &&
+      isfinite(typ.hi))
+    return typ;
+  return ival_point(ival_mid(box));
+}
+
+int predict_value_in_force(const Decl *decl, AlgInterval *box, AlgInterval *mid, DiagList *diags) {
+  EvalEnv env;
+  eval_env_init(&env);
+  EvalError err;
+  EvalStatus status = eval_decl_value(&env, decl, box, &err);
+  if (status != EVAL_OK) {
+    const char *kind = decl->kind == DECL_PARAM ? "param" : "const";
+    if (status == EVAL_UNKNOWN)
+      diag_report(diags, DIAG_ERROR, decl->name.loc, "%s '%s' has no value: give it %s-D %s=VALUE",
+                  kind, decl->name.name, decl->kind == DECL_CONST ? "in a machine file (-m) or with " : "with ",
+                  decl->name.name);
+    else
+      diag_report(diags, DIAG_ERROR, err.loc, "%s (value of %s '%s')", err.message, kind, decl->name.name);
+    return 1;
+  }
+  *mid = *box;
+  if (decl->kind == DECL_CONST && isfinite(box->lo) && isfinite(box->hi))
+    *mid = est_value(decl, *box);
+  return 0;
+}
+
 /* Adds (once) the input of symbol: its axis, or its value in force. 0, or 1 with an error. */
 static int add_input(PredictPlan *plan, AlgSymbol *symbol, DiagList *diags) {
   for (int i = 0; i < plan->input_count; i++)
@@ -45,23 +83,7 @@ static int add_input(PredictPlan *plan, AlgSymbol *symbol, DiagList *diags) {
   in->mid_lo = batch_array(&plan->arena);
   in->mid_hi = batch_array(&plan->arena);
   if (in->axis >= 0) return 0;
-  EvalEnv env;
-  eval_env_init(&env);
-  EvalError err;
-  EvalStatus status = eval_decl_value(&env, decl, &in->box, &err);
-  if (status != EVAL_OK) {
-    const char *kind = decl->kind == DECL_PARAM ? "param" : "const";
-    if (status == EVAL_UNKNOWN)
-      diag_report(diags, DIAG_ERROR, decl->name.loc, "%s '%s' has no value: give it %s-D %s=VALUE",
-                  kind, decl->name.name, decl->kind == DECL_CONST ? "in a machine file (-m) or with " : "with ",
-                  decl->name.name);
-    else
-      diag_report(diags, DIAG_ERROR, err.loc, "%s (value of %s '%s')", err.message, kind, decl->name.name);
-    return 1;
-  }
-  in->mid = in->box;
-  if (decl->kind == DECL_CONST && isfinite(in->box.lo) && isfinite(in->box.hi))
-    in->mid = ival_point(ival_mid(in->box));
+  if (predict_value_in_force(decl, &in->box, &in->mid, diags) != 0) return 1;
   for (int k = 0; k < PREDICT_BATCH; k++) {
     in->box_lo[k] = in->box.lo;
     in->box_hi[k] = in->box.hi;
@@ -148,8 +170,7 @@ static int run(const PredictPlan *plan, const PredictTape *t, int npoints, int a
                        plan->scratch_lo, plan->scratch_hi);
 }
 
-/* The midpoint of [lo, hi], or the finite end, or NaN when neither is finite. */
-static double middle(double lo, double hi) {
+double predict_middle(double lo, double hi) {
   if (isfinite(lo) && isfinite(hi)) return lo + (hi - lo) / 2;
   if (lo == hi) return lo;
   return isfinite(lo) ? lo : isfinite(hi) ? hi : NAN;
@@ -171,7 +192,7 @@ int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_value
   if (run(plan, &plan->t_hi, npoints, 0)) return -1;
   memcpy(out->hi, plan->scratch_hi, (size_t)npoints * sizeof(double));
   if (run(plan, &plan->t_lo, npoints, 1)) return -1;
-  for (int k = 0; k < npoints; k++) out->est[k] = middle(plan->scratch_lo[k], plan->scratch_hi[k]);
+  for (int k = 0; k < npoints; k++) out->est[k] = predict_middle(plan->scratch_lo[k], plan->scratch_hi[k]);
   /* bottleneck: the first of the largest terms at the midpoints (critical path wins ties) */
   for (int k = 0; k < npoints; k++) {
     out->bottleneck[k] = 0;
@@ -180,7 +201,7 @@ int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_value
   for (int t = 0; t < plan->term_count; t++) {
     if (run(plan, &plan->terms[t], npoints, 1)) return -1;
     for (int k = 0; k < npoints; k++) {
-      double v = middle(plan->scratch_lo[k], plan->scratch_hi[k]);
+      double v = predict_middle(plan->scratch_lo[k], plan->scratch_hi[k]);
       if (v > plan->term_best[k]) {
         plan->term_best[k] = v;
         out->bottleneck[k] = t;

@@ -72,6 +72,16 @@ typedef struct PredictBatch {
 int predict_plan_init(PredictPlan *plan, const ReduceResult *r, const Sweep *sweep, DiagList *diags);
 void predict_plan_free(PredictPlan *plan);
 
+/* The midpoint of [lo, hi] (how est is taken from T_lo's enclosure at the midpoints), or the
+** finite end, or NaN when neither is finite. */
+double predict_middle(double lo, double hi);
+
+/* The value in force of a param or const (param default, -D, machine file): *box over the
+** constants' intervals, *mid the value est takes (a const's typical value, else its midpoint;
+** = *box for a param).
+** Returns 0, or 1 with an error at the declaration ("const 'x' has no value: ..."). */
+int predict_value_in_force(const Decl *decl, AlgInterval *box, AlgInterval *mid, DiagList *diags);
+
 /* Evaluates npoints (<= PREDICT_BATCH) points; axis_values[a][k] is the value of sweep axis a at
 ** point k. Returns 0, or -1 when out of memory. */
 int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_values,

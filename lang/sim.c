@@ -57,9 +57,11 @@ int sim_simulate(const Decl *entry, const SimOptions *opts, SimReport *report, S
       const SimRes *res = program.resources[i];
       SimResourceReport *slot = report_slot(report, res);
       slot->members = res->size;
-      slot->servers = res->servers;
+      slot->servers = res->ps ? 0 : res->servers;
+      slot->ps = res->ps;
+      slot->capacity = res->capacity;
       if (res->members_used > slot->members_used) slot->members_used = res->members_used;
-      double capacity = (double)res->servers * makespan;
+      double capacity = res->capacity * makespan;
       if (capacity > 0) {
         if (res->size > 0) slot->utilisation += res->busy_time / (capacity * (double)res->size);
         slot->max_member_utilisation += res->busiest / capacity;

@@ -20,7 +20,8 @@ typedef enum SimScenario {
   SIM_SCENARIO_LO,      /* every interval at its low end */
   SIM_SCENARIO_MID,     /* at its midpoint */
   SIM_SCENARIO_HI,      /* at its high end */
-  SIM_SCENARIO_RANDOM   /* uniform draw per literal per run */
+  SIM_SCENARIO_RANDOM,  /* uniform draw per literal per run */
+  SIM_SCENARIO_TYP      /* at its typical value (`[a, b] typ m`, LANGUAGE.md §8), else the midpoint */
 } SimScenario;
 
 /* What a run in progress reports (for a progress line; the simulator never prints). */
@@ -51,11 +52,14 @@ typedef struct SimResourceReport {
   const char *name;         /* declared name (AST string) */
   int family;               /* 1: a family r[n] */
   int64_t members;          /* family size (1 for a plain resource), last run's value */
-  int64_t servers;          /* multiplicity m of each member, last run's value */
+  int64_t servers;          /* multiplicity m of each member, last run's value (0 for ps) */
+  int ps;                   /* 1: a ps(c) resource */
+  double capacity;          /* ps: c (last run's value); fcfs: m */
   int64_t members_used;     /* members that served at least one request (max over runs) */
   double utilisation;       /* busy server-time / (m x members x makespan), mean over runs */
   double max_member_utilisation; /* the busiest member's busy / (m x makespan), mean over runs */
-  double waiting;           /* total time requests waited in the queue (s), mean over runs */
+  double waiting;           /* total time requests waited in the queue (s), mean over runs; ps:
+                               time lost to sharing (time present minus work) */
   double requests;          /* use() requests served, mean over runs */
 } SimResourceReport;
 
@@ -73,9 +77,19 @@ typedef struct SimReport {
 /* Longest error message (names are short; numbers printed with %g). */
 #define SIM_MESSAGE_SIZE 320
 
+/* Notes an error carries at most (a deadlock lists the statements that wait). */
+#define SIM_MAX_NOTES 8
+
+typedef struct SimNote {
+  SrcLoc loc;               /* where */
+  char message[SIM_MESSAGE_SIZE]; /* what is there, e.g. "waits for 'b' while holding 'a'" */
+} SimNote;
+
 typedef struct SimError {
   SrcLoc loc;               /* where: the offending statement or expression */
   char message[SIM_MESSAGE_SIZE]; /* e.g. "negative duration (-1e-06)" */
+  SimNote notes[SIM_MAX_NOTES]; /* more places (note_count of them) */
+  int note_count;           /* notes filled */
 } SimError;
 
 /* Simulates the process entry (resolved by check_program; it must take no arguments) under

@@ -18,7 +18,7 @@ typedef struct DeclInfo {
   const Decl *decl;         /* key; NULL: empty slot */
   InfoState state;          /* compilation state (BUSY: a cycle if reached again) */
   double value;             /* param/const: its value in this run */
-  SimError error;           /* INFO_FAILED: why */
+  SimError *error;          /* INFO_FAILED: why (in the arena: a SimError is large) */
   void *compiled;           /* SimProc, SimFn or SimRes */
 } DeclInfo;
 
@@ -139,6 +139,7 @@ static double fraction(Compiler *c) {
     case SIM_SCENARIO_MID: return 0.5;
     case SIM_SCENARIO_HI: return 1;
     case SIM_SCENARIO_RANDOM: return sim_rng_unit(c->rng);
+    case SIM_SCENARIO_TYP: return 0.5;   /* a literal without a typical value: its midpoint */
   }
   return 0.5;
 }
@@ -154,11 +155,14 @@ static SimExpr *decl_value(Compiler *c, const Expr *use) {
     const Expr *value = decl->kind == DECL_PARAM ? decl->u.param.value
                       : decl->kind == DECL_CONST ? decl->u.constant.value : NULL;
     const char *what = decl->kind == DECL_PARAM ? "param" : "const";
+    SimError error;
     if (!value) {
       info->state = INFO_FAILED;
-      sim_fail(&info->error, use->loc, "%s '%s' has no value (give it with -D %s=... or in a machine file)",
+      sim_fail(&error, use->loc, "%s '%s' has no value (give it with -D %s=... or in a machine file)",
                what, decl->name.name, decl->name.name);
-      return failure(c, &info->error, use);
+      info->error = arena_alloc(c->arena, sizeof error);
+      *info->error = error;
+      return failure(c, info->error, use);
     }
     info->state = INFO_BUSY;
     FrameState saved = frame_enter(c, 0);
@@ -167,21 +171,25 @@ static SimExpr *decl_value(Compiler *c, const Expr *use) {
     frame_leave(c, saved);
     info = info_of(c, decl);   /* the table may have grown */
     double frame[SIM_MAX_FN_VALUES] = {0};
-    SimEval ev = {0, &info->error};
+    SimEval ev = {0, &error};
     if (values > SIM_MAX_FN_VALUES) {
-      sim_fail(&info->error, value->loc, "definition of '%s' nests too deeply", decl->name.name);
+      sim_fail(&error, value->loc, "definition of '%s' nests too deeply", decl->name.name);
       info->state = INFO_FAILED;
     } else if (sim_eval(&ev, x, frame, &info->value) == 0) {
       info->state = INFO_DONE;
     } else {
       info->state = INFO_FAILED;
     }
+    if (info->state == INFO_FAILED) {
+      info->error = arena_alloc(c->arena, sizeof error);
+      *info->error = error;
+    }
   } else if (info->state == INFO_BUSY) {
     SimError error;
     sim_fail(&error, use->loc, "'%s' is defined in terms of itself", decl->name.name);
     return failure(c, &error, use);
   }
-  if (info->state == INFO_FAILED) return failure(c, &info->error, use);
+  if (info->state == INFO_FAILED) return failure(c, info->error, use);
   return number(c, info->value, use);
 }
 
@@ -307,6 +315,7 @@ static SimExpr *compile_expr(Compiler *c, const Expr *e) {
     case EX_NUM:
       return number(c, e->u.num.value, e);
     case EX_INTERVAL:
+      if (c->scenario == SIM_SCENARIO_TYP && e->u.interval.typ) return compile_expr(c, e->u.interval.typ);
       x = node(c, SX_LITERAL, e);
       x->value = fraction(c);
       x->a = compile_expr(c, e->u.interval.lo);
@@ -368,15 +377,20 @@ static SimFn *compile_fn(Compiler *c, const Decl *decl, const Expr *use) {
   return fn;
 }
 
-/* A value of a declaration that must be a whole number >= least. */
-static int whole_value(Compiler *c, const Expr *e, int64_t least, const char *what, int64_t *out) {
+/* The value in this run of an expression of a declaration (params and consts only). 0 or -1. */
+static int decl_number(Compiler *c, const Expr *e, double *out) {
   FrameState saved = frame_enter(c, 0);
   SimExpr *x = compile_expr(c, e);
   frame_leave(c, saved);
   double frame[SIM_MAX_FN_VALUES] = {0};
   SimEval ev = {0, c->err};
+  return sim_eval(&ev, x, frame, out);
+}
+
+/* A value of a declaration that must be a whole number >= least. */
+static int whole_value(Compiler *c, const Expr *e, int64_t least, const char *what, int64_t *out) {
   double v;
-  if (sim_eval(&ev, x, frame, &v)) return -1;
+  if (decl_number(c, e, &v)) return -1;
   if (!isfinite(v) || floor(v) != v || v < (double)least || v > 9.0e15)
     return sim_fail(c->err, e->loc, "%s must be a whole number >= %lld (it is %g)", what,
                     (long long)least, v);
@@ -394,14 +408,27 @@ static SimRes *compile_resource(Compiler *c, const Decl *decl) {
   res->servers = 1;
   if (res->family && whole_value(c, decl->u.resource.count, 0, "the size of a resource family", &res->size))
     return NULL;
-  if (decl->u.resource.servers &&
-      whole_value(c, decl->u.resource.servers, 1, "the multiplicity of a resource", &res->servers))
-    return NULL;
-  if (decl->u.resource.discipline == DISC_PS || decl->u.resource.handoff) {
-    /* language version 2 (§8): the engine serves fcfs queues without hand-offs so far */
-    sim_fail(c->err, decl->name.loc, "the simulator does not serve %s resources yet ('%s')",
-             decl->u.resource.handoff ? "handoff" : "ps", decl->name.name);
-    return NULL;
+  res->ps = decl->u.resource.discipline == DISC_PS;
+  if (res->ps) {   /* ps(c): any positive capacity, picked by the scenario when an interval */
+    res->capacity = 1;
+    if (decl->u.resource.servers && decl_number(c, decl->u.resource.servers, &res->capacity)) return NULL;
+    if (!(res->capacity > 0) || !isfinite(res->capacity)) {
+      sim_fail(c->err, decl->u.resource.servers->loc, "the capacity of a ps resource must be positive "
+               "(it is %g)", res->capacity);
+      return NULL;
+    }
+  } else {
+    if (decl->u.resource.servers &&
+        whole_value(c, decl->u.resource.servers, 1, "the multiplicity of a resource", &res->servers))
+      return NULL;
+    res->capacity = (double)res->servers;
+  }
+  if (decl->u.resource.handoff) {
+    if (decl_number(c, decl->u.resource.handoff, &res->handoff)) return NULL;
+    if (!(res->handoff >= 0) || !isfinite(res->handoff)) {
+      sim_fail(c->err, decl->u.resource.handoff->loc, "a hand-off time must be >= 0 (it is %g)", res->handoff);
+      return NULL;
+    }
   }
   res->single.index = 0;
   SimProgram *p = c->program;
@@ -431,8 +458,9 @@ static SimStmt *compile_stmt(Compiler *c, const Stmt *s) {
       t->kind = SS_DELAY;
       t->a = compile_expr(c, s->u.delay.duration);
       break;
-    case ST_USE: {
-      t->kind = SS_USE;
+    case ST_USE:
+    case ST_HOLD: {
+      t->kind = s->kind == ST_USE ? SS_USE : SS_HOLD;
       const Decl *decl = s->u.use.decl;
       if (!decl || decl->kind != DECL_RESOURCE) {
         sim_fail(c->err, s->u.use.resource.loc, "'%s' is not a resource", s->u.use.resource.name);
@@ -445,13 +473,15 @@ static SimStmt *compile_stmt(Compiler *c, const Stmt *s) {
                  : "'%s' is not a family%s", decl->name.name, t->res->family ? decl->name.name : "");
         return NULL;
       }
+      if (t->kind == SS_HOLD && t->res->ps) {   /* the checker says so first (LANGUAGE.md §8) */
+        sim_fail(c->err, s->u.use.resource.loc, "hold needs an fcfs resource; '%s' is ps", decl->name.name);
+        return NULL;
+      }
       if (s->u.use.index) t->index = compile_expr(c, s->u.use.index);
-      t->a = compile_expr(c, s->u.use.duration);
+      if (t->kind == SS_USE) t->a = compile_expr(c, s->u.use.duration);
+      else if (!(t->body = compile_stmt(c, s->u.use.body))) return NULL;
       break;
     }
-    case ST_HOLD:
-      sim_fail(c->err, s->loc, "the simulator does not run hold statements yet");
-      return NULL;
     case ST_CALL: {
       t->kind = SS_CALL;
       const Decl *decl = s->u.call.decl;

@@ -1,7 +1,10 @@
 /*
-** sim_engine.c — the event loop of one simulation run (LANGUAGE.md §6): threads as explicit state
-** machines over compiled statements (a frame stack each), a binary heap of events keyed by
-** (time, sequence number), FCFS resources with multiplicity and one queue per member.
+** sim_engine.c — the event loop of one simulation run (LANGUAGE.md §6, §8): threads as explicit
+** state machines over compiled statements (a frame stack each), the event heap (sim_events.c)
+** and the processor-sharing members (sim_ps.c), FCFS resources with multiplicity, one queue per
+** member, holds and hand-offs, and the deadlock report. Times are exact sums of durations
+** (SimTime), and times within SIM_TIE_REL of each other are one instant, so ties do not depend on
+** how the durations rounded to binary.
 **
 ** A thread is a running branch: the entry process, or one branch of `||` / one index of `par`.
 ** It runs until it starts an activity that takes time (or waits in a queue, or waits for its
@@ -17,153 +20,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "sim_internal.h"
+#include "sim_run.h"
 
 /* Events between two looks at the wall clock (for progress reports): a look costs ~20 ns. */
 #define ENGINE_CLOCK_EVERY 65536
-/* Arrays of a thread (frames, values) and of the engine start this small and double: 10^5 threads
-** alive at once each hold a few frames and values. */
-#define ENGINE_FIRST_CAPACITY 4
 /* A family's member table starts with this many slots and doubles at half full. */
 #define ENGINE_MEMBERS_START 16
 
-typedef enum FrameKind {
-  FR_ONCE,      /* a process body or a forked branch: enter `body` once; may own a value block */
-  FR_BLOCK,     /* { ... }: pos is the next item */
-  FR_SEQ,       /* seq: pos is the next index, end the last */
-  FR_REPEAT     /* repeat: pos counts done, end the count */
-} FrameKind;
-
-typedef struct Frame {
-  FrameKind kind;           /* what the frame steps through */
-  const SimStmt *stmt;      /* FR_ONCE: the statement to enter; else the compound statement */
-  int64_t pos, end;         /* see FrameKind */
-  int saved_base;           /* FR_ONCE that owns a value block: the caller's base; else -1 */
-} Frame;
-
-typedef struct SimThread {
-  Frame *frames;            /* frame stack */
-  int depth;                /* frames in use */
-  int frame_cap;            /* capacity of frames */
-  double *vals;             /* value stack: blocks of [args..., indices...] per process call */
-  int base;                 /* start of the current block */
-  int top;                  /* end of the used values */
-  int val_cap;              /* capacity of vals */
-  struct SimThread *parent; /* the thread that waits for this one to join, NULL for the entry */
-  int fork_depth;           /* forks between the entry thread and this one (entry: 0) */
-  int64_t branch;           /* position among the children of its fork (program order) */
-  int64_t join_left;        /* children not yet ended (+1 while forking) */
-  struct SimThread *next;   /* next in a resource queue, or in the free list */
-  SimRes *holding_res;      /* the resource served during the current activity, NULL for delay */
-  int64_t holding_index;    /* its member (members move when a family's table grows) */
-  double duration;          /* the pending use's duration (while queued) */
-  double requested;         /* when the pending use was requested */
-} SimThread;
-
-typedef struct Event {
-  double time;              /* when */
-  uint64_t seq;             /* among events of one instant and program order: order of scheduling */
-  SimThread *thread;        /* whose activity ends */
-  SimThread *parent;        /* thread->parent, copied: siblings compare without touching threads */
-  int64_t branch;           /* thread->branch, copied */
-} Event;
-
 typedef enum Step { STEP_BLOCKED, STEP_DONE, STEP_ERROR } Step;
-
-typedef struct Engine {
-  SimProgram *program;      /* what runs */
-  SimRng *rng;              /* choose() draws */
-  SimError *err;            /* the first error */
-  SimEval ev;               /* expression evaluation state */
-  double now;               /* simulated time */
-  Event *heap;              /* pending events, binary min-heap on (time, seq) */
-  int64_t heap_count;       /* events in heap */
-  int64_t heap_cap;         /* capacity of heap */
-  uint64_t seq;             /* next sequence number */
-  uint64_t events;          /* events handled */
-  SimThread *free_threads;  /* recycled threads (their buffers kept) */
-  SimThread **all_threads;  /* every thread allocated, to free at the end */
-  int64_t thread_count;     /* length of all_threads */
-  int64_t thread_cap;       /* capacity of all_threads */
-  int failed;               /* an error stopped the run */
-  double makespan;          /* end of the entry process, -1 before */
-  /* progress */
-  const SimOptions *opts;   /* progress callback */
-  int run_index;            /* for progress reports */
-  struct timespec started;  /* wall clock at start */
-  double next_report;       /* elapsed seconds of the next progress report */
-} Engine;
-
-static void *grow_array(void *items, int64_t *cap, size_t size, int64_t least) {
-  int64_t bigger = *cap ? *cap * 2 : ENGINE_FIRST_CAPACITY;
-  while (bigger < least) bigger *= 2;
-  void *more = realloc(items, (size_t)bigger * size);
-  if (!more) {
-    fputs("pamc: out of memory\n", stderr);
-    abort();
-  }
-  *cap = bigger;
-  return more;
-}
-
-/* ------------------------------------------------------------------ event heap */
-
-/* 1 when thread a comes before thread b in program order: depth first over the fork tree, the
-** branches of a fork in order. Threads with events are leaves of that tree (a parent waits at
-** its join without an event), so two of them are never one above the other. */
-static int program_order_before(const SimThread *a, const SimThread *b) {
-  int64_t branch_a = -1, branch_b = -1;
-  while (a->fork_depth > b->fork_depth) { branch_a = a->branch; a = a->parent; }
-  while (b->fork_depth > a->fork_depth) { branch_b = b->branch; b = b->parent; }
-  while (a != b) {
-    branch_a = a->branch;
-    branch_b = b->branch;
-    a = a->parent;
-    b = b->parent;
-  }
-  return branch_a < branch_b;
-}
-
-/* Events of one instant run in program order (LANGUAGE.md §6: requests made at the same instant
-** queue in program order), then in the order they were scheduled. */
-static int earlier(const Event *a, const Event *b) {
-  if (a->time != b->time) return a->time < b->time;
-  if (a->parent == b->parent && a->branch != b->branch) return a->branch < b->branch;
-  if (a->thread != b->thread) {
-    if (program_order_before(a->thread, b->thread)) return 1;
-    if (program_order_before(b->thread, a->thread)) return 0;
-  }
-  return a->seq < b->seq;
-}
-
-static void schedule(Engine *e, SimThread *t, double time) {
-  if (e->heap_count == e->heap_cap) e->heap = grow_array(e->heap, &e->heap_cap, sizeof *e->heap, 0);
-  Event ev = {time, e->seq++, t, t->parent, t->branch};
-  int64_t i = e->heap_count++;
-  while (i > 0) {
-    int64_t parent = (i - 1) / 2;
-    if (!earlier(&ev, &e->heap[parent])) break;
-    e->heap[i] = e->heap[parent];
-    i = parent;
-  }
-  e->heap[i] = ev;
-}
-
-static Event pop_event(Engine *e) {
-  Event first = e->heap[0];
-  Event last = e->heap[--e->heap_count];
-  int64_t i = 0, n = e->heap_count;
-  for (;;) {
-    int64_t child = 2 * i + 1;
-    if (child >= n) break;
-    if (child + 1 < n && earlier(&e->heap[child + 1], &e->heap[child])) child++;
-    if (!earlier(&e->heap[child], &last)) break;
-    e->heap[i] = e->heap[child];
-    i = child;
-  }
-  if (n > 0) e->heap[i] = last;
-  return first;
-}
 
 /* ------------------------------------------------------------------ threads */
 
@@ -178,7 +42,7 @@ static SimThread *thread_new(Engine *e, SimThread *parent) {
       abort();
     }
     if (e->thread_count == e->thread_cap)
-      e->all_threads = grow_array(e->all_threads, &e->thread_cap, sizeof *e->all_threads, 0);
+      e->all_threads = sim_grow_array(e->all_threads, &e->thread_cap, sizeof *e->all_threads, 0);
     e->all_threads[e->thread_count++] = t;
   }
   t->depth = 0;
@@ -190,6 +54,7 @@ static SimThread *thread_new(Engine *e, SimThread *parent) {
   t->join_left = 0;
   t->next = NULL;
   t->holding_res = NULL;
+  t->waiting = NULL;
   return t;
 }
 
@@ -201,7 +66,7 @@ static void thread_release(Engine *e, SimThread *t) {
 static Frame *push_frame(SimThread *t, FrameKind kind, const SimStmt *stmt) {
   if (t->depth == t->frame_cap) {
     int64_t cap = t->frame_cap;
-    t->frames = grow_array(t->frames, &cap, sizeof *t->frames, 0);
+    t->frames = sim_grow_array(t->frames, &cap, sizeof *t->frames, 0);
     t->frame_cap = (int)cap;
   }
   Frame *f = &t->frames[t->depth++];
@@ -217,7 +82,7 @@ static Frame *push_frame(SimThread *t, FrameKind kind, const SimStmt *stmt) {
 static int reserve_values(SimThread *t, int count) {
   if (t->top + count > t->val_cap) {
     int64_t cap = t->val_cap;
-    t->vals = grow_array(t->vals, &cap, sizeof *t->vals, t->top + count);
+    t->vals = sim_grow_array(t->vals, &cap, sizeof *t->vals, t->top + count);
     t->val_cap = (int)cap;
   }
   int first = t->top;
@@ -260,7 +125,9 @@ static SimMember *member_of(SimRes *res, int64_t index) {
   return m;
 }
 
-/* Frees one server of the member at e->now and hands it to the first waiting request. */
+/* Frees one server of the member at e->now and hands it to the first waiting request, which
+** starts handoff seconds later (LANGUAGE.md §8; the server stays taken meanwhile): a use then runs
+** for its duration, a hold enters its body. */
 static void release(Engine *e, SimRes *res, int64_t index) {
   SimMember *m = member_of(res, index);
   SimThread *next = m->head;
@@ -271,13 +138,42 @@ static void release(Engine *e, SimRes *res, int64_t index) {
   m->head = next->next;
   if (!m->head) m->tail = NULL;
   next->next = NULL;
-  res->waiting += e->now - next->requested;
-  res->busy_time += next->duration;
+  SimTime start = sim_time_add(e->now, res->handoff);
+  res->waiting += sim_time_diff(start, next->requested);
   res->requests += 1;
-  m->busy_time += next->duration;
+  if (next->waiting->kind == SS_HOLD) {   /* its FR_HOLD frame is on top: busy time at release */
+    next->frames[next->depth - 1].since = e->now;
+    next->waiting = NULL;
+    sim_schedule(e, next, start);
+    return;
+  }
+  next->waiting = NULL;
+  res->busy_time += res->handoff + next->duration;
+  m->busy_time += res->handoff + next->duration;
   next->holding_res = res;
   next->holding_index = index;
-  schedule(e, next, e->now + next->duration);
+  sim_schedule(e, next, sim_time_add(start, next->duration));
+}
+
+/* Puts t at the end of member m's queue, waiting for statement s (a use of duration seconds, or a
+** hold). */
+static void enqueue(Engine *e, SimMember *m, SimThread *t, const SimStmt *s, double duration) {
+  t->duration = duration;
+  t->requested = e->now;
+  t->waiting = s;
+  t->next = NULL;
+  if (m->tail) m->tail->next = t;
+  else m->head = t;
+  m->tail = t;
+}
+
+/* The end of hold (r) S at e->now: the server's busy time, then it goes to the next request. */
+static void release_hold(Engine *e, const Frame *f) {
+  SimRes *res = f->stmt->res;
+  double held = sim_time_diff(e->now, f->since);
+  res->busy_time += held;
+  member_of(res, f->end)->busy_time += held;
+  release(e, res, f->end);
 }
 
 /* ------------------------------------------------------------------ statements */
@@ -320,6 +216,37 @@ static void fork_child(Engine *e, SimThread *t, const SimStmt *body, int64_t bra
 
 /* Enters statement s in thread t at e->now. Returns STEP_DONE when s has nothing left to wait
 ** for (it ended, or it pushed frames that advance() continues), STEP_BLOCKED when t waits. */
+/* The member a use or hold names (index evaluated in t's frame). 0, or -1 with the error. */
+static inline int member_index(Engine *e, SimThread *t, const SimStmt *s, int64_t *index) {
+  double x;
+  *index = 0;
+  if (!s->index) return 0;
+  if (eval_whole(e, t, s->index, "a member index", &x)) return -1;
+  if (x < 0 || x >= (double)s->res->size)
+    return sim_fail(e->err, s->index->src->loc, "index %g out of range: %s has members 0 .. %lld",
+                    x, s->res->decl->name.name, (long long)s->res->size - 1);
+  *index = (int64_t)x;
+  return 0;
+}
+
+/* hold (r) S: takes a server of r now or queues for one (FCFS, like use); S runs in t holding it
+** (FR_HOLD releases it when S ends). */
+static Step enter_hold(Engine *e, SimThread *t, const SimStmt *s) {
+  int64_t index;
+  if (member_index(e, t, s, &index)) return STEP_ERROR;
+  SimMember *m = member_of(s->res, index);
+  Frame *f = push_frame(t, FR_HOLD, s);
+  f->end = index;
+  f->since = e->now;
+  if (m->busy < s->res->servers) {
+    m->busy++;
+    s->res->requests += 1;
+    return STEP_DONE;
+  }
+  enqueue(e, m, t, s, 0);
+  return STEP_BLOCKED;
+}
+
 static Step enter(Engine *e, SimThread *t, const SimStmt *s) {
   double x, y;
   switch (s->kind) {
@@ -328,20 +255,22 @@ static Step enter(Engine *e, SimThread *t, const SimStmt *s) {
     case SS_DELAY:
       if (eval_duration(e, t, s->a, &x)) return STEP_ERROR;
       if (x == 0) return STEP_DONE;
-      schedule(e, t, e->now + x);
+      sim_schedule(e, t, sim_time_add(e->now, x));
       return STEP_BLOCKED;
     case SS_USE: {
       SimRes *res = s->res;
-      int64_t index = 0;
-      if (s->index) {
-        if (eval_whole(e, t, s->index, "a member index", &x)) return STEP_ERROR;
-        if (x < 0 || x >= (double)res->size)
-          return sim_fail(e->err, s->index->src->loc, "index %g out of range: %s has members 0 .. %lld",
-                          x, res->decl->name.name, (long long)res->size - 1), STEP_ERROR;
-        index = (int64_t)x;
-      }
+      int64_t index;
+      if (member_index(e, t, s, &index)) return STEP_ERROR;
       if (eval_duration(e, t, s->a, &y)) return STEP_ERROR;
       SimMember *m = member_of(res, index);
+      if (res->ps) {   /* processor sharing: served at once, at the shared rate */
+        res->busy_time += y;
+        res->requests += 1;
+        m->busy_time += y;
+        if (y == 0) return STEP_DONE;
+        sim_ps_arrive(e, res, m, t, y);
+        return STEP_BLOCKED;
+      }
       if (m->busy < res->servers) {
         res->busy_time += y;
         res->requests += 1;
@@ -350,17 +279,14 @@ static Step enter(Engine *e, SimThread *t, const SimStmt *s) {
         m->busy++;
         t->holding_res = res;
         t->holding_index = index;
-        schedule(e, t, e->now + y);
+        sim_schedule(e, t, sim_time_add(e->now, y));
         return STEP_BLOCKED;
       }
-      t->duration = y;
-      t->requested = e->now;
-      t->next = NULL;
-      if (m->tail) m->tail->next = t;
-      else m->head = t;
-      m->tail = t;
+      enqueue(e, m, t, s, y);
       return STEP_BLOCKED;
     }
+    case SS_HOLD:
+      return enter_hold(e, t, s);
     case SS_CALL: {
       const SimProc *proc = s->proc;
       int first = reserve_values(t, proc->value_count);
@@ -450,8 +376,15 @@ static Step advance(Engine *e, SimThread *t) {
           next = f->stmt->body;
         }
         break;
+      case FR_HOLD:
+        if (!f->pos) {
+          f->pos = 1;
+          next = f->stmt->body;
+        }
+        break;
     }
     if (!next) {
+      if (f->kind == FR_HOLD) release_hold(e, f);
       if (f->saved_base >= 0) {   /* end of a process call: drop its values */
         t->top = t->base;
         t->base = f->saved_base;
@@ -477,7 +410,7 @@ static void thread_run(Engine *e, SimThread *t) {
     SimThread *parent = t->parent;
     thread_release(e, t);
     if (!parent) {
-      e->makespan = e->now;
+      e->makespan = e->now.hi;
       return;
     }
     t = --parent->join_left == 0 ? parent : NULL;
@@ -500,10 +433,80 @@ static void engine_free(Engine *e) {
   }
   free(e->all_threads);
   free(e->heap);
+  free(e->ps_heap);
   for (int i = 0; i < e->program->resource_count; i++) {
-    free(e->program->resources[i]->table);
-    e->program->resources[i]->table = NULL;
+    SimRes *res = e->program->resources[i];
+    sim_ps_free(&res->single);
+    for (int64_t j = 0; j < res->table_size; j++)
+      if (res->table[j].index >= 0) sim_ps_free(&res->table[j]);
+    free(res->table);
+    res->table = NULL;
   }
+}
+
+/* ------------------------------------------------------------------ deadlock */
+
+/* Writes resource res (member index of a family) as "'r'" or "'r[3]'" at buf[n...]; returns n. */
+static int put_member(char *buf, int n, int size, const char *sep, const SimRes *res, int64_t index) {
+  if (n < 0 || n >= size) return n;
+  if (res->family)
+    return n + snprintf(buf + n, (size_t)(size - n), "%s'%s[%lld]'", sep, res->decl->name.name, (long long)index);
+  return n + snprintf(buf + n, (size_t)(size - n), "%s'%s'", sep, res->decl->name.name);
+}
+
+/* Adds a note on the request t waiting at member index of res: what it waits for and what its
+** thread holds. */
+static void note_waiter(SimError *err, const SimRes *res, int64_t index, const SimThread *t) {
+  SimNote *note = &err->notes[err->note_count++];
+  int size = (int)sizeof note->message;
+  note->loc = t->waiting->src->loc;
+  int n = snprintf(note->message, (size_t)size, "%s", t->waiting->kind == SS_HOLD ? "hold of" : "use of");
+  n = put_member(note->message, n, size, " ", res, index);
+  if (n < size) n += snprintf(note->message + n, (size_t)(size - n), " waits");
+  const char *sep = " while holding ";
+  for (int i = 0; i < t->depth; i++) {
+    const Frame *f = &t->frames[i];
+    if (f->kind != FR_HOLD || f->pos == 0) continue;   /* pos 0: the hold still waiting */
+    n = put_member(note->message, n, size, sep, f->stmt->res, f->end);
+    sep = ", ";
+  }
+}
+
+/* The run stopped with requests waiting and nothing running (LANGUAGE.md §8): the error names the
+** resources, at the first waiting statement, with a note per waiting statement. Returns -1. */
+static int report_deadlock(Engine *e) {
+  char names[SIM_MESSAGE_SIZE / 2] = "";
+  int waiting = 0, len = 0;
+  const SimThread *first = NULL;
+  SimError *err = e->err;
+  SimError scratch;   /* the notes, gathered before the error is known */
+  scratch.note_count = 0;
+  for (int i = 0; i < e->program->resource_count; i++) {
+    const SimRes *res = e->program->resources[i];
+    int64_t slots = res->family ? res->table_size : 1;
+    int named = 0;
+    for (int64_t j = 0; j < slots; j++) {
+      const SimMember *m = res->family ? &res->table[j] : &res->single;
+      if (res->family && m->index < 0) continue;
+      for (const SimThread *t = m->head; t; t = t->next) {
+        waiting++;
+        if (!first) first = t;
+        if (scratch.note_count < SIM_MAX_NOTES) note_waiter(&scratch, res, m->index, t);
+        if (!named && len < (int)sizeof names - 1) {
+          len += snprintf(names + len, sizeof names - (size_t)len, "%s'%s'", len ? ", " : "", res->decl->name.name);
+          named = 1;
+        }
+      }
+    }
+  }
+  if (!first)
+    return sim_fail(err, e->program->entry->decl->loc, "the entry process never ended (internal error)");
+  sim_fail(err, first->waiting->src->loc, "deadlock: %d request%s wait%s for %s, which nothing will "
+           "release (every other thread has ended or waits)%s", waiting, waiting == 1 ? "" : "s",
+           waiting == 1 ? "s" : "", names, waiting > SIM_MAX_NOTES ? "; the first ones below" : "");
+  for (int i = 0; i < scratch.note_count; i++) err->notes[i] = scratch.notes[i];
+  err->note_count = scratch.note_count;
+  return -1;
 }
 
 int sim_engine_run(SimProgram *program, SimRng *rng, const SimOptions *opts, int run_index,
@@ -531,16 +534,23 @@ int sim_engine_run(SimProgram *program, SimRng *rng, const SimOptions *opts, int
   reserve_values(root, program->entry->value_count);
   push_frame(root, FR_ONCE, program->entry->body);
   thread_run(&e, root);
-  while (!e.failed && e.heap_count > 0) {
-    Event ev = pop_event(&e);
-    e.now = ev.time;
-    e.events++;
-    SimThread *t = ev.thread;
-    if (t->holding_res) {
-      SimRes *res = t->holding_res;
-      t->holding_res = NULL;
-      release(&e, res, t->holding_index);
+  while (!e.failed && (e.heap_count > 0 || e.ps_count > 0)) {
+    SimTime ps_time;
+    SimThread *t = e.ps_count > 0 ? sim_ps_first(&e, &ps_time) : NULL;
+    if (t && (e.heap_count == 0 || !sim_event_before_thread(&e.heap[0], ps_time, t))) {
+      e.now = ps_time;   /* a processor-sharing request ends first */
+      sim_ps_complete(&e);
+    } else {
+      Event ev = sim_pop_event(&e);
+      e.now = ev.time;
+      t = ev.thread;
+      if (t->holding_res) {
+        SimRes *res = t->holding_res;
+        t->holding_res = NULL;
+        release(&e, res, t->holding_index);
+      }
     }
+    e.events++;
     thread_run(&e, t);
     if ((e.events & (ENGINE_CLOCK_EVERY - 1)) == 0 && opts && (opts->progress_fn || opts->wall_limit > 0)) {
       double elapsed = seconds_since(&e.started);
@@ -551,7 +561,7 @@ int sim_engine_run(SimProgram *program, SimRng *rng, const SimOptions *opts, int
         break;
       }
       if (opts->progress_fn && elapsed >= e.next_report) {
-        SimProgress progress = {run_index, opts->runs, e.events, e.now, elapsed};
+        SimProgress progress = {run_index, opts->runs, e.events, e.now.hi, elapsed};
         opts->progress_fn(opts->progress_ctx, &progress);
         e.next_report = elapsed + SIM_PROGRESS_SECONDS;
       }
@@ -560,7 +570,7 @@ int sim_engine_run(SimProgram *program, SimRng *rng, const SimOptions *opts, int
   /* busiest member, for the report (before the tables go) */
   if (e.failed) status = -1;
   else if (e.makespan < 0)
-    status = sim_fail(err, program->entry->decl->loc, "the entry process never ended (internal error)");
+    status = report_deadlock(&e);
   result->makespan = e.makespan;
   result->events = e.events;
   for (int i = 0; i < program->resource_count; i++) {

@@ -15,6 +15,7 @@
 int sim_fail(SimError *err, SrcLoc loc, const char *format, ...) {
   if (err) {
     err->loc = loc;
+    err->note_count = 0;
     va_list args;
     va_start(args, format);
     vsnprintf(err->message, sizeof err->message, format, args);

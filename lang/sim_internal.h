@@ -7,6 +7,7 @@
 #ifndef PAMC_SIM_INTERNAL_H
 #define PAMC_SIM_INTERNAL_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "arena.h"
@@ -24,6 +25,51 @@ void sim_rng_seed(SimRng *rng, uint64_t seed);
 uint64_t sim_rng_next(SimRng *rng);
 /* Uniform in [0, 1) with 53 random bits. */
 double sim_rng_unit(SimRng *rng);
+
+/* ------------------------------------------------------------------ simulated time */
+
+/* Simulated time is a double-double: the exact value is hi + lo, with hi the double nearest to it.
+** Adding a duration is exact (a two-sum), so a chain of activities ends at the exact sum of their
+** durations, and the time printed is that sum rounded once (64 x 3us gives 0.000192, the bounds'
+** value, not 0.0001919999999999999). */
+typedef struct SimTime {
+  double hi;                /* the time rounded to a double */
+  double lo;                /* what rounding left out: hi + lo is the exact sum */
+} SimTime;
+
+/* Two times are the same instant when they differ by at most this fraction of the larger: durations
+** that are equal in exact decimal arithmetic (5us + 2us and 3us + 4us) differ after conversion to
+** binary by a few units in the 53rd bit, far below this window (2^-46, about 1.4e-14), and a model
+** whose times differ by less than it would be resolving femtoseconds in seconds. Events of one
+** instant are handled in program order (LANGUAGE.md §6, docs/language.md: ties). */
+#define SIM_TIE_REL 0x1p-46
+
+/* t + d exactly (as long as the exponents are within 106 bits of each other). */
+static inline SimTime sim_time_add(SimTime t, double d) {
+  double s = t.hi + d;
+  double v = s - t.hi;
+  double err = (t.hi - (s - v)) + (d - v) + t.lo;
+  SimTime out;
+  out.hi = s + err;
+  out.lo = err - (out.hi - s);
+  if (out.lo != out.lo) out.lo = 0;   /* an infinite time keeps hi = inf */
+  return out;
+}
+
+/* a - b rounded to a double. */
+static inline double sim_time_diff(SimTime a, SimTime b) {
+  return (a.hi - b.hi) + (a.lo - b.lo);
+}
+
+/* -1 when a is before b, 1 when after, 0 when they are the same instant (see SIM_TIE_REL). Times
+** are >= 0, so the larger is the later one, and lo (below 2^-53 of hi) is far inside the window:
+** the event heap's comparison costs one subtraction, one multiplication and two tests. */
+static inline int sim_time_order(SimTime a, SimTime b) {
+  double d = a.hi - b.hi;
+  if (d < 0) return -d > SIM_TIE_REL * b.hi || b.hi == INFINITY ? -1 : 0;
+  if (d > 0) return d > SIM_TIE_REL * a.hi || a.hi == INFINITY ? 1 : 0;
+  return 0;
+}
 
 /* ------------------------------------------------------------------ compiled expressions */
 
@@ -88,7 +134,7 @@ int sim_eval(SimEval *ev, const SimExpr *x, double *vals, double *out);
 
 typedef enum SimStmtKind {
   SS_SKIP, SS_DELAY, SS_USE, SS_CALL, SS_BLOCK, SS_PARALLEL, SS_SEQ, SS_PAR, SS_REPEAT, SS_IF,
-  SS_CHOOSE
+  SS_CHOOSE, SS_HOLD
 } SimStmtKind;
 
 struct SimProc;
@@ -101,13 +147,13 @@ typedef struct SimStmt {
   SimExpr *a;               /* duration (delay, use), lo (seq, par), count (repeat), condition or
                                probability (if, choose) */
   SimExpr *b;               /* hi (seq, par) */
-  SimExpr *index;           /* SS_USE on a family member: the index */
+  SimExpr *index;           /* SS_USE, SS_HOLD on a family member: the index */
   struct SimStmt **items;   /* SS_BLOCK, SS_PARALLEL */
-  struct SimStmt *body;     /* loops; SS_IF/SS_CHOOSE: then */
+  struct SimStmt *body;     /* loops, SS_HOLD; SS_IF/SS_CHOOSE: then */
   struct SimStmt *otherwise;/* SS_IF/SS_CHOOSE else, may be NULL */
   SimExpr **args;           /* SS_CALL */
   struct SimProc *proc;     /* SS_CALL */
-  struct SimRes *res;       /* SS_USE */
+  struct SimRes *res;       /* SS_USE, SS_HOLD */
   const Stmt *src;          /* source statement (locations) */
 } SimStmt;
 
@@ -118,7 +164,8 @@ typedef struct SimProc {
   int value_count;          /* parameters + deepest index nesting (loops and binders) */
 } SimProc;
 
-/* One member of a resource: a server group with its FCFS queue. */
+/* One member of a resource: a server group with its FCFS queue, or a ps(c) processor shared by
+** the requests present (sim_ps.c). */
 struct SimThread;
 typedef struct SimMember {
   int64_t index;            /* member index (key of the family's table); -1: empty slot */
@@ -126,13 +173,17 @@ typedef struct SimMember {
   struct SimThread *head;   /* first waiting request */
   struct SimThread *tail;   /* last waiting request */
   double busy_time;         /* server-seconds served */
+  struct SimPs *ps;         /* ps: the shared processor (sim_ps.c), made at its first request */
 } SimMember;
 
 typedef struct SimRes {
   const Decl *decl;         /* the resource declaration */
   int family;               /* 1: r[n] */
   int64_t size;             /* members (1 for a plain resource) */
-  int64_t servers;          /* multiplicity of each member */
+  int64_t servers;          /* multiplicity of each member (fcfs) */
+  int ps;                   /* 1: ps(c), processor sharing (LANGUAGE.md §8) */
+  double capacity;          /* ps: c; fcfs: servers (utilisation's denominator) */
+  double handoff;           /* fcfs: seconds before a waiting request starts on a released server */
   int order;                /* position in the run's resource list */
   /* run state (sim_engine.c) */
   SimMember single;         /* the member of a plain resource */

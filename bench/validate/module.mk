@@ -22,3 +22,9 @@ $(VALIDATE_MPI): $(VALIDATE_DIR)/%: bench/validate/%.c
 validate: all $(VALIDATE_THREADS) $(if $(filter yes,$(VALIDATE_HAVE_MPI)),$(VALIDATE_MPI))
 	PAMC=./pamc VALIDATE_BIN=$(VALIDATE_DIR) VALIDATE_HAVE_MPI=$(VALIDATE_HAVE_MPI) \
 	  bash bench/validate/validate.sh
+
+# `make validate-fit`: mutex measured at small sizes, its model's consts fitted with `pamc fit`,
+# predicted 8x and 64x larger and measured beside (bench/validate/fit.sh; VALIDATE_K runs each).
+.PHONY: validate-fit
+validate-fit: all $(VALIDATE_DIR)/mutex
+	PAMC=./pamc VALIDATE_BIN=$(VALIDATE_DIR) bash bench/validate/fit.sh

@@ -15,66 +15,9 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "check.h"
-#include "program.h"
-#include "sim.h"
+#include "sim_case.h"
 
-/* Relative tolerance of a simulated time against its hand derivation (sums of a few doubles). */
-#define SIMTEST_REL_TOL 1e-9
-
-/* A loaded, checked model and the result of simulating it. */
-typedef struct SimCase {
-  DiagList diags;           /* loader and checker messages */
-  Program prog;             /* the model */
-  int status;               /* sim_simulate's result */
-  SimReport report;         /* status 0 */
-  SimError err;             /* status -1 */
-} SimCase;
-
-/* Loads text, resolves it, simulates (even when the value checks complained: run-time errors
-** are what some tests look for). Names must resolve. */
-static void simtest_run(SimCase *c, const char *text, SimScenario scenario, int runs, uint64_t seed) {
-  memset(c, 0, sizeof *c);
-  diag_init(&c->diags);
-  ProgramStatus status = program_load_string(&c->prog, &c->diags, "test.pam", text, NULL);
-  if (status != PROGRAM_OK) diag_print(&c->diags, stderr);
-  assert_int_equal(status, PROGRAM_OK);
-  check_program(&c->prog);
-  Decl *entry = program_entry(&c->prog);
-  assert_non_null(entry);
-  SimOptions opts = {scenario, seed, runs, NULL, NULL, 0};
-  c->status = sim_simulate(entry, &opts, &c->report, &c->err);
-  if (c->status != 0) fprintf(stderr, "sim: %d:%d: %s\n", c->err.loc.line, c->err.loc.col, c->err.message);
-}
-
-static void simtest_done(SimCase *c) {
-  sim_report_free(&c->report);
-  program_free(&c->prog);
-  diag_free(&c->diags);
-}
-
-static void assert_close(double got, double want) {
-  double tol = SIMTEST_REL_TOL * fabs(want) + 1e-18;
-  if (fabs(got - want) > tol) fail_msg("got %.17g, want %.17g", got, want);
-}
-
-/* Makespan of a deterministic model (mid scenario, one run). */
-static double simtest_time(const char *text) {
-  SimCase c;
-  simtest_run(&c, text, SIM_SCENARIO_MID, 1, 1);
-  assert_int_equal(c.status, 0);
-  assert_close(c.report.time_min, c.report.time_max);
-  double t = c.report.time_mean;
-  simtest_done(&c);
-  return t;
-}
-
-static const SimResourceReport *simtest_resource(const SimCase *c, const char *name) {
-  for (int i = 0; i < c->report.resource_count; i++)
-    if (!strcmp(c->report.resources[i].name, name)) return &c->report.resources[i];
-  fail_msg("no resource %s in the report", name);
-  return NULL;
-}
+#define assert_close simtest_assert_close
 
 /* ------------------------------------------------------------------ EXAMPLES.md */
 
