@@ -228,13 +228,17 @@ static int idiom_row(const IdiomModel *model, const char *value, IdiomTally *tal
   snprintf(raw, sizeof raw, "%s=%s", model->param, value);
   snprintf(label, sizeof label, "%s=%s", model->param, value);
   ProgramDefine define = {model->param, value, raw};
-  double lo, est, hi, pamc_seconds;
-  if (closed_form(path, 0, model->param, value, &lo, &est, &hi, &pamc_seconds)) return -1;
   DiagList diags;
   diag_init(&diags);
   Program prog;
-  if (load(&prog, &diags, path, &define, 0) != 0) {
-    diag_print(&diags, stderr);
+  if (load(&prog, &diags, path, &define, 0) != 0) {   /* outside the declared range, most likely */
+    printf("  %-20s %-8s not run: %s\n", model->file, label, diags.count ? diags.items[0].message : "does not load");
+    program_free(&prog);
+    diag_free(&diags);
+    return 0;
+  }
+  double lo, est, hi, pamc_seconds;
+  if (closed_form(path, 0, model->param, value, &lo, &est, &hi, &pamc_seconds)) {
     program_free(&prog);
     diag_free(&diags);
     return -1;

@@ -12,7 +12,6 @@ bounds() { "$PAMC" predict "$1" -D "$2" --format csv | sed -n 2p | awk -F, '{ pr
 sim() { "$PAMC" simulate "$1" -D "$2" --format csv | sed -n 2p | cut -d, -f2; }
 
 for model in bench/tight/*.pam; do
-  case $model in *threads_ps*) continue ;; esac   # the simulator has no ps yet
   param=$(sed -n 's/^param \([A-Za-z_]*\).*/\1/p' "$model" | head -1)
   for v in 1 2 3 7 16; do
     b=$(bounds "$model" "$param=$v") || die "$model $param=$v: predict failed"
