@@ -229,7 +229,7 @@ static int fit_reduced(const FitArgs *a, Program *prog, Runs *runs, DiagList *di
       fputs("pamc fit: out of memory\n", stderr);
       result = EXIT_IO;
     } else if (status > 0) {
-      diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "%s", message);
+      diag_report(diags, DIAG_ERROR, (SrcLoc){runs->path, runs->header_line, 1, runs->header_line, 1}, "%s", message);
       result = EXIT_MODEL;
     }
   }

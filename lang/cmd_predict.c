@@ -440,6 +440,7 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
           result = EXIT_IO;
           break;
         }
+        if (m) predict_plot_measured(o->plot, m->median, m->min, m->max);
       }
     }
     if (result != EXIT_OK) break;

@@ -7,6 +7,7 @@
 #include "predict_plot.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,8 +83,16 @@ int predict_plot_point(PredictPlot *plot, const char *curve, double x, double lo
     plot->points = more;
     plot->point_capacity = capacity;
   }
-  plot->points[plot->point_count++] = (PredictPlotPoint){x, lo, est, hi, bottleneck, c};
+  plot->points[plot->point_count++] = (PredictPlotPoint){x, lo, est, hi, bottleneck, c, NAN, NAN, NAN};
   return 0;
+}
+
+void predict_plot_measured(PredictPlot *plot, double median, double min, double max) {
+  if (plot->point_count == 0) return;
+  PredictPlotPoint *p = &plot->points[plot->point_count - 1];
+  p->median = median;
+  p->min = min;
+  p->max = max;
 }
 
 void predict_plot_abort(PredictPlot *plot) {

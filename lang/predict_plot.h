@@ -41,6 +41,7 @@ typedef struct PredictPlotPoint {
   double lo, est, hi;       /* seconds */
   const char *bottleneck;   /* name of the bottleneck (caller's storage, outlives the plot) */
   int curve;                /* index into PredictPlot.labels */
+  double median, min, max;  /* --measured: the runs at this point (seconds); NaN when none */
 } PredictPlotPoint;
 
 typedef struct PredictPlot {
@@ -83,6 +84,9 @@ int predict_plot_open(PredictPlot *plot, const PredictPlotOptions *opts, char *e
 ** in err (out of memory, too many points or curves). */
 int predict_plot_point(PredictPlot *plot, const char *curve, double x, double lo, double est,
                        double hi, const char *bottleneck, char *err, size_t size);
+/* --measured: the runs of the point added last (median, min, max in seconds), drawn as a point
+** with its spread over the band. */
+void predict_plot_measured(PredictPlot *plot, double median, double min, double max);
 /* Writes the data and the script (kept in DIR when asked) and runs gnuplot into OUT. 0, or -1
 ** with a message in err and no OUT written. Frees the points in every case. */
 int predict_plot_finish(PredictPlot *plot, char *err, size_t size);
@@ -91,8 +95,9 @@ void predict_plot_abort(PredictPlot *plot);
 
 /* The axes of the plot's points (sorted by curve, then x, as predict_plot_finish leaves them). */
 void predict_plot_axes(const PredictPlot *plot, PredictPlotAxes *axes);
-/* Writes the data file: one block per curve ("# label" line, then "x lo est hi bottleneck" in
-** seconds), blocks two blank lines apart (gnuplot's `index`). */
+/* Writes the data file: one block per curve ("# label" line, then "x lo est hi bottleneck median
+** min max" in seconds, NaN where nothing was measured), blocks two blank lines apart (gnuplot's
+** `index`). */
 void predict_plot_write_data(const PredictPlot *plot, FILE *out);
 /* Writes the gnuplot script that draws data_path into output (kind: svg or png). */
 void predict_plot_write_script(const PredictPlot *plot, const PredictPlotAxes *axes,

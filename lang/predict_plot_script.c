@@ -97,8 +97,8 @@ static void choose_y(const PredictPlot *plot, PredictPlotAxes *axes) {
   double lo = INFINITY, hi = -INFINITY, positive = INFINITY;
   for (long i = 0; i < plot->point_count; i++) {
     const PredictPlotPoint *p = &plot->points[i];
-    double values[3] = {p->lo, p->est, p->hi};
-    for (int k = 0; k < 3; k++) {
+    double values[6] = {p->lo, p->est, p->hi, p->median, p->min, p->max};
+    for (int k = 0; k < 6; k++) {
       if (!isfinite(values[k])) continue;
       if (values[k] < lo) lo = values[k];
       if (values[k] > hi) hi = values[k];
@@ -143,7 +143,8 @@ static void number(FILE *out, double v) {
 }
 
 void predict_plot_write_data(const PredictPlot *plot, FILE *out) {
-  fputs("# pamc predict --plot: x lo est hi (seconds) bottleneck, one block per curve\n", out);
+  fputs("# pamc predict --plot: x lo est hi (seconds) bottleneck median min max (measured, seconds), "
+        "one block per curve\n", out);
   int curve = -1;
   for (long i = 0; i < plot->point_count; i++) {
     const PredictPlotPoint *p = &plot->points[i];
@@ -163,7 +164,13 @@ void predict_plot_write_data(const PredictPlot *plot, FILE *out) {
     fputc(' ', out);
     fputc('"', out);
     for (const char *c = p->bottleneck; *c; c++) fputc(*c == '"' ? '\'' : *c, out);
-    fputs("\"\n", out);
+    fputc('"', out);
+    double measured[3] = {p->median, p->min, p->max};
+    for (int k = 0; k < 3; k++) {
+      fputc(' ', out);
+      number(out, measured[k]);
+    }
+    fputc('\n', out);
   }
 }
 
@@ -235,12 +242,23 @@ static void write_marks(const PredictPlot *plot, const PredictPlotAxes *axes, FI
   }
 }
 
+/* 1 when a point of curve c was measured. */
+static int measured_on(const PredictPlot *plot, int c) {
+  for (long i = 0; i < plot->point_count; i++)
+    if (plot->points[i].curve == c && isfinite(plot->points[i].median)) return 1;
+  return 0;
+}
+
 static void write_curves(const PredictPlot *plot, const PredictPlotAxes *axes, const char *data_path,
                          FILE *out) {
   fprintf(out, "s = %.17g   # seconds per %s\n", axes->y_scale, axes->y_unit);
   fputs("set style fill transparent solid 0.22 noborder\nplot ", out);
   int several = plot->curve_count > 1;
   if (several) fputs("keyentry with filledcurves lc rgb '#888888' title 'lo .. hi (shaded)', \\\n     ", out);
+  int any = 0;
+  for (int c = 0; c < plot->curve_count; c++) any |= measured_on(plot, c);
+  if (several && any)
+    fputs("keyentry with yerrorbars pt 5 lc rgb '#888888' title 'measured (median, min .. max)', \\\n     ", out);
   for (int c = 0; c < plot->curve_count; c++) {
     const char *colour = colours[c];
     quoted(out, data_path);
@@ -250,6 +268,10 @@ static void write_curves(const PredictPlot *plot, const PredictPlotAxes *axes, c
             colour);
     if (several) quoted(out, plot->labels[c]);
     else fputs("'est'", out);
+    if (measured_on(plot, c)) {
+      fprintf(out, ", \\\n     '' index %d using 1:($6/s):($7/s):($8/s) with yerrorbars pt 5 ps 0.8 lw 1.5 "
+              "lc rgb '%s' %s", c, colour, several ? "notitle" : "title 'measured (median, min .. max)'");
+    }
     fputs(c + 1 < plot->curve_count ? ", \\\n     " : "\n", out);
   }
 }

@@ -17,6 +17,10 @@
 ** For suggestions ("unknown process 'dealy'; did you mean 'delay'?"). */
 int parse_keywords(const char **out, int max);
 Module *parse_file(Arena *arena, DiagList *diags, const char *path);
+/* The whole of the file at path, malloc'd (not NUL-terminated), for the scanners of parse.c and
+** spec_parse.c and the runs of `pamc fit`; NULL with an error "cannot read 'PATH': REASON" in
+** diags. */
+char *parse_read_file(DiagList *diags, const char *path, size_t *length);
 
 /* Parses text of the given length; name is used in locations. */
 Module *parse_string(Arena *arena, DiagList *diags, const char *name, const char *text, size_t length);

@@ -9,6 +9,7 @@
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
+#include "parse.h"
 
 /* Names remembered before a syntax error, to find a misspelt keyword among them. */
 #define PARSE_RECENT_NAMES 4
@@ -55,8 +56,5 @@ const char *parse_token_spelling(int token, char *buf, size_t size);
 ** the unit; with list_units the message lists the units) and a number beyond a double are errors. */
 Expr *parse_number(ParseCtx *ctx, const SrcLoc *loc, const char *text, size_t length, int list_units);
 
-/* The whole of the file at path, malloc'd, for the scanners of parse.c and spec_parse.c; NULL
-** with an error "cannot read 'PATH': REASON" in diags. */
-char *parse_read_file(DiagList *diags, const char *path, size_t *length);
 
 #endif

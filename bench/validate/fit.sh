@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # fit.sh — the driver of `make validate-fit`: `pamc fit` on a real program. bench/validate/mutex.c
 # (T threads, N iterations of private work and a critical section) is measured at small sizes
-# (N = 4, 8 iterations; T = 1, 2, 4), the unknown consts of its model (models/validate_mutex.pam:
+# (N = 8, 16 iterations; T = 1, 2, 4), the unknown consts of its model (models/validate_mutex.pam:
 # t_add_double, latency) are fitted to those runs with `pamc fit`, and the fitted model predicts
-# sizes 8x and 64x larger (N = 64, 512), which are then measured beside the prediction with
+# sizes 8x and 64x larger (N = 128, 1024), which are then measured beside the prediction with
 # `pamc predict --measured`. No calibration: the fit replaces it; the machine file holds only the
 # cores (this machine's CPU count).
 #
@@ -16,8 +16,8 @@ BIN=${VALIDATE_BIN:-build/validate}
 K=${VALIDATE_K:-5}
 A=30000           # additions outside the lock per iteration (the model's default)
 B=100000          # additions inside the lock per iteration
-SMALL="4 8"       # iterations measured for the fit
-LARGE="64 512"    # 8x and 64x the largest fitted size
+SMALL="8 16"      # iterations measured for the fit
+LARGE="128 1024"  # 8x and 64x the largest fitted size
 THREADS="1 2 4"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pamc-validate-fit.XXXXXX") || exit 3

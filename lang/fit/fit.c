@@ -494,13 +494,39 @@ static void mark_holdout(const Runs *runs, int k, int *held_out) {
 
 /* ------------------------------------------------------------------ the fit */
 
+static int fit_solve(FitModel *m, const FitOptions *opts, FitResult *out, char *message, size_t size);
+
 void fit_result_free(FitResult *out) {
   free(out->est);
   free(out->held_out);
   memset(out, 0, sizeof *out);
 }
 
+/* 0 when est is finite at every configuration for the first guess, else 1 with message naming
+** the first configuration where it is not (a model that divides by a param the runs set to 0). */
+static int check_finite(FitWork *w, char *message, size_t size) {
+  if (eval_est(w, w->theta)) return -1;
+  for (int k = 0; k < w->runs->config_count; k++)
+    if (!isfinite(w->est[k])) {
+      char where[256];
+      runs_config_text(w->runs, &w->runs->configs[k], where, sizeof where);
+      snprintf(message, size, "est is not a finite time at %s (line %d of the runs): the model is "
+               "not defined there", where, w->runs->configs[k].line);
+      return 1;
+    }
+  return 0;
+}
+
 int fit_run(FitModel *m, const FitOptions *opts, FitResult *out, char *message, size_t size) {
+  /* GSL's default handler aborts on an error: the solver's statuses are read instead */
+  gsl_error_handler_t *handler = gsl_set_error_handler_off();
+  int status = fit_solve(m, opts, out, message, size);
+  gsl_set_error_handler(handler);
+  return status;
+}
+
+/* fit_run with GSL's error handler off. */
+static int fit_solve(FitModel *m, const FitOptions *opts, FitResult *out, char *message, size_t size) {
   const Runs *runs = m->runs;
   int n = runs->config_count, p = m->const_count;
   memset(out, 0, sizeof *out);
@@ -545,7 +571,11 @@ int fit_run(FitModel *m, const FitOptions *opts, FitResult *out, char *message, 
     goto done;
   }
   status = -1;
-  if (weights(&w, NULL) || first_guess(&w, out->fit_configs) || solve_starts(&w, out)) goto done;
+  if (weights(&w, NULL) || first_guess(&w, out->fit_configs)) goto done;
+  status = check_finite(&w, message, size);
+  if (status != 0) goto done;
+  status = -1;
+  if (solve_starts(&w, out)) goto done;
   /* reweighted once with est as each configuration's level (see weights) */
   if (eval_est(&w, w.theta)) goto done;
   memcpy(out->est, w.est, (size_t)n * sizeof *out->est);

@@ -79,8 +79,9 @@ static void print_configs(FILE *out, const Runs *runs, const FitResult *fit) {
 }
 
 void fit_print(FILE *out, const char *model, const Runs *runs, const FitResult *fit) {
-  fprintf(out, "fit of %s to %s: %d const%s on %ld runs (%d configurations)\n", model, runs->path,
-          fit->const_count, fit->const_count == 1 ? "" : "s", fit->fit_runs, fit->fit_configs);
+  fprintf(out, "fit of %s to %s: %d const%s on %ld run%s (%d configuration%s)\n", model, runs->path,
+          fit->const_count, fit->const_count == 1 ? "" : "s", fit->fit_runs, fit->fit_runs == 1 ? "" : "s",
+          fit->fit_configs, fit->fit_configs == 1 ? "" : "s");
   print_consts(out, fit);
   fputc('\n', out);
   print_configs(out, runs, fit);

@@ -4,7 +4,8 @@
 */
 #include "runs.h"
 
-#include <errno.h>
+#include "parse.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,35 +166,22 @@ void runs_config_text(const Runs *runs, const RunsConfig *c, char *buf, size_t s
 
 /* The whole file, NUL-terminated (malloc'd); NULL with an error in diags. */
 static char *read_text(const char *path, DiagList *diags) {
-  FILE *file = fopen(path, "rb");
-  if (!file) {
-    diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "cannot read '%s': %s", path, strerror(errno));
+  size_t length = 0;
+  char *text = parse_read_file(diags, path, &length);
+  if (!text) return NULL;
+  char *terminated = realloc(text, length + 1);
+  if (!terminated) {
+    free(text);
+    diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "cannot read '%s': out of memory", path);
     return NULL;
   }
-  size_t capacity = 4096, used = 0;
-  char *text = malloc(capacity);
-  while (text) {
-    used += fread(text + used, 1, capacity - used - 1, file);
-    if (used < capacity - 1) break;
-    char *bigger = realloc(text, capacity * 2);
-    if (!bigger) free(text);
-    text = bigger;
-    capacity *= 2;
-  }
-  int failed = !text || ferror(file);
-  fclose(file);
-  if (failed) {
-    free(text);
-    diag_report(diags, DIAG_ERROR, (SrcLoc){0}, "cannot read '%s'", path);
-    return NULL;
-  }
-  text[used] = 0;
-  if (memchr(text, 0, used)) {
-    free(text);
+  terminated[length] = 0;
+  if (memchr(terminated, 0, length)) {
+    free(terminated);
     diag_report(diags, DIAG_ERROR, (SrcLoc){path, 1, 1, 1, 1}, "a binary file, not measured runs");
     return NULL;
   }
-  return text;
+  return terminated;
 }
 
 /* 1 when the first line that is neither blank nor a comment starts with PARAMETER. */

@@ -61,6 +61,19 @@ median=$(grep '^1,1000,' $M/runs.csv | cut -d, -f3 | sort -g | sed -n 2p)
 [ "$(echo "$csv" | sed -n 2p | cut -d, -f7)" = "$median" ] || die "median $median: $csv"
 grep -q '^measured: 1 of 2 rows' "$tmp/err" || die "csv summary not on stderr: $(cat "$tmp/err")"
 
+# --- --plot draws the measured runs over the band: columns 6-8 of the data (median, min, max), a
+# yerrorbars series in the script; NaN where a row has no runs
+if command -v gnuplot >/dev/null 2>&1; then
+  "$PAMC" predict $M/workers.pam -m "$tmp/w.mach" -D P=1..32:*2 -D N=4000 --measured $M/runs.csv \
+    --plot "$tmp/m.svg" --plot-data "$tmp/pd" >/dev/null 2>"$tmp/err" || die "--plot --measured: $(cat "$tmp/err")"
+  [ -s "$tmp/m.svg" ] || die "no plot"
+  line=$(grep '^1 ' "$tmp/pd/plot.dat") || die "no P=1 in the plot data"
+  m=$(grep '^1,4000,' $M/runs.csv | cut -d, -f3 | sort -g | sed -n 2p)
+  echo "$line" | awk -v m="$m" '{ d = $(NF - 2) - m; if (d < 0) d = -d; exit !(d <= 1e-9 * m) }' || die "plot median: $line, want $m"
+  grep -q '^32 .* NaN NaN NaN$' "$tmp/pd/plot.dat" || die "P=32 measured in the plot data"
+  grep -q 'using 1:($6/s):($7/s):($8/s) with yerrorbars' "$tmp/pd/plot.gp" || die "no measured series in the script"
+fi
+
 # --- degenerate runs ----------------------------------------------------------------------------
 expect() {   # expect STATUS PATTERN ARGS...: exit status and a line of stderr
   want=$1; pattern=$2; shift 2
@@ -78,6 +91,8 @@ expect 0 "missing.csv:4:6: warning: missing time: the run is left out" fit $M/co
 expect 1 "noparam.csv:1:1: error: the runs name no param of the model (columns: size, time)" \
   fit $M/collinear.pam $M/noparam.csv --fit a -D b=0
 expect 1 "--fit N: no const 'N'" fit $M/workers.pam $M/runs.csv --fit a --fit N
+expect 1 "undefined.csv:1:1: error: est is not a finite time at N=2 (line 3 of the runs)" \
+  fit $M/undefined.pam $M/undefined.csv
 expect 1 "--holdout 15 leaves nothing to fit on" fit $M/workers.pam $M/runs.csv --holdout 15
 expect 3 "cannot read" fit $M/workers.pam $M/nonexistent.csv
 expect 2 "takes no sweeps" fit $M/workers.pam $M/runs.csv -D P=1..4

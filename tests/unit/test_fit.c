@@ -98,6 +98,19 @@ static void fittest_close(FitTest *t) {
   diag_free(&t->diags);
 }
 
+/* Fits the four consts of t to runs, leaving out the holdout largest configurations; the fit's
+** status (0, or 1 with message). Release with fittest_done. */
+static int fittest_fit(FitTest *t, const Runs *runs, int holdout, FitModel *m, FitResult *fit, char *message) {
+  assert_int_equal(fit_model_init(m, &t->reduced, runs, t->consts, 4, &t->diags), 0);
+  FitOptions opts = {0.95, holdout};
+  return fit_run(m, &opts, fit, message, FIT_MESSAGE_SIZE);
+}
+
+static void fittest_done(FitModel *m, FitResult *fit) {
+  fit_result_free(fit);
+  fit_model_free(m);
+}
+
 /* Synthetic runs: P = 1..16 (x2), N = 1000..64000 (x4), FITTEST_REPS noisy runs each. */
 static void fittest_runs(Runs *runs, FitRng *rng, const double *k) {
   runs_init(runs, "synthetic.csv");
@@ -125,11 +138,9 @@ static void test_coverage(void **state) {
     Runs runs;
     fittest_runs(&runs, &rng, fittest_truth);
     FitModel m;
-    assert_int_equal(fit_model_init(&m, &t.reduced, &runs, t.consts, 4, &t.diags), 0);
-    FitOptions opts = {0.95, 0};
     FitResult fit;
     char message[FIT_MESSAGE_SIZE];
-    assert_int_equal(fit_run(&m, &opts, &fit, message, sizeof message), 0);
+    assert_int_equal(fittest_fit(&t, &runs, 0, &m, &fit, message), 0);
     int every = 1;
     for (int j = 0; j < 4; j++) {
       int in = fit.consts[j].lo <= fittest_truth[j] && fittest_truth[j] <= fit.consts[j].hi;
@@ -137,8 +148,7 @@ static void test_coverage(void **state) {
       every &= in;
     }
     all += every;
-    fit_result_free(&fit);
-    fit_model_free(&m);
+    fittest_done(&m, &fit);
     runs_free(&runs);
   }
   for (int j = 0; j < 4; j++) {
@@ -169,15 +179,12 @@ static void test_exact(void **state) {
   (void)rng;
   assert_int_equal(runs_group(&runs), 0);
   FitModel m;
-  assert_int_equal(fit_model_init(&m, &t.reduced, &runs, t.consts, 4, &t.diags), 0);
-  FitOptions opts = {0.95, 0};
   FitResult fit;
   char message[FIT_MESSAGE_SIZE];
-  assert_int_equal(fit_run(&m, &opts, &fit, message, sizeof message), 0);
+  assert_int_equal(fittest_fit(&t, &runs, 0, &m, &fit, message), 0);
   for (int j = 0; j < 4; j++) assert_true(fabs(fit.consts[j].value - fittest_truth[j]) <= 1e-6 * fittest_truth[j]);
   assert_true(fit.r2 > 1 - 1e-9);
-  fit_result_free(&fit);
-  fit_model_free(&m);
+  fittest_done(&m, &fit);
   runs_free(&runs);
   fittest_close(&t);
 }
@@ -192,11 +199,9 @@ static void test_holdout(void **state) {
   Runs runs;
   fittest_runs(&runs, &rng, fittest_truth);
   FitModel m;
-  assert_int_equal(fit_model_init(&m, &t.reduced, &runs, t.consts, 4, &t.diags), 0);
-  FitOptions opts = {0.95, 4};
   FitResult fit;
   char message[FIT_MESSAGE_SIZE];
-  assert_int_equal(fit_run(&m, &opts, &fit, message, sizeof message), 0);
+  assert_int_equal(fittest_fit(&t, &runs, 4, &m, &fit, message), 0);
   assert_int_equal(fit.fit_configs, 16);
   assert_int_equal(fit.fit_runs, 16 * FITTEST_REPS);
   for (int k = 0; k < runs.config_count; k++) {
@@ -205,8 +210,7 @@ static void test_holdout(void **state) {
     assert_int_equal(fit.held_out[k], size >= 256000);
   }
   assert_true(fit.hold_worst < 4 * FITTEST_NOISE);
-  fit_result_free(&fit);
-  fit_model_free(&m);
+  fittest_done(&m, &fit);
   runs_free(&runs);
   fittest_close(&t);
 }
@@ -227,15 +231,12 @@ static void test_collinear(void **state) {
   }
   assert_int_equal(runs_group(&runs), 0);
   FitModel m;
-  assert_int_equal(fit_model_init(&m, &t.reduced, &runs, t.consts, 4, &t.diags), 0);
-  FitOptions opts = {0.95, 0};
   FitResult fit;
   char message[FIT_MESSAGE_SIZE];
-  assert_int_equal(fit_run(&m, &opts, &fit, message, sizeof message), 1);
+  assert_int_equal(fittest_fit(&t, &runs, 0, &m, &fit, message), 1);
   assert_non_null(strstr(message, "cannot tell a, b apart"));
   assert_null(strstr(message, ", c"));
-  fit_result_free(&fit);
-  fit_model_free(&m);
+  fittest_done(&m, &fit);
   /* fewer configurations than consts */
   runs_free(&runs);
   runs_init(&runs, "two.csv");
@@ -246,11 +247,44 @@ static void test_collinear(void **state) {
     assert_int_equal(runs_add_row(&runs, v2, 2e-3, 2), 0);
   }
   assert_int_equal(runs_group(&runs), 0);
-  assert_int_equal(fit_model_init(&m, &t.reduced, &runs, t.consts, 4, &t.diags), 0);
-  assert_int_equal(fit_run(&m, &opts, &fit, message, sizeof message), 1);
+  assert_int_equal(fittest_fit(&t, &runs, 0, &m, &fit, message), 1);
   assert_non_null(strstr(message, "2 configurations to fit 4 consts"));
-  fit_result_free(&fit);
-  fit_model_free(&m);
+  fittest_done(&m, &fit);
+  runs_free(&runs);
+  fittest_close(&t);
+}
+
+/* T = a N + b with runs on the lines 1 ms N - 10 us and 1.01 ms N - 10 us (N = 1..4): the
+** unconstrained best b is -10 us, so b is held at its bound 0 (its interval starts at 0) and a
+** is fitted through the origin, on relative errors (every configuration has the same relative
+** spread): a = sum(N / y) / sum(N^2 / y^2) over the means y = 1.005 ms N - 10 us = 0.99977 ms
+** (weights from est rather than the means move it by less than 0.5%). */
+static void test_bound(void **state) {
+  (void)state;
+  FitTest t;
+  fittest_open(&t, "param N = 1;\nconst a;\nconst b;\nconst c;\nconst d;\n"
+                   "process main { delay(a * N + b) }\n");
+  const Decl *consts[2] = {t.consts[0], t.consts[1]};
+  Runs runs;
+  runs_init(&runs, "bound.csv");
+  assert_int_equal(runs_add_column(&runs, "N"), 0);
+  for (double N = 1; N <= 4; N++) {
+    double values[1] = {N};
+    assert_int_equal(runs_add_row(&runs, values, 1e-3 * N - 1e-5, 2), 0);
+    assert_int_equal(runs_add_row(&runs, values, 1.01e-3 * N - 1e-5, 2), 0);
+  }
+  assert_int_equal(runs_group(&runs), 0);
+  FitModel m;
+  assert_int_equal(fit_model_init(&m, &t.reduced, &runs, consts, 2, &t.diags), 0);
+  FitOptions opts = {0.95, 0};
+  FitResult fit;
+  char message[FIT_MESSAGE_SIZE];
+  assert_int_equal(fit_run(&m, &opts, &fit, message, sizeof message), 0);
+  assert_true(fit.consts[1].at_bound);
+  assert_true(fit.consts[1].value == 0 && fit.consts[1].lo == 0 && fit.consts[1].hi > 0);
+  assert_false(fit.consts[0].at_bound);
+  assert_true(fabs(fit.consts[0].value - 0.99977e-3) < 0.005e-3);
+  fittest_done(&m, &fit);
   runs_free(&runs);
   fittest_close(&t);
 }
@@ -347,6 +381,7 @@ int main(void) {
     cmocka_unit_test(test_exact),
     cmocka_unit_test(test_holdout),
     cmocka_unit_test(test_collinear),
+    cmocka_unit_test(test_bound),
     cmocka_unit_test(test_extrap_example),
     cmocka_unit_test(test_extrap_two_params),
     cmocka_unit_test(test_csv),
