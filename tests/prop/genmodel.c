@@ -55,18 +55,27 @@ static GenDur gen_dur(GenState *g) {
   return d;
 }
 
+/* A delay of a random duration. */
+static int gen_delay(GenState *g) {
+  int id = gen_new_node(g, GEN_DELAY);
+  g->m->nodes[id].dur = gen_dur(g);
+  return id;
+}
+
+/* A use of a random resource (member and duration left to the caller). */
+static int gen_use(GenState *g) {
+  int id = gen_new_node(g, GEN_USE);
+  g->m->nodes[id].res = gen_below(g, g->m->res_count);
+  return id;
+}
+
 static int gen_leaf(GenState *g) {
   GenModel *m = g->m;
   int r = gen_below(g, 10);
   if (r == 0) return gen_new_node(g, GEN_SKIP);
-  if (r <= 3 || m->res_count == 0) {
-    int id = gen_new_node(g, GEN_DELAY);
-    m->nodes[id].dur = gen_dur(g);
-    return id;
-  }
-  int id = gen_new_node(g, GEN_USE);
+  if (r <= 3 || m->res_count == 0) return gen_delay(g);
+  int id = gen_use(g);
   GenNode *n = &m->nodes[id];
-  n->res = gen_below(g, m->res_count);
   if (m->res[n->res].family) {
     int how = g->nvars > 0 ? gen_below(g, 4) : GEN_MEMBER_CONST;
     n->member = (GenMember)how;
@@ -92,14 +101,9 @@ static int gen_leaf(GenState *g) {
 ** stage j of a pipeline, one fixed member). */
 static int gen_idiom_step(GenState *g, int par_var, int step_var) {
   GenModel *m = g->m;
-  if (m->res_count == 0 || gen_below(g, 4) == 0) {
-    int id = gen_new_node(g, GEN_DELAY);
-    m->nodes[id].dur = gen_dur(g);
-    return id;
-  }
-  int id = gen_new_node(g, GEN_USE);
+  if (m->res_count == 0 || gen_below(g, 4) == 0) return gen_delay(g);
+  int id = gen_use(g);
   GenNode *n = &m->nodes[id];
-  n->res = gen_below(g, m->res_count);
   n->member_var = par_var;
   if (m->res[n->res].family) {
     switch (gen_below(g, 6)) {
