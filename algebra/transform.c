@@ -4,7 +4,9 @@
 */
 #include "expr_impl.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Products of sums with more terms than this stay unexpanded (the expansion would dwarf them). */
 #define ALG_EXPAND_MAX_TERMS 4096
@@ -48,27 +50,75 @@ AlgExpr *alg_make(AlgCtx *ctx, AlgKind kind, size_t nkids, AlgExpr *const *kids)
 
 /* ---- substitution ---- */
 
+/* Results of a transformation by node id: an open-addressing table sized by the nodes visited,
+** not by the context (a table of every node in the context per call made a reduction of 10^5
+** process definitions quadratic). */
 typedef struct Memo {
-  AlgExpr **done;   /* result by node id (malloc), NULL when not yet computed */
-  size_t size;      /* ids below this are memoised */
+  size_t *ids;      /* node id + 1 per slot, 0 when empty (malloc) */
+  AlgExpr **done;   /* the result for ids[k] */
+  size_t cap;       /* slots (a power of two, or 0) */
+  size_t count;     /* slots used */
 } Memo;
 
 static void memo_init(Memo *memo, AlgCtx *ctx) {
-  memo->size = ctx->nnodes;
-  memo->done = calloc(memo->size ? memo->size : 1, sizeof *memo->done);
-  if (!memo->done) memo->size = 0;
+  (void)ctx;
+  memset(memo, 0, sizeof *memo);
+}
+
+static size_t memo_slot(const Memo *memo, size_t id) {
+  return (size_t)(((uint64_t)id * 0x9e3779b97f4a7c15u) >> 20) & (memo->cap - 1);
+}
+
+/* The memoised result for node e, or NULL. */
+static AlgExpr *memo_get(const Memo *memo, const AlgExpr *e) {
+  if (!memo->cap) return NULL;
+  for (size_t k = memo_slot(memo, e->id); memo->ids[k]; k = (k + 1) & (memo->cap - 1))
+    if (memo->ids[k] == e->id + 1) return memo->done[k];
+  return NULL;
+}
+
+/* Records result for node e (forgets nothing; when memory runs out, only memoises less). */
+static void memo_put(Memo *memo, const AlgExpr *e, AlgExpr *result) {
+  if (2 * (memo->count + 1) > memo->cap) {
+    Memo grown = {NULL, NULL, memo->cap ? 2 * memo->cap : 64, 0};
+    grown.ids = calloc(grown.cap, sizeof *grown.ids);
+    grown.done = malloc(grown.cap * sizeof *grown.done);
+    if (!grown.ids || !grown.done) { free(grown.ids); free(grown.done); return; }
+    for (size_t k = 0; k < memo->cap; k++) {
+      if (!memo->ids[k]) continue;
+      size_t j = memo_slot(&grown, memo->ids[k] - 1);
+      while (grown.ids[j]) j = (j + 1) & (grown.cap - 1);
+      grown.ids[j] = memo->ids[k];
+      grown.done[j] = memo->done[k];
+      grown.count++;
+    }
+    free(memo->ids);
+    free(memo->done);
+    *memo = grown;
+  }
+  size_t k = memo_slot(memo, e->id);
+  while (memo->ids[k]) k = (k + 1) & (memo->cap - 1);
+  memo->ids[k] = e->id + 1;
+  memo->done[k] = result;
+  memo->count++;
+}
+
+static void memo_free(Memo *memo) {
+  free(memo->ids);
+  free(memo->done);
 }
 
 static AlgExpr *subst(AlgCtx *ctx, Memo *memo, AlgExpr *e, AlgSymbol *sym, AlgExpr *value) {
   if (e->kind == ALG_SYM) return e->u.sym == sym ? value : e;
   if (e->nkids == 0 || !alg_contains(e, sym)) return e;
-  if (e->id < memo->size && memo->done[e->id]) return memo->done[e->id];
+  AlgExpr *known = memo_get(memo, e);
+  if (known) return known;
   AlgExpr **kids = alg_scratch(ctx, e->nkids);
   int binds = e->kind >= ALG_SUM && e->kind <= ALG_MINOVER && e->kids[0]->u.sym == sym;
   for (size_t i = 0; i < e->nkids; i++)
     kids[i] = (binds && (i == 0 || i == 3)) ? e->kids[i] : subst(ctx, memo, e->kids[i], sym, value);
   AlgExpr *result = alg_make(ctx, e->kind, e->nkids, kids);
-  if (e->id < memo->size) memo->done[e->id] = result;
+  memo_put(memo, e, result);
   return result;
 }
 
@@ -76,7 +126,7 @@ AlgExpr *alg_subst(AlgCtx *ctx, AlgExpr *e, AlgSymbol *sym, AlgExpr *value) {
   Memo memo;
   memo_init(&memo, ctx);
   AlgExpr *result = subst(ctx, &memo, e, sym, value);
-  free(memo.done);
+  memo_free(&memo);
   return result;
 }
 
@@ -118,12 +168,13 @@ static AlgExpr *collect_terms(AlgCtx *ctx, size_t nterms, AlgExpr *const *terms,
 
 static AlgExpr *collect(AlgCtx *ctx, Memo *memo, AlgExpr *e, AlgSymbol *const *syms, size_t nsyms) {
   if (e->nkids == 0) return e;
-  if (e->id < memo->size && memo->done[e->id]) return memo->done[e->id];
+  AlgExpr *known = memo_get(memo, e);
+  if (known) return known;
   AlgExpr **kids = alg_scratch(ctx, e->nkids);
   for (size_t i = 0; i < e->nkids; i++) kids[i] = collect(ctx, memo, e->kids[i], syms, nsyms);
   AlgExpr *result = e->kind == ALG_ADD ? collect_terms(ctx, e->nkids, kids, syms, nsyms)
                                        : alg_make(ctx, e->kind, e->nkids, kids);
-  if (e->id < memo->size) memo->done[e->id] = result;
+  memo_put(memo, e, result);
   return result;
 }
 
@@ -131,7 +182,7 @@ AlgExpr *alg_collect(AlgCtx *ctx, AlgExpr *e, AlgSymbol *const *syms, size_t nsy
   Memo memo;
   memo_init(&memo, ctx);
   AlgExpr *result = collect(ctx, &memo, e, syms, nsyms);
-  free(memo.done);
+  memo_free(&memo);
   return result;
 }
 
@@ -167,7 +218,8 @@ static AlgExpr *expand_product(AlgCtx *ctx, size_t n, AlgExpr *const *factors, A
 
 static AlgExpr *expand(AlgCtx *ctx, Memo *memo, AlgExpr *e) {
   if (e->nkids == 0) return e;
-  if (e->id < memo->size && memo->done[e->id]) return memo->done[e->id];
+  AlgExpr *known = memo_get(memo, e);
+  if (known) return known;
   AlgExpr **kids = alg_scratch(ctx, e->nkids);
   for (size_t i = 0; i < e->nkids; i++) kids[i] = expand(ctx, memo, e->kids[i]);
   AlgExpr *result = alg_make(ctx, e->kind, e->nkids, kids);
@@ -189,7 +241,7 @@ static AlgExpr *expand(AlgCtx *ctx, Memo *memo, AlgExpr *e) {
       result = expand_product(ctx, result->nkids, factors, result);
     }
   }
-  if (e->id < memo->size) memo->done[e->id] = result;
+  memo_put(memo, e, result);
   return result;
 }
 
@@ -197,7 +249,7 @@ AlgExpr *alg_expand(AlgCtx *ctx, AlgExpr *e) {
   Memo memo;
   memo_init(&memo, ctx);
   AlgExpr *result = expand(ctx, &memo, e);
-  free(memo.done);
+  memo_free(&memo);
   return result;
 }
 

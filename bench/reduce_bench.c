@@ -5,11 +5,15 @@
 **      seq and par loops with symbolic bounds, repeat, if on the loop index, choose, calls):
 **      the time to load and check, the time to reduce, and the reduction time per statement
 **      (flat when the cost is linear in the size of the model);
-**   2. one model (a stencil, then a gather where worker 0 differs) with P set by -D to 2 .. 10^9: the time
+**   2. models of 10^3 .. 10^5 process definitions (each a few statements, called in turn by
+**      main over P workers; some call the previous one): the time per definition (flat when
+**      linear; issue 15 asks for at most 10 us per statement or definition at 10^5 of either);
+**   3. one model (a stencil, then a gather where worker 0 differs) with P set by -D to 2 .. 10^9: the time
 **      to reduce at each P and the ratio of the slowest to the fastest, which should be about 1
 **      (the cost of a reduction does not depend on the values of params or loop bounds).
 ** Usage: reduce_bench [scale]   (scale < 1 skips the largest model and repeats less)
 **        reduce_bench --dump N  (prints the generated model of about N statements)
+**        reduce_bench --dump-defs N  (prints the generated model of N process definitions)
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,11 +32,14 @@ typedef struct Text {
   char *data;                     /* the generated source */
   size_t length;                  /* bytes used */
   int statements;                 /* statements written so far */
+  int definitions;                /* process definitions written so far */
 } Text;
 
+/* CPU time of this process: the reduction is single-threaded, so on an idle machine this is the
+** wall time, and on a shared one (2 cores, several builds) it does not count the waits for a core. */
 static double now(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -90,6 +97,7 @@ static void emit_statement(Text *text, int k, int proc) {
 static void generate(Text *text, int target) {
   text->length = 0;
   text->statements = 0;
+  text->definitions = 0;
   text->data[0] = 0;
   emit(text, "param P = 64;\nparam n = 1000;\nparam iters = 10;\nparam banks = 4;\n"
              "const t_op = [0.9ns, 1.1ns];\nconst t_byte = [0.1ns, 0.12ns];\n"
@@ -103,6 +111,7 @@ static void generate(Text *text, int target) {
   for (int proc = 0; proc < processes; proc++) {
     snprintf(line, sizeof line, "process helper%d(p) {\n", proc);
     emit(text, line);
+    text->definitions++;
     for (int k = 0; k < BENCH_STATEMENTS_PER_PROCESS; k++) {
       emit_statement(text, k, proc);
       emit(text, k + 1 < BENCH_STATEMENTS_PER_PROCESS ? ";\n" : "\n");
@@ -110,6 +119,7 @@ static void generate(Text *text, int target) {
     emit(text, "}\n");
   }
   emit(text, "process main {\n  par (p = 0, P - 1) {\n");
+  text->definitions++;
   for (int proc = 0; proc < processes; proc++) {
     snprintf(line, sizeof line, "    helper%d(p)%s\n", proc, proc + 1 < processes ? ";" : "");
     emit(text, line);
@@ -117,6 +127,36 @@ static void generate(Text *text, int target) {
   }
   emit(text, "  }\n}\n");
   text->statements += 1;
+}
+
+/* A model of `count` small process definitions: def k uses a member of a family, a single
+** resource and a delay, and every fourth calls def k - 1; main calls each in turn inside a par
+** over the workers. */
+static void generate_defs(Text *text, int count) {
+  char line[160];
+  text->length = 0;
+  text->statements = 0;
+  text->definitions = count + 1;   /* and main */
+  text->data[0] = 0;
+  emit(text, "param P = 64;\nparam n = 1000;\nconst t_op = [0.9ns, 1.1ns];\n"
+             "resource cpu[P];\nresource net = fcfs(2);\n");
+  for (int k = 0; k < count; k++) {
+    if (k % 4 == 3)
+      snprintf(line, sizeof line, "process def%d(p) { use(cpu[p], %d * t_op); def%d(p) }\n", k, 1 + k % 5, k - 1);
+    else
+      snprintf(line, sizeof line, "process def%d(p) { use(cpu[p], %d * t_op); use(net, n * t_op); delay(t_op) }\n",
+               k, 1 + k % 5);
+    emit(text, line);
+    text->statements += k % 4 == 3 ? 2 : 3;
+  }
+  emit(text, "process main {\n  par (p = 0, P - 1) {\n");
+  for (int k = 0; k < count; k++) {
+    snprintf(line, sizeof line, "    def%d(p)%s\n", k, k + 1 < count ? ";" : "");
+    emit(text, line);
+    text->statements++;
+  }
+  emit(text, "  }\n}\n");
+  text->statements++;
 }
 
 /* Loads, checks and reduces text (with the -D values given); returns 0 and the two times. */
@@ -161,6 +201,26 @@ static int reduce_timed(const char *text, const ProgramDefine *defines, int defi
   return 0;
 }
 
+/* Times the models generate(text, size) makes for each size (up to 1000 when scale < 1): a line
+** each with the definitions, the statements, the load+check and reduce times, and the reduce time
+** per item (definitions + statements). Returns 0, or 1 when a model fails (text freed). */
+static int time_sizes(Text *text, void (*generate_model)(Text *, int), const int *sizes, size_t count,
+                      double scale, double min_seconds) {
+  for (size_t s = 0; s < count; s++) {
+    if (scale < 1 && sizes[s] > 1000) break;
+    generate_model(text, sizes[s]);
+    double load, reduce;
+    if (reduce_timed(text->data, NULL, 0, min_seconds, &load, &reduce)) {
+      fprintf(stderr, "reduce_bench: the generated model of size %d failed\n", sizes[s]);
+      free(text->data);
+      return 1;
+    }
+    printf("  %10d %10d %10zu %11.3f ms %11.3f ms %13.2f us\n", text->definitions, text->statements,
+           text->length, load * 1e3, reduce * 1e3, reduce / (text->definitions + text->statements) * 1e6);
+  }
+  return 0;
+}
+
 static const char stencil_model[] =
   "param n = 4096;\nparam P = 16;\nparam steps = 50;\nparam links = 4;\n"
   "const t_point = [0.9ns, 1.1ns];\nconst latency = [1.8us, 2.2us];\nconst byte_time = [0.45ns, 0.55ns];\n"
@@ -171,10 +231,11 @@ static const char stencil_model[] =
   "  par (b = 0, P - 1) if (b == 0) use(cpu[b], P * t_point) else use(net, halo(1))\n}\n";
 
 int main(int argc, char **argv) {
-  Text text = {malloc(BENCH_TEXT_MAX), 0, 0};
+  Text text = {malloc(BENCH_TEXT_MAX), 0, 0, 0};
   if (!text.data) return 1;
-  if (argc > 2 && !strcmp(argv[1], "--dump")) {   /* the generated model itself, to look at */
-    generate(&text, atoi(argv[2]));
+  if (argc > 2 && (!strcmp(argv[1], "--dump") || !strcmp(argv[1], "--dump-defs"))) {
+    if (!strcmp(argv[1], "--dump")) generate(&text, atoi(argv[2]));   /* the model, to look at */
+    else generate_defs(&text, atoi(argv[2]));
     fputs(text.data, stdout);
     free(text.data);
     return 0;
@@ -183,20 +244,14 @@ int main(int argc, char **argv) {
   if (scale <= 0) scale = 1;
   double min_seconds = BENCH_MIN_SECONDS * (scale < 1 ? scale : 1);
   printf("reduce: generated models (every statement form), mean of runs lasting >= %.2f s\n", min_seconds);
-  printf("  %10s %10s %14s %14s %16s\n", "statements", "bytes", "load+check", "reduce", "reduce/stmt");
-  static const int sizes[] = {10, 100, 1000, 10000};
-  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-    if (scale < 1 && sizes[s] > 1000) break;
-    generate(&text, sizes[s]);
-    double load, reduce;
-    if (reduce_timed(text.data, NULL, 0, min_seconds, &load, &reduce)) {
-      fprintf(stderr, "reduce_bench: the generated model of %d statements failed\n", sizes[s]);
-      free(text.data);
-      return 1;
-    }
-    printf("  %10d %10zu %11.3f ms %11.3f ms %13.2f us\n", text.statements, text.length, load * 1e3,
-           reduce * 1e3, reduce / text.statements * 1e6);
-  }
+  printf("  %10s %10s %10s %14s %14s %16s\n", "defs", "statements", "bytes", "load+check", "reduce",
+         "reduce/item");
+  static const int sizes[] = {10, 100, 1000, 10000, 100000};
+  if (time_sizes(&text, generate, sizes, sizeof sizes / sizeof sizes[0], scale, min_seconds)) return 1;
+  printf("reduce: generated models of many process definitions (item: a definition or a statement)\n");
+  static const int def_counts[] = {1000, 10000, 100000};
+  if (time_sizes(&text, generate_defs, def_counts, sizeof def_counts / sizeof def_counts[0], scale,
+                 min_seconds)) return 1;
   free(text.data);
 
   printf("reduce: stencil model with P set by -D, same model text each time\n");

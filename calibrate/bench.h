@@ -6,6 +6,7 @@
 #define PAMC_CAL_BENCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "cal.h"
 
 typedef struct CalCaches {
@@ -34,17 +35,48 @@ void cal_series_push(CalSeries *series, double sample);
 /* Reports a finished series to the progress callback. */
 void cal_run_finished(CalRun *run, const CalSeries *series);
 
+/* The vector memory kernels (bench_memory.c), shared by the sweep and the parallelism benchmark. */
+typedef enum CalMemOp {
+  CAL_MEM_READ,                   /* sum of 64-bit words, four accumulators (vectorised) */
+  CAL_MEM_WRITE,                  /* memset */
+  CAL_MEM_COPY                    /* memcpy of one half onto the other, direction by pass */
+} CalMemOp;
+/* One pass over a working set of `bytes`; returns the bytes read, written or copied. */
+typedef size_t (*CalPassFn)(int op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink);
+size_t cal_mem_pass(CalMemOp op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink);
+/* The vectorised sum of `words` 64-bit words. */
+uint64_t cal_mem_sum(const uint64_t *buf, size_t words);
+/* Samples of `series` (time per byte): one untimed pass, then reps samples of whole passes of fn
+** lasting ~sample_seconds each; reports the series finished. */
+void cal_measure_passes(CalRun *run, CalSeries *series, CalPassFn fn, int op, uint64_t *buf,
+                        size_t bytes);
+
 /* Cache sizes: sysfs (/sys/devices/system/cpu/cpu0/cache), then sysconf, then defaults. */
 void cal_read_caches(CalCaches *out);
 
 /* Families: each measures its series and appends them to run. *_count says how many. */
 int cal_bench_arith_count(const CalOptions *opt);
 int cal_bench_arith(CalRun *run, CalError *err);
+int cal_bench_math_count(const CalOptions *opt);
+int cal_bench_math(CalRun *run, CalError *err);
+int cal_bench_flops_count(const CalOptions *opt);
+int cal_bench_flops(CalRun *run, CalError *err);
+int cal_bench_threads_count(const CalOptions *opt);
+int cal_bench_threads(CalRun *run, CalError *err);
+/* t_omp_for (bench_omp.c): none without OpenMP. */
+int cal_bench_omp_count(const CalOptions *opt);
+int cal_bench_omp(CalRun *run, CalError *err);
 int cal_bench_memory_count(const CalOptions *opt);
 int cal_bench_memory(CalRun *run, CalError *err);
+/* The working-set sweep (bench_memsweep.c): series t_OP_SIZE with x = SIZE. */
+int cal_bench_memsweep_count(const CalOptions *opt);
+int cal_bench_memsweep(CalRun *run, CalError *err);
 int cal_bench_message_count(const CalOptions *opt);
 int cal_bench_message(CalRun *run, CalError *err);
 long cal_bench_cores(void);
+/* cores_eff and membw_eff (bench_cores.c): run->cores must be set. */
+int cal_bench_parallel_count(const CalOptions *opt);
+int cal_bench_parallel(CalRun *run, CalError *err);
 
 /* The MPI family (bench_mpi.c): sizes 1 B .. CAL_MPI_MAX_BYTES as the socketpair one. */
 #define CAL_MPI_MAX_BYTES (4l << 20)

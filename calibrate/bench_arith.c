@@ -24,50 +24,23 @@
 **   t_assign_*                 throughput-bound: independent stores of x to a volatile variable
 **                              (a register move is free on current cores; a store is what an
 **                              assignment to a program variable costs).
+**   t_OP_TYPE_tp               throughput-bound, the reciprocal throughput (OP: add sub mul div
+**                              cmp): the same operation on CAL_CHAINS independent chains, enough
+**                              to keep every unit busy. What an operation costs among independent
+**                              ones (a sum over an array, a counter beside the work), where
+**                              t_OP_TYPE is what it costs in a chain that waits for each result.
 ** A sample below zero (noise on a sub-cycle difference) is kept for the statistics; the interval
-** written is clamped at 0 (calibrate.c).
+** written is clamped at 0 (calibrate.c). The timing loop is cal_measure_kernel (bench_kernel.c).
 */
 #include <stdio.h>
-#include "bench.h"
+#include "bench_kernel.h"
 
-#define CAL_UNROLL 16             /* operations per loop iteration: loop overhead < 1/16 per op */
-#define CAL_ARITH_MIN_ITERS 64    /* iterations of the first timing trial */
 #define CAL_WARMUP 0.2            /* seconds of spinning before the first sample */
 #define CAL_WARMUP_QUICK 0.05
 
-/* Asm constraint that keeps a value of type T in a register. */
-#if defined(__x86_64__)
-#define CAL_FLOAT_REG "+x"
-#define CAL_CHAR_REG "+r"
-#elif defined(__i386__)
-#define CAL_FLOAT_REG "+m"
-#define CAL_CHAR_REG "+q"
-#elif defined(__aarch64__)
-#define CAL_FLOAT_REG "+w"
-#define CAL_CHAR_REG "+r"
-#else
-#define CAL_FLOAT_REG "+m"
-#define CAL_CHAR_REG "+m"
-#endif
-#define CAL_REG_int "+r"
-#define CAL_REG_long "+r"
-#define CAL_REG_char CAL_CHAR_REG
-#define CAL_REG_float CAL_FLOAT_REG
-#define CAL_REG_double CAL_FLOAT_REG
-#define HIDE(T, v) __asm__ volatile("" : CAL_REG_##T(v))
-
-#define REP16(s) s s s s s s s s s s s s s s s s
-
-/* Starting values of a kernel's operands (see the header comment for why these). */
-typedef struct ArithSeed {
-  double x0;                      /* the chain's starting value */
-  double y;                       /* second operand */
-  double z, w;                    /* cmp: the values selected */
-} ArithSeed;
-
 /* One kernel: `iters` iterations of CAL_UNROLL copies of STEP; returns the elapsed seconds. */
 #define KERNEL(T, OP, STEP)                                                      \
-  static double kernel_##OP##_##T(long iters, const ArithSeed *seed) {           \
+  static double kernel_##OP##_##T(long iters, const CalSeed *seed) {             \
     T x = (T)seed->x0, y = (T)seed->y, z = (T)seed->z, w = (T)seed->w;           \
     volatile T store = 0;                                                        \
     HIDE(T, x); HIDE(T, y); HIDE(T, z); HIDE(T, w);                              \
@@ -79,38 +52,79 @@ typedef struct ArithSeed {
     return t1 - t0;                                                              \
   }
 
+/* The throughput twin: CAL_CHAINS chains x0 .. x7, CAL_UNROLL / CAL_CHAINS rounds of OP(T, c)
+** on each per iteration (OP a macro of the chain variable c). */
+#define CHAIN(T, OP, c) OP(T, c); HIDE(T, c);
+#define ROUND(T, OP)                                                             \
+  CHAIN(T, OP, x0) CHAIN(T, OP, x1) CHAIN(T, OP, x2) CHAIN(T, OP, x3)            \
+  CHAIN(T, OP, x4) CHAIN(T, OP, x5) CHAIN(T, OP, x6) CHAIN(T, OP, x7)
+#define KERNEL_TP(T, NAME, OP)                                                   \
+  static double kernel_##NAME##_tp_##T(long iters, const CalSeed *seed) {        \
+    T x0 = (T)seed->x0, x1 = x0, x2 = x0, x3 = x0, x4 = x0, x5 = x0, x6 = x0;    \
+    T x7 = x0, y = (T)seed->y, z = (T)seed->z, w = (T)seed->w;                   \
+    volatile T store = 0;                                                        \
+    HIDE(T, y); HIDE(T, z); HIDE(T, w);                                          \
+    double t0 = cal_now();                                                       \
+    for (long i = 0; i < iters; i++) { ROUND(T, OP) ROUND(T, OP) }               \
+    double t1 = cal_now();                                                       \
+    store = x0; store = x1; store = x2; store = x3; store = x4; store = x5;      \
+    store = x6; store = x7; store = (T)(y + z + w);                               \
+    (void)store;                                                                 \
+    return t1 - t0;                                                              \
+  }
+#define OP_EMPTY(T, c) (void)0
+#define OP_ADD(T, c) c = (T)(c + y)
+#define OP_SUB(T, c) c = (T)(c - y)
+#define OP_MUL(T, c) c = (T)(c * y)
+#define OP_IDIV(T, c) c = (T)(c / y)
+#define OP_FDIV(T, c) c = (T)(y / c)
+#define OP_CMP(T, c) c = (c < y) ? z : w
+
 #define TYPE_KERNELS(T, DIV)                                                     \
   KERNEL(T, empty, (void)0)                                                      \
   KERNEL(T, add, x = (T)(x + y))                                                 \
   KERNEL(T, sub, x = (T)(x - y))                                                 \
   KERNEL(T, mul, x = (T)(x * y))                                                 \
-  KERNEL(T, div, DIV)                                                            \
+  KERNEL(T, div, DIV(T, x))                                                      \
   KERNEL(T, cmp, x = (x < y) ? z : w)                                            \
-  KERNEL(T, assign, store = x)
+  KERNEL(T, assign, store = x)                                                   \
+  KERNEL_TP(T, empty, OP_EMPTY)                                                  \
+  KERNEL_TP(T, add, OP_ADD)                                                      \
+  KERNEL_TP(T, sub, OP_SUB)                                                      \
+  KERNEL_TP(T, mul, OP_MUL)                                                      \
+  KERNEL_TP(T, div, DIV)                                                         \
+  KERNEL_TP(T, cmp, OP_CMP)
 
-TYPE_KERNELS(int, x = (int)(x / y))
-TYPE_KERNELS(long, x = (long)(x / y))
-TYPE_KERNELS(char, x = (char)(x / y))
-TYPE_KERNELS(float, x = (float)(y / x))
-TYPE_KERNELS(double, x = (double)(y / x))
+TYPE_KERNELS(int, OP_IDIV)
+TYPE_KERNELS(long, OP_IDIV)
+TYPE_KERNELS(char, OP_IDIV)
+TYPE_KERNELS(float, OP_FDIV)
+TYPE_KERNELS(double, OP_FDIV)
 
-typedef double (*Kernel)(long iters, const ArithSeed *seed);
+typedef CalKernel Kernel;
+#define N_OPS 6                   /* add sub mul div cmp assign */
+#define N_TP_OPS 5                /* add sub mul div cmp: assign is throughput-bound already */
 
 typedef struct ArithType {
   const char *name;               /* C type name, as in the constant's name */
   Kernel empty;                   /* the loop without the operation */
-  Kernel ops[6];                  /* in the order of op_names */
+  Kernel ops[N_OPS];              /* in the order of op_names */
+  Kernel empty_tp;                /* the throughput loop without the operations */
+  Kernel ops_tp[N_TP_OPS];        /* throughput kernels, in the order of op_names */
   double div_x0, div_y;           /* operands of the division chain */
 } ArithType;
 
-static const char *const op_names[6] = {"add", "sub", "mul", "div", "cmp", "assign"};
-static const char *const op_bound[6] = {"latency", "latency", "latency", "latency", "latency",
-                                        "throughput"};
+static const char *const op_names[N_OPS] = {"add", "sub", "mul", "div", "cmp", "assign"};
+static const char *const op_bound[N_OPS] = {"latency", "latency", "latency", "latency", "latency",
+                                            "throughput"};
 
 #define ARITH_TYPE(T, X0, Y)                                                     \
   {#T, kernel_empty_##T,                                                         \
    {kernel_add_##T, kernel_sub_##T, kernel_mul_##T, kernel_div_##T, kernel_cmp_##T, \
-    kernel_assign_##T}, X0, Y}
+    kernel_assign_##T},                                                          \
+   kernel_empty_tp_##T,                                                          \
+   {kernel_add_tp_##T, kernel_sub_tp_##T, kernel_mul_tp_##T, kernel_div_tp_##T,  \
+    kernel_cmp_tp_##T}, X0, Y}
 
 static const ArithType arith_types[] = {
   ARITH_TYPE(int, 2000000011.0, 1.0),
@@ -121,57 +135,41 @@ static const ArithType arith_types[] = {
 };
 #define N_TYPES (sizeof arith_types / sizeof arith_types[0])
 
-static ArithSeed seed_for(const ArithType *type, int op) {
-  ArithSeed seed = {1.0, 0.0, 1.0, 3.0};      /* add, sub: x + 0; cmp: 1 < 2 selects z = 1 */
+static CalSeed seed_for(const ArithType *type, int op) {
+  CalSeed seed = {1.0, 0.0, 1.0, 3.0};        /* add, sub: x + 0; cmp: 1 < 2 selects z = 1 */
   if (op == 2) seed.y = 1.0;                  /* mul: x * 1 */
   if (op == 3) { seed.x0 = type->div_x0; seed.y = type->div_y; }
   if (op == 4) seed.y = 2.0;
   return seed;
 }
 
-/* Iterations so that one run of the kernel lasts about `seconds`. */
-static long iterations_for(Kernel kernel, const ArithSeed *seed, double seconds) {
-  long iters = CAL_ARITH_MIN_ITERS;
-  for (;;) {
-    double t = kernel(iters, seed);
-    if (t >= seconds / 8 || iters > (1L << 40)) {
-      double scale = t > 0 ? seconds / t : 8.0;
-      double want = (double)iters * scale;
-      return want < CAL_ARITH_MIN_ITERS ? CAL_ARITH_MIN_ITERS : (long)want;
-    }
-    iters *= 4;
-  }
-}
-
 int cal_bench_arith_count(const CalOptions *opt) {
   (void)opt;
-  return (int)(N_TYPES * 6);
+  return (int)(N_TYPES * (N_OPS + N_TP_OPS));
 }
 
 int cal_bench_arith(CalRun *run, CalError *err) {
   /* Spin first so that the core has left its idle clock before the first sample. */
-  ArithSeed spin = {1.0, 0.0, 1.0, 3.0};
+  CalSeed spin = {1.0, 0.0, 1.0, 3.0};
   double until = cal_now() + (run->opt.quick ? CAL_WARMUP_QUICK : CAL_WARMUP);
   while (cal_now() < until) kernel_add_long(1000, &spin);
   for (size_t t = 0; t < N_TYPES; t++) {
     const ArithType *type = &arith_types[t];
-    for (int op = 0; op < 6; op++) {
-      char name[CAL_NAME_MAX], bench[CAL_BENCH_MAX];
+    char name[CAL_NAME_MAX], bench[CAL_BENCH_MAX];
+    for (int op = 0; op < N_OPS; op++) {
+      CalSeed seed = seed_for(type, op);
       snprintf(name, sizeof name, "t_%s_%s", op_names[op], type->name);
       snprintf(bench, sizeof bench, "%s %s, %s-bound, loop overhead subtracted", type->name,
                op_names[op], op_bound[op]);
-      CalSeries *series = cal_run_add_series(run, name, bench, CAL_KIND_TIME, 0, err);
-      if (!series) return -1;
-      ArithSeed seed = seed_for(type, op);
-      Kernel kernel = type->ops[op];
-      kernel(CAL_ARITH_MIN_ITERS, &seed);   /* warm up code and clock */
-      long iters = iterations_for(kernel, &seed, run->opt.sample_seconds);
-      for (int rep = 0; rep < run->opt.reps; rep++) {
-        double t_empty = type->empty(iters, &seed);
-        double t_op = kernel(iters, &seed);
-        cal_series_push(series, (t_op - t_empty) / ((double)iters * CAL_UNROLL));
-      }
-      cal_run_finished(run, series);
+      if (cal_measure_kernel(run, name, bench, type->ops[op], type->empty, &seed, 1, err)) return -1;
+    }
+    for (int op = 0; op < N_TP_OPS; op++) {
+      CalSeed seed = seed_for(type, op);
+      snprintf(name, sizeof name, "t_%s_%s_tp", op_names[op], type->name);
+      snprintf(bench, sizeof bench, "%s %s, throughput-bound (%d chains), loop overhead subtracted",
+               type->name, op_names[op], CAL_CHAINS);
+      if (cal_measure_kernel(run, name, bench, type->ops_tp[op], type->empty_tp, &seed, 1, err))
+        return -1;
     }
   }
   return 0;

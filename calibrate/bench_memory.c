@@ -86,34 +86,35 @@ void cal_read_caches(CalCaches *out) {
   if (!out->llc) out->llc = out->l2 > 8u << 20 ? out->l2 : 8u << 20;
 }
 
-typedef enum MemOp { MEM_READ, MEM_WRITE, MEM_COPY } MemOp;
 
 typedef struct MemLevel {
   const char *name;               /* suffix of the constant: l1, l2, llc, mem */
   size_t bytes;                   /* working set */
 } MemLevel;
 
-/* One pass of op over a working set of `bytes` (buffer holds bytes); returns bytes processed. */
-static size_t mem_pass(MemOp op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink) {
+uint64_t cal_mem_sum(const uint64_t *buf, size_t words) {
+  uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (size_t i = 0; i + 4 <= words; i += 4) {
+    s0 += buf[i];
+    s1 += buf[i + 1];
+    s2 += buf[i + 2];
+    s3 += buf[i + 3];
+  }
+  __asm__ volatile("" ::: "memory");
+  return s0 + s1 + s2 + s3;
+}
+
+size_t cal_mem_pass(CalMemOp op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink) {
   size_t words = bytes / sizeof *buf;
   switch (op) {
-  case MEM_READ: {
-    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (size_t i = 0; i + 4 <= words; i += 4) {
-      s0 += buf[i];
-      s1 += buf[i + 1];
-      s2 += buf[i + 2];
-      s3 += buf[i + 3];
-    }
-    *sink = s0 + s1 + s2 + s3;
-    __asm__ volatile("" ::: "memory");
+  case CAL_MEM_READ:
+    *sink = cal_mem_sum(buf, words);
     return words / 4 * 4 * sizeof *buf;
-  }
-  case MEM_WRITE:
+  case CAL_MEM_WRITE:
     memset(buf, (int)(pass & 0xff), words * sizeof *buf);
     __asm__ volatile("" : : "r"(buf) : "memory");
     return words * sizeof *buf;
-  case MEM_COPY: {
+  case CAL_MEM_COPY: {
     size_t half = words / 2 * sizeof *buf;
     if (pass & 1) memcpy(buf, (char *)buf + half, half);
     else memcpy((char *)buf + half, buf, half);
@@ -122,6 +123,29 @@ static size_t mem_pass(MemOp op, uint64_t *buf, size_t bytes, uint64_t pass, vol
   }
   }
   return 0;
+}
+
+void cal_measure_passes(CalRun *run, CalSeries *series, CalPassFn fn, int op, uint64_t *buf,
+                        size_t bytes) {
+  volatile uint64_t sink = 0;
+  uint64_t pass = 0;
+  double t0 = cal_now();
+  fn(op, buf, bytes, pass++, &sink);                 /* warm-up pass, also sizes samples */
+  double one_pass = cal_now() - t0;
+  long passes = one_pass > 0 ? (long)(run->opt.sample_seconds / one_pass) : 1;
+  if (passes < 1) passes = 1;
+  for (int rep = 0; rep < run->opt.reps; rep++) {
+    size_t done = 0;
+    double start = cal_now();
+    for (long p = 0; p < passes; p++) done += fn(op, buf, bytes, pass++, &sink);
+    cal_series_push(series, (cal_now() - start) / (double)done);
+  }
+  cal_run_finished(run, series);
+}
+
+/* cal_mem_pass as a CalPassFn. */
+static size_t vector_pass(int op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink) {
+  return cal_mem_pass((CalMemOp)op, buf, bytes, pass, sink);
 }
 
 int cal_bench_memory_count(const CalOptions *opt) {
@@ -136,7 +160,6 @@ int cal_bench_memory(CalRun *run, CalError *err) {
   if (main_set < main_min) main_set = main_min;
   MemLevel levels[4] = {{"l1", c->l1 / 2}, {"l2", c->l2 / 2}, {"llc", c->llc / 2}, {"mem", main_set}};
   static const char *const op_names[3] = {"read", "write", "copy"};
-  volatile uint64_t sink = 0;
   for (int l = 0; l < 4; l++) {
     size_t bytes = levels[l].bytes < CAL_MEM_MIN_BYTES ? CAL_MEM_MIN_BYTES : levels[l].bytes;
     bytes = (bytes + CAL_MEM_ALIGN - 1) / CAL_MEM_ALIGN * CAL_MEM_ALIGN;
@@ -153,20 +176,7 @@ int cal_bench_memory(CalRun *run, CalError *err) {
         free(buf);
         return -1;
       }
-      uint64_t pass = 0;
-      double t0 = cal_now();
-      mem_pass((MemOp)op, buf, bytes, pass++, &sink);   /* warm-up pass, also sizes samples */
-      double one_pass = cal_now() - t0;
-      long passes = one_pass > 0 ? (long)(run->opt.sample_seconds / one_pass) : 1;
-      if (passes < 1) passes = 1;
-      for (int rep = 0; rep < run->opt.reps; rep++) {
-        size_t done = 0;
-        double start = cal_now();
-        for (long p = 0; p < passes; p++) done += mem_pass((MemOp)op, buf, bytes, pass++, &sink);
-        double elapsed = cal_now() - start;
-        cal_series_push(series, elapsed / (double)done);
-      }
-      cal_run_finished(run, series);
+      cal_measure_passes(run, series, vector_pass, op, buf, bytes);
     }
     free(buf);
   }

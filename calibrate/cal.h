@@ -15,7 +15,8 @@
 #define CAL_MAX_REPS 200          /* more repetitions add minutes and nothing to [min, max] */
 #define CAL_HISTORY_KEEP_MAX 1000 /* history per benchmark: enough for months of daily runs */
 #define CAL_MAX_SAMPLES (CAL_MAX_REPS + CAL_HISTORY_KEEP_MAX) /* one run merged with history */
-#define CAL_MAX_SERIES 512        /* 30 arithmetic + 12 memory + 23 message sizes + 15 MPI pairs x 23 */
+#define CAL_MAX_SERIES 640        /* ~150 local (arithmetic, math, threads, memory, its sweep) + 23 message
+                                  ** sizes + 15 MPI pairs x 23 */
 
 typedef struct CalError {
   char message[CAL_ERROR_MAX];    /* what failed and why; empty when nothing failed */
@@ -25,6 +26,7 @@ typedef struct CalError {
 typedef enum CalKind {
   CAL_KIND_TIME,                  /* seconds per operation: a const with a time unit */
   CAL_KIND_PER_BYTE,              /* seconds per byte: a const printed in ns */
+  CAL_KIND_RATIO,                 /* a dimensionless ratio (effective cores): a plain number */
   CAL_KIND_FIT_POINT              /* one-way message time at size x: input of a fit, no const */
 } CalKind;
 

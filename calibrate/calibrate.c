@@ -12,8 +12,10 @@
 #include "cal_fit.h"
 #include "cal_stats.h"
 #include "calibrate.h"
+#include "generic.h"
 #include "history.h"
 #include "machine_file.h"
+#include "memory_fns.h"
 #include "messages.h"
 
 void cal_options_default(CalOptions *opt, int quick) {
@@ -73,9 +75,12 @@ static int add_series_consts(CalRun *run, CalGroup group, CalMachine *m, const c
       return cal_fail(err, "benchmark %s has no samples", s->name);
     char comment[CAL_LINE_MAX];
     describe_kept(s, &sum, date, comment, sizeof comment);
-    if (cal_machine_const(m, s->name, fmax(sum.lo, 0), fmax(sum.hi, 0), s->kind == CAL_KIND_PER_BYTE,
-                          comment, err))
-      return -1;
+    double lo = fmax(sum.lo, 0), hi = fmax(sum.hi, 0), typ = fmax(sum.kept_median, 0);
+    int status = s->kind == CAL_KIND_RATIO
+                     ? cal_machine_ratio(m, s->name, lo, hi, typ, comment, err)
+                     : cal_machine_const_typ(m, s->name, lo, hi, typ, s->kind == CAL_KIND_PER_BYTE,
+                                             comment, err);
+    if (status) return -1;
   }
   return 0;
 }
@@ -87,12 +92,22 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
            "outside [Q1 - 1.5 IQR, Q3 + 1.5 IQR]", run->opt.reps, run->opt.sample_seconds * 1e3);
   if (cal_machine_note(m, line, err)) return -1;
   if (cal_machine_note(m, "  (quartiles by linear interpolation) are dropped; each const is "
-                          "[min, max] of the samples kept, rounded outward.", err))
+                          "[min, max] of the samples kept, rounded outward, typ their median.", err))
     return -1;
   if (cal_machine_note(m, "arithmetic: time per operation, the loop overhead (an empty loop of "
                           "the same shape) subtracted; add, sub, mul,", err) ||
       cal_machine_note(m, "  div, cmp: dependent chains (latency-bound); assign: independent "
-                          "stores (throughput-bound); negative ends clamped at 0.", err))
+                          "stores (throughput-bound); negative ends clamped at 0.", err) ||
+      cal_machine_note(m, "  t_OP_TYPE_tp: the reciprocal throughput, the same operation on 8 "
+                          "independent chains; t_sqrt, t_exp, t_log (libm), t_cvt likewise.", err) ||
+      cal_machine_note(m, "flops: t_flop_vec, time per flop of a blocked double matrix product "
+                          "compiled -O3 -march=native; t_flop_blas, of the BLAS's dgemm.", err) ||
+      cal_machine_note(m, "threads: t_lock, mutex lock + unlock uncontended; t_handoff, unlock to a "
+                          "blocked waiter running; t_thread, create + join; t_barrier; t_omp_for.", err) ||
+      cal_machine_note(m, "parallelism: cores_eff, membw_eff = N t1 / tN, one thread's time t1 "
+                          "against N threads' tN doing as much each at once", err) ||
+      cal_machine_note(m, "  (a double add chain; a read of a private buffer), N = the CPUs online, "
+                          "t1 and tN back to back in each sample.", err))
     return -1;
   cal_format_bytes(run->caches.l1, l1, sizeof l1);
   cal_format_bytes(run->caches.l2, l2, sizeof l2);
@@ -100,6 +115,11 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
   snprintf(line, sizeof line, "memory: time per byte read, written, copied; caches (%s): L1d %s, "
            "L2 %s, LLC %s; working sets: half of each, mem: beyond the LLC.", run->caches.source, l1, l2, llc);
   if (cal_machine_note(m, line, err)) return -1;
+  if (cal_machine_note(m, "memory sweep: t_OP_SIZE, working sets 4 KiB x 4^k up to 4 x LLC (at most "
+                          "512 MiB, 64 MiB with --quick), scalar 8-byte", err) ||
+      cal_machine_note(m, "  accesses (read, write, copy) and vector code (read_vec: vectorised "
+                          "sum, write_vec: memset, copy_vec: memcpy); fn t_OP(ws_bytes) interpolates.", err))
+    return -1;
   char pinned[64] = "";
   if (run->message_cpus[0] >= 0)
     snprintf(pinned, sizeof pinned, ", pinned to CPUs %d and %d", run->message_cpus[0], run->message_cpus[1]);
@@ -152,6 +172,8 @@ static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
   if (!scratch) return cal_fail(err, "out of memory");
   int status = add_header(run, m, err);
   if (status == 0) status = add_series_consts(run, CAL_GROUP_LOCAL, m, date, scratch, err);
+  if (status == 0) status = cal_memory_fns(run, m, err);
+  if (status == 0) status = cal_generic_consts(run, m, date, scratch, err);
   if (status == 0) status = cal_machine_text(m, "", err);
   if (status == 0) status = cal_machine_text(m, "# messages between two processes of this machine:", err);
   if (status == 0) status = cal_messages_local(run, m, date, scratch, err);
@@ -163,9 +185,13 @@ static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
     if (status == 0) status = cal_messages_mpi(run, m, date, scratch, err);
     if (status == 0) status = add_series_consts(run, CAL_GROUP_MPI, m, date, scratch, err);
   }
-  snprintf(line, sizeof line, "resource cores = fcfs(%ld);                 # processors online, %s",
-           run->cores, date);
   if (status == 0) status = cal_machine_text(m, "", err);
+  char decl[64];
+  snprintf(decl, sizeof decl, "const n_cpus = %ld;", run->cores);
+  snprintf(line, sizeof line, "%-44s # processors online, %s", decl, date);
+  if (status == 0) status = cal_machine_text(m, line, err);
+  snprintf(line, sizeof line, "%-44s # the CPUs, shared by the threads present: cores_eff of them "
+           "at once", "resource cores = ps(cores_eff);");
   if (status == 0) status = cal_machine_text(m, line, err);
   free(scratch);
   return status;
@@ -173,10 +199,15 @@ static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
 
 static int measure(CalRun *run, CalError *err) {
   if (cal_bench_arith(run, err)) return -1;
+  if (cal_bench_math(run, err)) return -1;
+  if (cal_bench_flops(run, err)) return -1;
   if (cal_bench_memory(run, err)) return -1;
+  if (cal_bench_memsweep(run, err)) return -1;
+  if (cal_bench_threads(run, err)) return -1;
+  if (cal_bench_omp(run, err)) return -1;
+  if (cal_bench_parallel(run, err)) return -1;
   if (cal_bench_message(run, err)) return -1;
   if (run->opt.mpi_ranks >= 2 && cal_bench_mpi(run, err)) return -1;
-  run->cores = cal_bench_cores();
   return 0;
 }
 
@@ -193,9 +224,13 @@ int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progr
     if (run->opt.history_keep > CAL_HISTORY_KEEP_MAX) run->opt.history_keep = CAL_HISTORY_KEEP_MAX;
     run->progress = progress;
     run->progress_user = user;
-    run->planned = cal_bench_arith_count(opt) + cal_bench_memory_count(opt) + cal_bench_message_count(opt) +
+    run->planned = cal_bench_arith_count(opt) + cal_bench_math_count(opt) +
+                   cal_bench_flops_count(opt) + cal_bench_threads_count(opt) + cal_bench_omp_count(opt) +
+                   cal_bench_parallel_count(opt) + cal_bench_memory_count(opt) +
+                   cal_bench_memsweep_count(opt) + cal_bench_message_count(opt) +
                    cal_bench_mpi_count(opt);
     cal_read_caches(&run->caches);
+    run->cores = cal_bench_cores();
     if (run->opt.history_dir) status = cal_history_check(run->opt.history_dir, err);
     if (status == 0 && opt->mpi_ranks >= 2) status = cal_bench_mpi_ready(opt, err);
     if (status == 0) status = measure(run, err);

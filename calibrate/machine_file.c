@@ -84,25 +84,53 @@ int cal_unit_for(double lo, double hi, int per_byte, const char **unit) {
 }
 
 void cal_format_interval(double lo, double hi, int per_byte, char *buf, size_t size) {
-  const char *unit;
-  int unit_exp = cal_unit_for(lo, hi, per_byte, &unit);
-  char lo_text[CAL_NUMBER_MAX * 8], hi_text[CAL_NUMBER_MAX * 8];
-  cal_format_scaled(lo, unit_exp, 0, lo_text, sizeof lo_text);
-  cal_format_scaled(hi, unit_exp, 1, hi_text, sizeof hi_text);
-  snprintf(buf, size, "[%s%s, %s%s]", lo_text, unit, hi_text, unit);
+  cal_format_typed(lo, hi, NAN, per_byte, 0, buf, size);
 }
 
-int cal_machine_const(CalMachine *m, const char *name, double lo, double hi, int per_byte,
-                      const char *comment, CalError *err) {
+void cal_format_typed(double lo, double hi, double typ, int per_byte, int unitless, char *buf,
+                      size_t size) {
+  const char *unit = "";
+  int unit_exp = unitless ? 0 : cal_unit_for(lo, hi, per_byte, &unit);
+  char lo_text[CAL_NUMBER_MAX * 8], hi_text[CAL_NUMBER_MAX * 8], typ_text[CAL_NUMBER_MAX * 8];
+  cal_format_scaled(lo, unit_exp, 0, lo_text, sizeof lo_text);
+  cal_format_scaled(hi, unit_exp, 1, hi_text, sizeof hi_text);
+  if (isnan(typ)) {
+    snprintf(buf, size, "[%s%s, %s%s]", lo_text, unit, hi_text, unit);
+    return;
+  }
+  cal_format_scaled(fmin(fmax(typ, lo), hi), unit_exp, 0, typ_text, sizeof typ_text);
+  snprintf(buf, size, "[%s%s, %s%s] typ %s%s", lo_text, unit, hi_text, unit, typ_text, unit);
+}
+
+static int add_const(CalMachine *m, const char *name, double lo, double hi, double typ,
+                     int per_byte, int unitless, const char *comment, CalError *err) {
   if (m->decl_count == CAL_MAX_DECLS) return cal_fail(err, "more than %d declarations", CAL_MAX_DECLS);
   CalDecl *d = &m->decls[m->decl_count++];
+  memset(d, 0, sizeof *d);
   d->kind = CAL_DECL_CONST;
   snprintf(d->name, sizeof d->name, "%s", name);
   d->lo = lo;
   d->hi = hi;
+  d->typ = typ;
   d->per_byte = per_byte;
+  d->unitless = unitless;
   snprintf(d->text, sizeof d->text, "%s", comment ? comment : "");
   return 0;
+}
+
+int cal_machine_const(CalMachine *m, const char *name, double lo, double hi, int per_byte,
+                      const char *comment, CalError *err) {
+  return add_const(m, name, lo, hi, NAN, per_byte, 0, comment, err);
+}
+
+int cal_machine_const_typ(CalMachine *m, const char *name, double lo, double hi, double typ,
+                          int per_byte, const char *comment, CalError *err) {
+  return add_const(m, name, lo, hi, typ, per_byte, 0, comment, err);
+}
+
+int cal_machine_ratio(CalMachine *m, const char *name, double lo, double hi, double typ,
+                      const char *comment, CalError *err) {
+  return add_const(m, name, lo, hi, typ, 0, 1, comment, err);
 }
 
 int cal_machine_text(CalMachine *m, const char *text, CalError *err) {
@@ -112,6 +140,21 @@ int cal_machine_text(CalMachine *m, const char *text, CalError *err) {
   d->kind = CAL_DECL_TEXT;
   snprintf(d->text, sizeof d->text, "%s", text);
   return 0;
+}
+
+int cal_machine_interp(CalMachine *m, const char *head, const char *arg, const char *prefix,
+                       const double *xs, int n, const char *tail, CalError *err) {
+  char line[CAL_LINE_MAX];
+  if (cal_machine_text(m, head, err)) return -1;
+  snprintf(line, sizeof line, "  %s <= %.0f ? %s%.0f :", arg, xs[0], prefix, xs[0]);
+  if (cal_machine_text(m, line, err)) return -1;
+  for (int k = 1; k < n; k++) {
+    snprintf(line, sizeof line, "  %s <= %.0f ? (%s%.0f * (%.0f - %s) + %s%.0f * (%s - %.0f)) / %.0f :",
+             arg, xs[k], prefix, xs[k - 1], xs[k], arg, prefix, xs[k], arg, xs[k - 1], xs[k] - xs[k - 1]);
+    if (cal_machine_text(m, line, err)) return -1;
+  }
+  snprintf(line, sizeof line, "  %s;", tail);
+  return cal_machine_text(m, line, err);
 }
 
 int cal_machine_note(CalMachine *m, const char *text, CalError *err) {
@@ -135,9 +178,9 @@ int cal_machine_print(FILE *out, void *machine, CalError *err) {
       fprintf(out, "%s\n", d->text);
       continue;
     }
-    char interval[CAL_NUMBER_MAX * 20];
-    cal_format_interval(d->lo, d->hi, d->per_byte, interval, sizeof interval);
-    char decl[CAL_LINE_MAX + CAL_NUMBER_MAX * 20];
+    char interval[CAL_NUMBER_MAX * 30];
+    cal_format_typed(d->lo, d->hi, d->typ, d->per_byte, d->unitless, interval, sizeof interval);
+    char decl[CAL_LINE_MAX + CAL_NUMBER_MAX * 30];
     snprintf(decl, sizeof decl, "const %s = %s;", d->name, interval);
     if (d->text[0]) fprintf(out, "%-44s # %s\n", decl, d->text);
     else fprintf(out, "%s\n", decl);

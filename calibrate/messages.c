@@ -152,12 +152,16 @@ static int write_message_consts(CalMachine *m, const char *prefix, const char *s
   snprintf(comment, sizeof comment, "%s intercept, estimate %s; %zu of %zu samples kept, %s .. %s; %s",
            how, est, from->kept, from->total, lo_b, hi_b, date);
   snprintf(name, sizeof name, "%slatency%s", prefix, suffix);
-  if (cal_machine_const(m, name, fmax(fit->c0_lo, 0), fmax(fit->c0_hi, 0), 0, comment, err)) return -1;
+  if (cal_machine_const_typ(m, name, fmax(fit->c0_lo, 0), fmax(fit->c0_hi, 0), fmax(fit->c0, 0), 0,
+                            comment, err))
+    return -1;
   format_point(fit->c1, 1, est, sizeof est);
   snprintf(comment, sizeof comment, "%s slope, seconds per byte, estimate %s; %zu of %zu samples kept; %s",
            how, est, from->kept, from->total, date);
   snprintf(name, sizeof name, "%sbyte_time%s", prefix, suffix);
-  if (cal_machine_const(m, name, fmax(fit->c1_lo, 0), fmax(fit->c1_hi, 0), 1, comment, err)) return -1;
+  if (cal_machine_const_typ(m, name, fmax(fit->c1_lo, 0), fmax(fit->c1_hi, 0), fmax(fit->c1, 0), 1,
+                            comment, err))
+    return -1;
   snprintf(line, sizeof line, "fn %ssend%s(bytes) = %slatency%s + bytes * %sbyte_time%s;", prefix,
            suffix, prefix, suffix, prefix, suffix);
   return cal_machine_text(m, line, err);
@@ -189,7 +193,7 @@ static int add_measured_send(CalRun *run, CalGroup group, const char *prefix, Ca
   qsort(sizes, (size_t)n_sizes, sizeof *sizes, compare_doubles);
   char line[CAL_LINE_MAX], name[CAL_NAME_MAX], comment[CAL_LINE_MAX], size_text[32];
   for (int k = 0; k < n_sizes; k++) {
-    double lo = INFINITY, hi = -INFINITY;
+    double lo = INFINITY, hi = -INFINITY, medians[CAL_MAX_SERIES];
     size_t kept = 0, total = 0;
     int pairs = 0;
     for (int i = 0; i < run->count; i++) {
@@ -202,8 +206,11 @@ static int add_measured_send(CalRun *run, CalGroup group, const char *prefix, Ca
       hi = fmax(hi, sum.hi);
       kept += sum.kept;
       total += sum.total;
-      pairs++;
+      medians[pairs++] = sum.kept_median;
     }
+    /* typical: the median of the kept samples (over pairs, the median of the pairs' medians) */
+    qsort(medians, (size_t)pairs, sizeof *medians, compare_doubles);
+    double typ = pairs % 2 ? medians[pairs / 2] : (medians[pairs / 2 - 1] + medians[pairs / 2]) / 2;
     cal_format_bytes((size_t)sizes[k], size_text, sizeof size_text);
     snprintf(name, sizeof name, "%st_msg_%.0f", prefix, sizes[k]);
     if (group == CAL_GROUP_MPI)
@@ -212,23 +219,17 @@ static int add_measured_send(CalRun *run, CalGroup group, const char *prefix, Ca
     else
       snprintf(comment, sizeof comment, "one-way message of %s; %zu of %zu samples kept; %s", size_text,
                kept, total, date);
-    if (cal_machine_const(m, name, fmax(lo, 0), fmax(hi, 0), 0, comment, err)) return -1;
+    if (cal_machine_const_typ(m, name, fmax(lo, 0), fmax(hi, 0), fmax(typ, 0), 0, comment, err)) return -1;
   }
   snprintf(line, sizeof line, "# %ssend_measured: the measured times, interpolated linearly between "
            "the sizes (%ssend is the fitted line)", prefix, prefix);
   if (cal_machine_text(m, line, err)) return -1;
-  snprintf(line, sizeof line, "fn %ssend_measured(bytes) =", prefix);
-  if (cal_machine_text(m, line, err)) return -1;
-  snprintf(line, sizeof line, "  bytes <= %.0f ? %st_msg_%.0f :", sizes[0], prefix, sizes[0]);
-  if (cal_machine_text(m, line, err)) return -1;
-  for (int k = 1; k < n_sizes; k++) {
-    snprintf(line, sizeof line, "  bytes <= %.0f ? (%st_msg_%.0f * (%.0f - bytes) + %st_msg_%.0f * (bytes - %.0f)) / %.0f :",
-             sizes[k], prefix, sizes[k - 1], sizes[k], prefix, sizes[k], sizes[k - 1], sizes[k] - sizes[k - 1]);
-    if (cal_machine_text(m, line, err)) return -1;
-  }
-  snprintf(line, sizeof line, "  %st_msg_%.0f + (bytes - %.0f) * %sbyte_time;", prefix, sizes[n_sizes - 1],
+  char head[CAL_LINE_MAX], name_prefix[CAL_NAME_MAX], tail[CAL_LINE_MAX];
+  snprintf(head, sizeof head, "fn %ssend_measured(bytes) =", prefix);
+  snprintf(name_prefix, sizeof name_prefix, "%st_msg_", prefix);
+  snprintf(tail, sizeof tail, "%st_msg_%.0f + (bytes - %.0f) * %sbyte_time", prefix, sizes[n_sizes - 1],
            sizes[n_sizes - 1], prefix);
-  return cal_machine_text(m, line, err);
+  return cal_machine_interp(m, head, "bytes", name_prefix, sizes, n_sizes, tail, err);
 }
 
 int cal_messages_local(CalRun *run, CalMachine *m, const char *date, double *scratch,

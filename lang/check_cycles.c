@@ -5,6 +5,7 @@
 */
 #include "check_internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +17,35 @@ typedef struct CycleSearch {
   unsigned char *state;       /* per prog->decls entry: UNSEEN, ON_PATH, DONE */
   int *path;                  /* indices into prog->decls of the current path */
   int path_length;            /* length of path */
+  int *slots;                 /* open-addressing table: 1 + index into prog->decls, 0 empty */
+  size_t mask;                /* slots - 1 (slots a power of two, at least twice the decls) */
 } CycleSearch;
 
+static size_t slot_of(const CycleSearch *cs, const Decl *decl) {
+  uint64_t h = (uint64_t)(uintptr_t)decl * 0x9e3779b97f4a7c15u;
+  return (size_t)(h >> 17) & cs->mask;
+}
+
+/* The index of decl in prog->decls, or -1 (a table: a linear search made the check of 10^5
+** declarations quadratic). */
 static int index_of(const CycleSearch *cs, const Decl *decl) {
-  for (int i = 0; i < cs->ck->prog->decl_count; i++)
-    if (cs->ck->prog->decls[i] == decl) return i;
+  for (size_t k = slot_of(cs, decl); cs->slots[k]; k = (k + 1) & cs->mask)
+    if (cs->ck->prog->decls[cs->slots[k] - 1] == decl) return cs->slots[k] - 1;
   return -1;
+}
+
+static void index_build(CycleSearch *cs) {
+  int count = cs->ck->prog->decl_count;
+  size_t n = 16;
+  while (n < 2 * (size_t)count) n *= 2;
+  cs->slots = calloc(n, sizeof *cs->slots);
+  if (!cs->slots) abort();
+  cs->mask = n - 1;
+  for (int i = 0; i < count; i++) {
+    size_t k = slot_of(cs, cs->ck->prog->decls[i]);
+    while (cs->slots[k]) k = (k + 1) & cs->mask;
+    cs->slots[k] = i + 1;
+  }
 }
 
 static void visit(CycleSearch *cs, const Decl *decl, SrcLoc site);
@@ -145,10 +169,12 @@ static void visit(CycleSearch *cs, const Decl *decl, SrcLoc site) {
 void check_cycles(Checker *ck) {
   int count = ck->prog->decl_count;
   if (count == 0) return;
-  CycleSearch cs = {ck, calloc((size_t)count, 1), calloc((size_t)count, sizeof(int)), 0};
+  CycleSearch cs = {ck, calloc((size_t)count, 1), calloc((size_t)count, sizeof(int)), 0, NULL, 0};
   if (!cs.state || !cs.path) abort();
+  index_build(&cs);
   for (int i = 0; i < count; i++)
     if (check_in_force(ck, ck->prog->decls[i])) visit(&cs, ck->prog->decls[i], ck->prog->decls[i]->name.loc);
   free(cs.state);
   free(cs.path);
+  free(cs.slots);
 }

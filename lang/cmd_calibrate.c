@@ -50,10 +50,12 @@ static void progress(void *user, int index, int total, const CalSeries *series) 
   double sum = 0;
   for (size_t i = 0; i < series->count; i++) sum += series->samples[i];
   double mean = series->count ? sum / (double)series->count : 0;
-  const char *unit;
-  int unit_exp = cal_unit_for(mean, mean, series->kind == CAL_KIND_PER_BYTE, &unit);
-  fprintf(stderr, "calibrate: [%2d/%d] %-15s mean %8.4g %s%s  (%zu samples, %.1f s)\n", index,
-          total, series->name, mean * pow(10, unit_exp), unit,
+  const char *unit = "";
+  int unit_exp = series->kind == CAL_KIND_RATIO ? 0
+                 : cal_unit_for(mean, mean, series->kind == CAL_KIND_PER_BYTE, &unit);
+  int width = total >= 100 ? 3 : 2;     /* the index as wide as the total */
+  fprintf(stderr, "calibrate: [%*d/%d] %-15s mean %8.4g%s%s%s  (%zu samples, %.1f s)\n", width, index,
+          total, series->name, mean * pow(10, unit_exp), *unit ? " " : "", unit,
           series->kind == CAL_KIND_PER_BYTE ? "/B" : "", series->count, cal_now() - state->started);
 }
 

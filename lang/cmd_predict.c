@@ -52,7 +52,9 @@ static const char usage[] =
   "  --help           this text\n"
   "\n"
   "Columns: each name set with -D or swept, then lo, est, hi, bottleneck (and with --measured:\n"
-  "measured, measured_min, measured_max, error).\n"
+  "measured, measured_min, measured_max, error), and in csv and json approx: where a bound rests\n"
+  "on an approximation (a sum with no closed form, a family taken as one resource), also said in\n"
+  "a note on stderr with its source line.\n"
   "\n"
   "Exit status: 0 ok, 1 model error (also at evaluation: negative duration, index out of range,\n"
   "...; the message names the place and the values), 2 usage error, 3 unreadable file or\n"
@@ -83,6 +85,7 @@ typedef struct Output {
   Column *columns;          /* -D names in order */
   int column_count;         /* length of columns */
   const ReduceResult *reduced; /* names of the bottleneck terms */
+  const char *approx;       /* csv/json: what the bounds rest on that is approximate ("" none) */
   long rows;                /* rows printed so far */
   PredictPlot *plot;        /* --plot, or NULL */
   PredictMeasured *measured; /* --measured, or NULL */
@@ -144,8 +147,8 @@ static void print_header(FILE *out, const Output *o) {
     }
   }
   if (o->format == FORMAT_CSV) {
-    fputs(o->measured ? "lo,est,hi,bottleneck,measured,measured_min,measured_max,error\n"
-                      : "lo,est,hi,bottleneck\n", out);
+    fputs(o->measured ? "lo,est,hi,bottleneck,measured,measured_min,measured_max,error,approx\n"
+                      : "lo,est,hi,bottleneck,approx\n", out);
   } else {
     fprintf(out, "%*s  %*s  %*s  %-*s", TABLE_TIME_WIDTH, "lo", TABLE_TIME_WIDTH, "est",
             TABLE_TIME_WIDTH, "hi", o->measured ? TABLE_BOTTLENECK_WIDTH : 0, "bottleneck");
@@ -212,6 +215,8 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
     fputs(", \"bottleneck\": ", out);
     cli_json_string(out, bottleneck);
     if (o->measured) print_measured(out, o, m, est);
+    fputs(", \"approx\": ", out);
+    cli_json_string(out, o->approx);
     fputc('}', out);
   } else if (o->format == FORMAT_CSV) {
     for (int i = 0; i < o->column_count; i++) {
@@ -222,6 +227,8 @@ static void print_row(FILE *out, Output *o, const double *point, double lo, doub
     fprintf(out, "%s,%s,%s,", bound_text(lo, -1, a, sizeof a), b, bound_text(hi, 1, c, sizeof c));
     csv_string(out, bottleneck);
     if (o->measured) print_measured(out, o, m, est);
+    fputc(',', out);
+    csv_string(out, o->approx);
     fputc('\n', out);
   } else {
     for (int i = 0; i < o->column_count; i++) {
@@ -507,7 +514,10 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
     } else {
       PredictPlot plot;
       char err[512], title[PREDICT_PLOT_LABEL_SIZE * 4];
-      Output o = {format, NULL, 0, &r, 0, NULL, measured_path ? &measured : NULL};
+      char approx[1024];
+      predict_approx_column(&r, approx, sizeof approx);
+      predict_approx_notes(&r, &diags);
+      Output o = {format, NULL, 0, &r, approx, 0, NULL, measured_path ? &measured : NULL};
       o.columns = make_columns(&prog, opts, &sweep, &o.column_count);
       if (plot_out) {
         predict_plot_title(title, sizeof title, opts->files[0], opts->machine_files, opts->machine_count);

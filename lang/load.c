@@ -33,13 +33,37 @@ typedef struct Loader {
 static unsigned hash_name(const char *name) {
   unsigned h = 2166136261u;     /* FNV-1a */
   for (const unsigned char *p = (const unsigned char *)name; *p; p++) h = (h ^ *p) * 16777619u;
-  return h & (PROGRAM_BUCKETS - 1);
+  return h;
 }
 
 static ProgramSymbol *find_symbol(const Program *prog, const char *name) {
-  for (ProgramSymbol *s = prog->buckets[hash_name(name)]; s; s = s->next)
+  if (!prog->bucket_count) return NULL;
+  for (ProgramSymbol *s = prog->buckets[hash_name(name) & (prog->bucket_count - 1)]; s; s = s->next)
     if (!strcmp(s->name, name)) return s;
   return NULL;
+}
+
+/* Puts symbol in the table, doubling the buckets past one symbol per bucket (the old array stays
+** in the arena: the arrays add up to twice the last). */
+static void insert_symbol(Program *prog, ProgramSymbol *symbol) {
+  if (prog->symbol_count >= prog->bucket_count) {
+    unsigned count = prog->bucket_count ? 2 * prog->bucket_count : PROGRAM_BUCKETS;
+    ProgramSymbol **buckets = arena_alloc(&prog->arena, count * sizeof *buckets);
+    memset(buckets, 0, count * sizeof *buckets);
+    for (unsigned b = 0; b < prog->bucket_count; b++)
+      for (ProgramSymbol *s = prog->buckets[b], *next; s; s = next) {
+        next = s->next;
+        unsigned h = hash_name(s->name) & (count - 1);
+        s->next = buckets[h];
+        buckets[h] = s;
+      }
+    prog->buckets = buckets;
+    prog->bucket_count = count;
+  }
+  unsigned h = hash_name(symbol->name) & (prog->bucket_count - 1);
+  symbol->next = prog->buckets[h];
+  prog->buckets[h] = symbol;
+  prog->symbol_count++;
 }
 
 Decl *program_lookup(const Program *prog, const char *name) {
@@ -97,9 +121,7 @@ static void add_decl(Loader *loader, Decl *decl) {
     symbol = arena_alloc(&prog->arena, sizeof *symbol);
     symbol->name = decl->name.name;
     symbol->decl = decl;
-    unsigned h = hash_name(decl->name.name);
-    symbol->next = prog->buckets[h];
-    prog->buckets[h] = symbol;
+    insert_symbol(prog, symbol);
     return;
   }
   Decl *previous = symbol->decl;

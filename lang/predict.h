@@ -93,6 +93,11 @@ int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_value
 ** offending value. -1 when out of memory. */
 int predict_checks_first_failure(PredictPlan *plan, int npoints, int *failed, double *value);
 
+/* predict_approx.c: where the bounds rest on an approximation (r->approx): the csv/json column
+** ("" when none) and a note per place. */
+void predict_approx_column(const ReduceResult *r, char *buf, size_t size);
+void predict_approx_notes(const ReduceResult *r, DiagList *diags);
+
 /* What the check of a point found. */
 typedef struct PredictIssue {
   SrcLoc loc;                          /* the offending expression or statement */

@@ -41,7 +41,8 @@ typedef struct ProgramSymbol {
   struct ProgramSymbol *next;     /* next in the same hash bucket */
 } ProgramSymbol;
 
-/* Buckets of the symbol table (a power of two; chains absorb larger models). */
+/* Buckets the symbol table starts with (a power of two; doubled past one symbol per bucket,
+** so that a lookup stays O(1) in a model of 10^5 declarations). */
 #define PROGRAM_BUCKETS 256
 /* Imports nest at most this deep (a cycle is reported before; this bounds a long chain). */
 #define PROGRAM_MAX_IMPORT_DEPTH 64
@@ -54,7 +55,9 @@ typedef struct Program {
   int module_count;               /* length of modules */
   Decl **decls;                   /* declarations in force, in load order (imports excluded) */
   int decl_count;                 /* length of decls */
-  ProgramSymbol *buckets[PROGRAM_BUCKETS]; /* symbol table: name -> declaration in force */
+  ProgramSymbol **buckets;        /* symbol table: name -> declaration in force (arena) */
+  unsigned bucket_count;          /* buckets (a power of two; 0 before the first symbol) */
+  unsigned symbol_count;          /* symbols in the table */
   const char *entry_name;         /* "main" or -e NAME */
   int entry_given;                /* 1 when -e named the entry (then it must exist even in a
                                      file without processes, such as a machine file) */

@@ -1,7 +1,8 @@
 /*
 ** reduce.c — REDUCTION.md: per-statement summaries (phi, D_r, L, U, chain) of the entry process,
 ** combined bottom-up in time independent of param values, closed into T_lo / T_hi.
-** Expressions are translated by reduce_expr.c; demands and waits live in reduce_demand.c.
+** Expressions are translated by reduce_expr.c; demands and waits live in reduce_demand.c; holds
+** and hand-offs in reduce_hold.c, processor sharing in reduce_ps.c.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +16,6 @@ static int is_define(RCtx *c, const Decl *d) {
   return 0;
 }
 
-static void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out);
-
 /* delay(t): phi = L = U = t, no demand. */
 static void reduce_delay(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_sum_init(c, out);
@@ -25,20 +24,27 @@ static void reduce_delay(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   out->phi_lo = out->phi_hi = out->L = out->U = t;
 }
 
-/* use(r, t): phi = L = U = t, D_r = t. */
-static void reduce_use(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
-  reduce_sum_init(c, out);
-  if (s->u.use.decl && s->u.use.decl->u.resource.handoff) {   /* version 2 (§8): no rule yet */
-    reduce_fail(c, s->loc, "reduce has no bound for resources with a handoff yet");
-    return;
-  }
-  AlgExpr *t = reduce_expr(c, env, s->u.use.duration);
-  out->phi_lo = out->phi_hi = out->L = out->U = t;
-  reduce_check(c, env, REDUCE_CHECK_NONNEG, t, NULL, s->u.use.duration->loc, "duration");
+/* The member index of use(r[e], _) or hold (r[e]) _ (checked in range), NULL for a plain r. */
+AlgExpr *reduce_member(RCtx *c, REnv *env, const Stmt *s) {
   AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
   if (index)
     reduce_check(c, env, REDUCE_CHECK_INDEX, index, s->u.use.decl, s->u.use.index->loc, "member index");
-  reduce_add_demand(c, out, s->u.use.decl, index, t, t);
+  return index;
+}
+
+/* use(r, t): phi = L = U = a, D_r = t, where a = t alone on r (t on fcfs, t / min(1, c) on
+** ps(c): reduce_ps.c); with handoff(h) on r, phi_hi = a + h and D_r = t + h in upper-bound uses
+** (a hand-off to this request, one that this request can make others wait for: reduce_hold.c). */
+static void reduce_use(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
+  reduce_sum_init(c, out);
+  const Decl *res = s->u.use.decl;
+  AlgExpr *t = reduce_expr(c, env, s->u.use.duration);
+  AlgExpr *alone = reduce_alone(c, res, t);
+  AlgExpr *h = reduce_handoff(c, res);
+  out->phi_lo = out->L = out->U = alone;
+  out->phi_hi = h ? alg_add(c->alg, alone, h) : alone;
+  reduce_check(c, env, REDUCE_CHECK_NONNEG, t, NULL, s->u.use.duration->loc, "duration");
+  reduce_add_demand(c, out, res, reduce_member(c, env, s), t, h ? alg_add(c->alg, t, h) : t);
 }
 
 /* S1; S2: phi, D, L, U add. */
@@ -52,23 +58,25 @@ static void seq_into(RCtx *c, Summary *a, const Summary *b) {
   reduce_merge_demands(c, a, b);
 }
 
-/* A block: as seq_into over its statements, but each of phi, L, U added once over all of them
-** (adding one statement at a time re-sorts a growing sum: quadratic in the block's length). */
+/* A block: as seq_into over its statements, but each of phi, L, U and each demand added once over
+** all of them (adding one statement at a time re-sorts a growing sum: quadratic in the block's
+** length). */
 static void reduce_block(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   int n = s->u.block.count;
   reduce_sum_init(c, out);
   if (n == 0) return;
   AlgExpr **parts = arena_alloc(&c->arena, 4 * (size_t)n * sizeof *parts);
+  Summary *sums = arena_alloc(&c->arena, (size_t)n * sizeof *sums);
   for (int i = 0; i < n; i++) {
-    Summary part;
-    reduce_stmt(c, env, s->u.block.items[i], &part);
-    parts[i] = part.phi_lo;
-    parts[n + i] = part.phi_hi;
-    parts[2 * n + i] = part.L;
-    parts[3 * n + i] = part.U;
-    out->chain = out->chain && part.chain;
-    reduce_merge_demands(c, out, &part);
+    Summary *part = &sums[i];
+    reduce_stmt(c, env, s->u.block.items[i], part);
+    parts[i] = part->phi_lo;
+    parts[n + i] = part->phi_hi;
+    parts[2 * n + i] = part->L;
+    parts[3 * n + i] = part->U;
+    out->chain = out->chain && part->chain;
   }
+  reduce_merge_all(c, out, sums, n);
   out->phi_lo = alg_add_n(c->alg, (size_t)n, parts);
   out->phi_hi = alg_add_n(c->alg, (size_t)n, parts + n);
   out->L = alg_add_n(c->alg, (size_t)n, parts + 2 * n);
@@ -87,11 +95,16 @@ static void reduce_parallel(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
     out->phi_lo = alg_max(g, out->phi_lo, br[i].phi_lo);
     out->phi_hi = alg_max(g, out->phi_hi, br[i].phi_hi);
     out->L = alg_max(g, out->L, br[i].L);
-    reduce_merge_demands(c, out, &br[i]);
   }
+  reduce_merge_all(c, out, br, n);
   out->L = alg_max(g, out->L, reduce_load_lo(c, out));
-  for (int i = 0; i < n; i++)
-    out->U = alg_max(g, out->U, alg_add(g, br[i].phi_hi, reduce_wait(c, out, NULL, &br[i], NULL, NULL, NULL)));
+  RReach reach;
+  memset(&reach, 0, sizeof reach);
+  reduce_ps_present(c, out, br, n, NULL, &reach);
+  for (int i = 0; i < n; i++) {
+    reduce_reach_init(c, &br[i], &reach);
+    out->U = alg_max(g, out->U, alg_add(g, br[i].phi_hi, reduce_wait(c, out, NULL, &br[i], NULL, NULL, NULL, &reach)));
+  }
   out->chain = n <= 1 ? (n ? br[0].chain : 1) : 0;
 }
 
@@ -120,7 +133,7 @@ static int loop_pieces(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b
   if (count == 0) {
     if (env->depth >= EVAL_MAX_INDICES) { reduce_fail(c, s->loc, "reduce: loops nest too deep"); return 0; }
     RPiece *whole = &(*pieces)[count++];
-    whole->index = alg_index_new(c->alg, s->u.loop.var.name, a, b);
+    whole->index = reduce_index_new(c, reduce_loop_kind(s), s->loc, s->u.loop.var.name, a, b);
     whole->lo = a; whole->hi = b; whole->stmt = s->u.loop.body;
     whole->value = alg_sym(c->alg, whole->index);
   }
@@ -177,7 +190,7 @@ static void reduce_repeat(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   AlgExpr *n = reduce_expr(c, env, s->u.repeat.count);
   reduce_check(c, env, REDUCE_CHECK_INTEGER, n, NULL, s->u.repeat.count->loc, "repeat count");
   AlgExpr *one = alg_num_int(c->alg, 1);
-  AlgSymbol *i = alg_index_new(c->alg, "_", one, n);
+  AlgSymbol *i = reduce_index_new(c, "repeat", s->loc, "_", one, n);
   Summary body;
   reduce_stmt(c, env, s->u.repeat.body, &body);
   seq_loop(c, i, one, n, &body, out);
@@ -204,12 +217,20 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
     out->L = alg_max(g, out->L, alg_max_over(g, p->index, p->lo, p->hi, bodies[k].L));
   }
   out->L = alg_max(g, out->L, reduce_load_lo(c, out));
+  AlgExpr **sizes = arena_alloc(&c->arena, (size_t)count * sizeof *sizes);
+  for (int k = 0; k < count; k++)
+    sizes[k] = alg_max(g, alg_num_int(g, 0), alg_add(g, alg_sub(g, pieces[k].hi, pieces[k].lo), alg_num_int(g, 1)));
+  RReach reach;
+  memset(&reach, 0, sizeof reach);
+  reduce_ps_present(c, out, bodies, count, sizes, &reach);
   for (int k = 0; k < count; k++) {
     const RPiece *p = &pieces[k];
+    reduce_reach_init(c, &bodies[k], &reach);
     Summary others;   /* the demand of the other pieces, beside this one */
     reduce_sum_init(c, &others);
     for (int j = 0; j < count; j++) if (j != k) reduce_merge_demands(c, &others, &closed[j]);
-    AlgExpr *wait = reduce_wait(c, out, count > 1 ? &others : NULL, &bodies[k], p->index, p->lo, p->hi);
+    AlgExpr *wait = reduce_wait(c, out, count > 1 ? &others : NULL, &bodies[k], p->index, p->lo, p->hi,
+                                &reach);
     out->U = alg_max(g, out->U, alg_max_over(g, p->index, p->lo, p->hi,
                                              alg_add(g, bodies[k].phi_hi, wait)));
   }
@@ -273,23 +294,16 @@ static void reduce_call(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   if (n > REDUCE_MAX_ARGS) { reduce_fail(c, s->loc, "reduce: too many arguments"); reduce_sum_init(c, out); return; }
   AlgExpr *args[REDUCE_MAX_ARGS];
   for (int i = 0; i < n; i++) args[i] = reduce_expr(c, env, s->u.call.args.items[i]);
-  for (RMemo *m = c->memo; m; m = m->next) {
-    if (m->proc != proc || m->argc != n) continue;
-    int same = 1;
-    for (int i = 0; i < n && same; i++) same = m->args[i] == args[i];
-    if (same) { *out = m->sum; return; }
-  }
+  const Summary *memo = reduce_memo_find(c, proc, args, n);
+  if (memo) { *out = *memo; return; }
   REnv inner; memset(&inner, 0, sizeof inner);
   inner.args = args; inner.argc = n;
   reduce_env_inherit(&inner, env);
   reduce_stmt(c, &inner, proc->u.process.body, out);
-  RMemo *m = arena_alloc(&c->arena, sizeof *m);
-  m->proc = proc; m->argc = n;
-  for (int i = 0; i < n; i++) m->args[i] = args[i];
-  m->sum = *out; m->next = c->memo; c->memo = m;
+  reduce_memo_add(c, proc, args, n, out);
 }
 
-static void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
+void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   switch (s->kind) {
   case ST_SKIP: reduce_sum_init(c, out); return;
   case ST_DELAY: reduce_delay(c, env, s, out); return;
@@ -302,10 +316,7 @@ static void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   case ST_REPEAT: reduce_repeat(c, env, s, out); return;
   case ST_IF: reduce_if(c, env, s, out); return;
   case ST_CHOOSE: reduce_choose(c, env, s, out); return;
-  case ST_HOLD:   /* language version 2 (§8): no rule yet */
-    reduce_fail(c, s->loc, "reduce has no bound for hold statements yet");
-    reduce_sum_init(c, out);
-    return;
+  case ST_HOLD: reduce_hold(c, env, s, out); return;
   }
   reduce_sum_init(c, out);
 }
@@ -445,7 +456,7 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
   if (opts && opts->expected && !c.failed) {   /* a second pass, choose mixed */
     Summary mixed;
     REnv fresh; memset(&fresh, 0, sizeof fresh);
-    c.memo = NULL;
+    reduce_memo_clear(&c);
     c.mixing = 1;
     reduce_stmt(&c, &fresh, entry->u.process.body, &mixed);
     out->t_expected = alg_close(g, mixed.L, ALG_DIR_LOWER);
@@ -473,7 +484,9 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
     out->terms[i].name = copy;
   }
   collect_consts(out);
+  reduce_approx_finish(&c, out, s.L, s.U);
   reduce_checks_finish(&c, out);
+  reduce_memo_clear(&c);
   arena_free(&c.arena);
   return c.failed ? 1 : 0;
 }
@@ -483,6 +496,8 @@ void reduce_result_free(ReduceResult *result) {
   for (int i = 1; i < result->term_count; i++) free((char *)result->terms[i].name);
   free(result->terms);
   free(result->checks);
+  for (int i = 0; i < result->approx_count; i++) free((char *)result->approx[i].what);
+  free(result->approx);
   free(result->symbols);
   free((void *)result->symbol_decls);
   if (result->alg) alg_ctx_free(result->alg);

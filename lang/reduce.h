@@ -40,6 +40,18 @@ typedef struct ReduceCheck {
   const char *name;        /* INDEX: the family's name (the program's storage); NULL otherwise */
 } ReduceCheck;
 
+/* A place where a bound rests on an approximation (issue 15): a sum or max with no closed form,
+** replaced by a marked safe value (REDUCTION.md, "Closed forms"; walked index by index instead
+** where its range is below the loop limit), or a family whose waits were taken as one
+** resource's (upper bound only). */
+typedef struct ReduceApprox {
+  int bound;               /* 0: T_lo, 1: T_hi */
+  const char *what;        /* "the sum over i of the seq loop", "family cpu taken as one
+                              resource" (malloc) */
+  SrcLoc loc;              /* the loop or the family declaration; file NULL when unknown */
+  int zero;                /* 1: the marked value is 0 (the bound drops the term there) */
+} ReduceApprox;
+
 typedef struct ReduceResult {
   AlgCtx *alg;             /* owns every expression below */
   AlgExpr *t_lo, *t_hi;    /* bounds over the free params and the consts (consts stay symbols) */
@@ -53,6 +65,8 @@ typedef struct ReduceResult {
   int symbol_count;        /* length of symbols and symbol_decls */
   ReduceCheck *checks;     /* what evaluation must verify at each point */
   int check_count;         /* length of checks */
+  ReduceApprox *approx;    /* where t_lo / t_hi rest on an approximation (malloc) */
+  int approx_count;        /* length of approx */
 } ReduceResult;
 
 /* Reduces the entry process of a loaded and checked program. Returns 0, or 1 with errors in diags

@@ -7,6 +7,8 @@
 ** loop over an index the member depends on turns the demand into `extra_hi` (an upper bound on
 ** the family's unnamed demand) and `spread_lo` (a lower bound on its most loaded member).
 */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reduce_internal.h"
@@ -98,6 +100,116 @@ void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from) {
     fam->extra_lo = alg_add(c->alg, fam->extra_lo, from->fams[i].extra_lo);
     fam->extra_hi = alg_add(c->alg, fam->extra_hi, from->fams[i].extra_hi);
   }
+}
+
+/* A demand key of reduce_merge_all and the addends gathered under it. */
+typedef struct MergeSlot {
+  const Decl *res;        /* the resource (or family, for a family slot) */
+  AlgExpr *index;         /* member index, NULL for a plain resource or a family slot */
+  int family;             /* 1: a family slot (extra_lo / extra_hi / spread_lo) */
+  int order;              /* position of first appearance */
+  AlgExpr **lo, **hi;     /* addends (d_lo / d_hi or extra_lo / extra_hi) */
+  AlgExpr **spread;       /* family slot: spreads to take the max of */
+  int nlo, nspread;       /* addends and spreads gathered */
+} MergeSlot;
+
+static size_t merge_hash(const Decl *res, const AlgExpr *index, int family, size_t mask) {
+  uint64_t h = ((uint64_t)(uintptr_t)res * 0x9e3779b97f4a7c15u) ^ (uint64_t)(uintptr_t)index;
+  h = (h ^ (uint64_t)family) * 0xff51afd7ed558ccdu;
+  return (size_t)(h ^ (h >> 31)) & mask;
+}
+
+/* The slot of (res, index, family) in table (mask + 1 slots), made when new. */
+static MergeSlot *merge_slot(MergeSlot *table, size_t mask, int *nslots, const Decl *res,
+                             AlgExpr *index, int family) {
+  size_t k = merge_hash(res, index, family, mask);
+  while (table[k].res && !(table[k].res == res && table[k].index == index && table[k].family == family))
+    k = (k + 1) & mask;
+  if (!table[k].res) {
+    table[k].res = res; table[k].index = index; table[k].family = family;
+    table[k].order = (*nslots)++;
+  }
+  return &table[k];
+}
+
+/* Visits every demand of s in the order reduce_merge_demands adds them: pass 0 counts addends per
+** slot, pass 1 stores them. */
+static void merge_visit(MergeSlot *table, size_t mask, int *nslots, const Summary *s, int pass) {
+  for (int i = 0; i < s->nterms; i++) {
+    const RTerm *t = &s->terms[i];
+    MergeSlot *slot = merge_slot(table, mask, nslots, t->res, t->index, 0);
+    if (pass) { slot->lo[slot->nlo] = t->d_lo; slot->hi[slot->nlo] = t->d_hi; }
+    slot->nlo++;
+    if (t->res->u.resource.count) merge_slot(table, mask, nslots, t->res, NULL, 1);
+  }
+  for (int i = 0; i < s->nfams; i++) {
+    const RFam *f = &s->fams[i];
+    MergeSlot *slot = merge_slot(table, mask, nslots, f->res, NULL, 1);
+    if (pass) {
+      slot->lo[slot->nlo] = f->extra_lo; slot->hi[slot->nlo] = f->extra_hi;
+      if (f->spread_lo) slot->spread[slot->nspread] = f->spread_lo;
+    }
+    slot->nlo++;
+    if (f->spread_lo) slot->nspread++;
+  }
+}
+
+static int slot_order(const void *a, const void *b) {
+  const MergeSlot *x = *(const MergeSlot *const *)a, *y = *(const MergeSlot *const *)b;
+  return (x->order > y->order) - (x->order < y->order);
+}
+
+/* into = into + parts[0] + ... + parts[n-1] (as reduce_merge_demands one part after another),
+** each sum built once over all the parts: adding one part at a time re-sorts a growing sum, which
+** made a block of 10^5 statements quadratic. */
+void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n) {
+  AlgCtx *g = c->alg;
+  size_t total = (size_t)into->nterms + (size_t)into->nfams;
+  for (int k = 0; k < n; k++) total += 2 * (size_t)parts[k].nterms + (size_t)parts[k].nfams;
+  if (total == 0) return;
+  size_t cap = 16;
+  while (cap < 2 * total) cap *= 2;
+  MergeSlot *table = arena_alloc(&c->arena, cap * sizeof *table);
+  memset(table, 0, cap * sizeof *table);
+  int nslots = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass) {   /* room for the addends counted in pass 0 */
+      for (size_t k = 0; k < cap; k++) {
+        if (!table[k].res) continue;
+        size_t m = (size_t)(table[k].nlo ? table[k].nlo : 1);
+        table[k].lo = arena_alloc(&c->arena, m * sizeof *table[k].lo);
+        table[k].hi = arena_alloc(&c->arena, m * sizeof *table[k].hi);
+        table[k].spread = arena_alloc(&c->arena, (size_t)(table[k].nspread ? table[k].nspread : 1) * sizeof *table[k].spread);
+        table[k].nlo = table[k].nspread = 0;
+      }
+    }
+    merge_visit(table, cap - 1, &nslots, into, pass);
+    for (int k = 0; k < n; k++) merge_visit(table, cap - 1, &nslots, &parts[k], pass);
+  }
+  MergeSlot **sorted = arena_alloc(&c->arena, (size_t)nslots * sizeof *sorted);
+  int m = 0;
+  for (size_t k = 0; k < cap; k++) if (table[k].res) sorted[m++] = &table[k];
+  qsort(sorted, (size_t)m, sizeof *sorted, slot_order);
+  int nterms = 0, nfams = 0;
+  for (int k = 0; k < m; k++) nterms += !sorted[k]->family, nfams += sorted[k]->family;
+  RTerm *terms = arena_alloc(&c->arena, (size_t)(nterms ? nterms : 1) * sizeof *terms);
+  RFam *fams = arena_alloc(&c->arena, (size_t)(nfams ? nfams : 1) * sizeof *fams);
+  into->nterms = into->nfams = 0;
+  for (int k = 0; k < m; k++) {
+    const MergeSlot *slot = sorted[k];
+    AlgExpr *lo = slot->nlo ? alg_add_n(g, (size_t)slot->nlo, slot->lo) : zero(c);
+    AlgExpr *hi = slot->nlo ? alg_add_n(g, (size_t)slot->nlo, slot->hi) : zero(c);
+    if (!slot->family) {
+      RTerm *t = &terms[into->nterms++];
+      t->res = slot->res; t->index = slot->index; t->d_lo = lo; t->d_hi = hi;
+      continue;
+    }
+    RFam *f = &fams[into->nfams++];
+    f->res = slot->res; f->extra_lo = lo; f->extra_hi = hi;
+    f->spread_lo = slot->nspread ? alg_max_n(g, (size_t)slot->nspread, slot->spread) : NULL;
+  }
+  into->terms = terms;
+  into->fams = fams;
 }
 
 /* Total demand on family res in s (upper-bound use): named members plus unnamed demand. */
@@ -290,6 +402,16 @@ static int fam_members_known(const Summary *s, const Decl *res) {
   return 1;
 }
 
+/* The whole family as one resource: the waits of a chain at distinct members are disjoint in
+** time, so together they are at most the others' demand on the family over m. */
+static AlgExpr *family_whole_wait(RCtx *c, const Summary *whole, const Summary *branch,
+                                  const Decl *res) {
+  reduce_note_family(c, res);
+  AlgExpr *W = fam_total(c, whole, res);
+  if (branch->chain) W = alg_sub(c->alg, W, fam_total(c, branch, res));
+  return alg_div(c->alg, W, reduce_mult(c, res));
+}
+
 /* W / m for family fam of branch inside whole: a par over i = a..b (i != NULL) or a ||. When the
 ** par's range is split, whole is all of it and others (else NULL) the pieces other than a..b. */
 static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others,
@@ -322,17 +444,24 @@ static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others
     }
     return wait;
   }
-  /* Otherwise the whole family as one resource: the waits of a chain at distinct members are
-  ** disjoint in time, so together they are at most the others' demand on the family over m. */
-  AlgExpr *W = fam_total(c, whole, res);
-  if (branch->chain) W = alg_sub(g, W, own);
-  return alg_div(g, W, m);
+  return family_whole_wait(c, whole, branch, res);
+}
+
+/* 1 when s has demand on res (a plain resource, or any member of a family). */
+int reduce_uses(const Summary *s, const Decl *res) {
+  if (fam_find(s, res)) return 1;
+  for (int i = 0; i < s->nterms; i++) if (s->terms[i].res == res) return 1;
+  return 0;
 }
 
 /* sum over r in res(branch) of W_r / m_r: W_r = D_r(whole) - D_r(branch) for a chain branch,
-** D_r(whole) otherwise; families as family_wait says. i = a..b is the par index (NULL for ||). */
+** D_r(whole) otherwise; families as family_wait says. i = a..b is the par index (NULL for ||).
+** With reach (else NULL): a resource the branch can wait for through holders (reach->through)
+** counts its whole demand, also where the branch does not use it (reduce_hold.c), and a ps
+** resource takes the smaller of W/c and the bound from the requests present (reduce_ps.c), for
+** the branch's own demand, or the whole demand when holders can be slowed there too. */
 AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const Summary *branch,
-                     AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
+                     AlgSymbol *i, AlgExpr *a, AlgExpr *b, const RReach *reach) {
   AlgCtx *g = c->alg;
   AlgExpr *wait = zero(c);
   for (int k = 0; k < branch->nterms; k++) {
@@ -340,10 +469,21 @@ AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const
     if (term->index) continue;
     AlgExpr *W = term_hi(c, whole, term->res, NULL);
     if (branch->chain) W = alg_sub(g, W, term->d_hi);
-    wait = alg_add(g, wait, alg_div(g, W, reduce_mult(c, term->res)));
+    AlgExpr *w = alg_div(g, W, reduce_mult(c, term->res));
+    int through = reduce_reach_through(reach, term->res);
+    w = reduce_ps_wait(c, reach, term->res, w, through ? term_hi(c, whole, term->res, NULL) : term->d_hi);
+    wait = alg_add(g, wait, w);
   }
   for (int k = 0; k < branch->nfams; k++)
-    wait = alg_add(g, wait, family_wait(c, whole, others, branch, &branch->fams[k], i, a, b));
+    wait = alg_add(g, wait, reduce_reach_through(reach, branch->fams[k].res)
+                            ? family_whole_wait(c, whole, branch, branch->fams[k].res)
+                            : family_wait(c, whole, others, branch, &branch->fams[k], i, a, b));
+  for (int k = 0; reach && k < reach->nthrough; k++) {   /* reached only through holders */
+    const Decl *res = reach->through[k];
+    if (reduce_uses(branch, res)) continue;
+    AlgExpr *W = res->u.resource.count ? fam_total(c, whole, res) : term_hi(c, whole, res, NULL);
+    wait = alg_add(g, wait, reduce_ps_wait(c, reach, res, alg_div(g, W, reduce_mult(c, res)), W));
+  }
   return wait;
 }
 

@@ -126,7 +126,7 @@ static AlgExpr *tr_call(RCtx *c, REnv *env, const Expr *e) {
 static AlgExpr *tr_bind(RCtx *c, REnv *env, const Expr *e) {
   AlgExpr *lo = reduce_expr(c, env, e->u.bind.lo), *hi = reduce_expr(c, env, e->u.bind.hi);
   if (env->depth >= EVAL_MAX_INDICES) { reduce_fail(c, e->loc, "reduce: loops nest too deep"); return lo; }
-  AlgSymbol *i = alg_index_new(c->alg, e->u.bind.var.name, lo, hi);
+  AlgSymbol *i = reduce_index_new(c, e->u.bind.fn.name, e->loc, e->u.bind.var.name, lo, hi);
   env->idx[env->depth++] = alg_sym(c->alg, i);
   AlgExpr *body = reduce_expr(c, env, e->u.bind.body);
   env->depth--;

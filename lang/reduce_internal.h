@@ -2,7 +2,7 @@
 ** reduce_internal.h — what the files of the reduction share: the context of one reduction, the
 ** scope of names, and the per-statement summary (REDUCTION.md: phi, D_r, L, U) with its demands.
 ** reduce_expr.c translates model expressions, reduce_demand.c owns demands and waits,
-** reduce.c walks the statements.
+** reduce.c walks the statements, reduce_hold.c holds and hand-offs, reduce_ps.c processor sharing.
 */
 #ifndef PAMC_REDUCE_INTERNAL_H
 #define PAMC_REDUCE_INTERNAL_H
@@ -46,8 +46,15 @@ typedef struct RMemo {
   AlgExpr *args[REDUCE_MAX_ARGS];   /* argument expressions */
   int argc;                         /* number of arguments */
   Summary sum;                      /* its summary */
-  struct RMemo *next;               /* next memo */
+  struct RMemo *next;               /* next memo in its bucket */
 } RMemo;
+
+/* One pair of the hold relation: some `hold (outer)` reduced so far has a body that requests
+** inner (a family stands for all its members). */
+typedef struct RNest {
+  const Decl *outer;      /* the held resource or family */
+  const Decl *inner;      /* a resource or family requested inside the hold's body */
+} RNest;
 
 /* Checks collected during the reduction (copied into the result at the end). */
 typedef struct RChecks {
@@ -62,10 +69,30 @@ typedef struct RCtx {
   DiagList *diags;        /* errors */
   int failed;             /* 1 after an error */
   ReduceResult *out;      /* symbols of params and consts */
-  RMemo *memo;            /* memoised calls */
+  RMemo **memo_buckets;   /* memoised calls: hash buckets (malloc), reduce_memo.c */
+  size_t memo_cap;        /* buckets (a power of two, 0 before the first call) */
+  size_t memo_count;      /* calls memoised */
   RChecks checks;         /* evaluation checks */
   int mixing;             /* 1 in the pass that mixes the branches of choose (expected value) */
+  struct RIndexLoc *index_locs; /* every loop index made, with its loop (reduce_approx.c) */
+  int nindex_locs, index_locs_cap; /* used / allocated */
+  struct RFamLoc *fam_locs; /* families whose waits were taken as one resource's */
+  int nfam_locs, fam_locs_cap; /* used / allocated */
+  RNest *nests;           /* the hold relation of every hold reduced so far (arena, no repeats) */
+  int nnests, nests_cap;  /* used / allocated */
 } RCtx;
+
+/* What the wait of one branch of a par needs beyond the demands: the resources its waits can
+** reach through holders (reduce_hold.c) and the ps resources with a bound on the requests
+** present at once (reduce_ps.c). */
+typedef struct RReach {
+  const Decl **through;   /* resources requested inside holds of resources the branch can wait
+                             for (transitively): each counts the whole demand on it */
+  int nthrough;           /* length of through */
+  const Decl **ps;        /* plain ps resources used only by chain branches of the par */
+  AlgExpr **present;      /* present[k]: an upper bound on the requests present at once at ps[k] */
+  int nps;                /* length of ps and present */
+} RReach;
 
 /* An enclosing loop range, for taking checks over it. */
 typedef struct RBinder {
@@ -101,6 +128,35 @@ typedef struct RPiece {
   AlgExpr *value;     /* the loop index in terms of index: index itself, or L*index + r */
 } RPiece;
 
+/* reduce.c */
+void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out);
+AlgExpr *reduce_member(RCtx *c, REnv *env, const Stmt *s);
+
+/* reduce_approx.c */
+AlgSymbol *reduce_index_new(RCtx *c, const char *what, SrcLoc loc, const char *name, AlgExpr *a,
+                            AlgExpr *b);
+const char *reduce_loop_kind(const Stmt *s);
+void reduce_note_family(RCtx *c, const Decl *family);
+void reduce_approx_finish(RCtx *c, ReduceResult *out, AlgExpr *L, AlgExpr *U);
+
+/* reduce_memo.c */
+const Summary *reduce_memo_find(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc);
+void reduce_memo_add(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc, const Summary *sum);
+void reduce_memo_clear(RCtx *c);
+
+/* reduce_hold.c */
+void reduce_hold(RCtx *c, REnv *env, const Stmt *s, Summary *out);
+AlgExpr *reduce_handoff(RCtx *c, const Decl *res);
+void reduce_reach_init(RCtx *c, const Summary *branch, RReach *reach);
+int reduce_reach_through(const RReach *reach, const Decl *res);
+
+/* reduce_ps.c */
+AlgExpr *reduce_alone(RCtx *c, const Decl *res, AlgExpr *t);
+void reduce_ps_present(RCtx *c, const Summary *whole, const Summary *branches, int count,
+                       AlgExpr *const *sizes, RReach *reach);
+AlgExpr *reduce_ps_wait(RCtx *c, const RReach *reach, const Decl *res, AlgExpr *wait,
+                        AlgExpr *own);
+
 /* reduce_split.c */
 int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr *b,
                       RPiece *pieces);
@@ -124,10 +180,12 @@ AlgExpr *reduce_mult(RCtx *c, const Decl *res);
 void reduce_add_demand(RCtx *c, Summary *s, const Decl *res, AlgExpr *index, AlgExpr *lo,
                        AlgExpr *hi);
 void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from);
+void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n);
 AlgExpr *reduce_load_lo(RCtx *c, const Summary *s);
 AlgExpr *reduce_family_load_lo(RCtx *c, const Summary *s, const RFam *fam);
 AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const Summary *branch,
-                     AlgSymbol *index, AlgExpr *lower, AlgExpr *upper);
+                     AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, const RReach *reach);
+int reduce_uses(const Summary *s, const Decl *res);
 void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol *index,
                           AlgExpr *lower, AlgExpr *upper);
 /* How the summaries of two branches combine: piecewise on cond (an `if` on a free param), the

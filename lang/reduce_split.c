@@ -164,7 +164,7 @@ int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr 
   if (body->kind != ST_IF || env->depth >= EVAL_MAX_INDICES) return 0;
   SplitCtx sp; memset(&sp, 0, sizeof sp);
   sp.c = c; sp.env = env; sp.slot = env->depth; sp.classes = 1; sp.ok = 1;
-  sp.index = alg_index_new(g, loop->u.loop.var.name, a, b);
+  sp.index = reduce_index_new(c, reduce_loop_kind(loop), loop->loc, loop->u.loop.var.name, a, b);
   env->idx[env->depth++] = alg_sym(g, sp.index);
   int failed_before = c->failed;
   collect(&sp, body->u.branch.cond);
@@ -188,7 +188,7 @@ int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr 
                      : alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, hi, rest), step));
         if (!pick || surely_empty(c, jlo, jhi)) continue;
         RPiece *piece = &pieces[count++];
-        piece->index = alg_index_new(g, loop->u.loop.var.name, jlo, jhi);
+        piece->index = reduce_index_new(c, reduce_loop_kind(loop), loop->loc, loop->u.loop.var.name, jlo, jhi);
         piece->lo = jlo; piece->hi = jhi; piece->stmt = pick;
         piece->value = sp.classes == 1 ? alg_sym(g, piece->index)
                      : alg_add(g, alg_mul(g, step, alg_sym(g, piece->index)), rest);

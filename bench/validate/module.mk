@@ -4,13 +4,16 @@
 # measured, not tested); the MPI ones only when mpicc exists.
 VALIDATE_DIR     := $(BUILD)/validate
 VALIDATE_CFLAGS  := -std=c11 -Wall -Wextra -Werror -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-VALIDATE_THREADS := $(addprefix $(VALIDATE_DIR)/,compute mutex copy)
+VALIDATE_THREADS := $(addprefix $(VALIDATE_DIR)/,compute mutex copy primes matmul stream)
 VALIDATE_MPI     := $(addprefix $(VALIDATE_DIR)/,pingpong halo)
 VALIDATE_HAVE_MPI := $(HAVE_MPICC)
 
 $(VALIDATE_THREADS): $(VALIDATE_DIR)/%: bench/validate/%.c bench/validate/vclock.h
 	@mkdir -p $(@D)
-	$(CC) $(VALIDATE_CFLAGS) -o $@ $< -lpthread
+	$(CC) $(VALIDATE_CFLAGS) -o $@ $< -lpthread -lm
+
+# matmul is compiled as calibrate's t_flop_vec kernel is (calibrate/bench_flops.c).
+$(VALIDATE_DIR)/matmul: VALIDATE_CFLAGS += -O3 -march=native -ffp-contract=fast
 
 $(VALIDATE_MPI): $(VALIDATE_DIR)/%: bench/validate/%.c
 	@mkdir -p $(@D)

@@ -7,7 +7,7 @@
 # build/validate), VALIDATE_MACHINE (a machine file to reuse; default: calibrate now, merging with
 # the history in VALIDATE_HISTORY, default $VALIDATE_BIN/calibrate-history), VALIDATE_K (runs per
 # configuration, default 5), VALIDATE_HAVE_MPI (yes/no: were the MPI programs built),
-# VALIDATE_MPIRUN (how to start 2 ranks), VALIDATE_QUIET_WAIT (seconds to wait for an idle machine
+# VALIDATE_ONLY (space-separated programs to run, default all), VALIDATE_MPIRUN (how to start 2 ranks), VALIDATE_QUIET_WAIT (seconds to wait for an idle machine
 # before each run, default 10).
 #
 # A configuration is covered when the measured range [min, max] of its K runs and the predicted
@@ -18,6 +18,7 @@ set -u
 PAMC=${PAMC:-./pamc}
 BIN=${VALIDATE_BIN:-build/validate}
 K=${VALIDATE_K:-5}
+ONLY=${VALIDATE_ONLY:-}
 HAVE_MPI=${VALIDATE_HAVE_MPI:-no}
 MPIRUN=${VALIDATE_MPIRUN:-mpirun --allow-run-as-root --oversubscribe -np 2}
 TARGET_COVERED=80     # percent of configurations whose ranges overlap
@@ -80,6 +81,37 @@ configs=(
   "mutex|no|T=2|2 800 30000 100000|T=2 N=800 A=30000 B=100000"
   "mutex|no|T=4|4 800 30000 100000|T=4 N=800 A=30000 B=100000"
   "mutex|no|T=8|8 800 30000 100000|T=8 N=800 A=30000 B=100000"
+  "mutex|no|T=1,A=200,B=100|1 200000 200 100|T=1 N=200000 A=200 B=100"
+  "mutex|no|T=2,A=200,B=100|2 200000 200 100|T=2 N=200000 A=200 B=100"
+  "mutex|no|T=3,A=200,B=100|3 200000 200 100|T=3 N=200000 A=200 B=100"
+  "mutex|no|T=4,A=200,B=100|4 200000 200 100|T=4 N=200000 A=200 B=100"
+  "mutex|no|T=5,A=200,B=100|5 200000 200 100|T=5 N=200000 A=200 B=100"
+  "mutex|no|T=6,A=200,B=100|6 200000 200 100|T=6 N=200000 A=200 B=100"
+  "mutex|no|T=7,A=200,B=100|7 200000 200 100|T=7 N=200000 A=200 B=100"
+  "mutex|no|T=8,A=200,B=100|8 200000 200 100|T=8 N=200000 A=200 B=100"
+  "primes|no|T=1|1 840 10000|T=1 E=840 %PRIMES_COUNTS%"
+  "primes|no|T=2|2 840 10000|T=2 E=840 %PRIMES_COUNTS%"
+  "primes|no|T=3|3 840 10000|T=3 E=840 %PRIMES_COUNTS%"
+  "primes|no|T=4|4 840 10000|T=4 E=840 %PRIMES_COUNTS%"
+  "primes|no|T=5|5 840 10000|T=5 E=840 %PRIMES_COUNTS%"
+  "primes|no|T=6|6 840 10000|T=6 E=840 %PRIMES_COUNTS%"
+  "primes|no|T=7|7 840 10000|T=7 E=840 %PRIMES_COUNTS%"
+  "primes|no|T=8|8 840 10000|T=8 E=840 %PRIMES_COUNTS%"
+  "matmul|no|T=1,n=512|1 512|T=1 n=512"
+  "matmul|no|T=2,n=512|2 512|T=2 n=512"
+  "matmul|no|T=4,n=512|4 512|T=4 n=512"
+  "stream|no|read,1MiB,T=1|1 1048576 2000 r|T=1 S=1048576 P=2000 W=0 M=0"
+  "stream|no|read,1MiB,T=2|2 1048576 2000 r|T=2 S=1048576 P=2000 W=0 M=0"
+  "stream|no|read,1MiB,T=4|4 1048576 2000 r|T=4 S=1048576 P=2000 W=0 M=0"
+  "stream|no|write,1MiB,T=1|1 1048576 2000 w|T=1 S=1048576 P=2000 W=1 M=0"
+  "stream|no|write,1MiB,T=2|2 1048576 2000 w|T=2 S=1048576 P=2000 W=1 M=0"
+  "stream|no|write,1MiB,T=4|4 1048576 2000 w|T=4 S=1048576 P=2000 W=1 M=0"
+  "stream|no|read,64MiB,T=1|1 67108864 8 r|T=1 S=67108864 P=8 W=0 M=1"
+  "stream|no|read,64MiB,T=2|2 67108864 8 r|T=2 S=67108864 P=8 W=0 M=1"
+  "stream|no|read,64MiB,T=4|4 67108864 8 r|T=4 S=67108864 P=8 W=0 M=1"
+  "stream|no|write,64MiB,T=1|1 67108864 8 w|T=1 S=67108864 P=8 W=1 M=1"
+  "stream|no|write,64MiB,T=2|2 67108864 8 w|T=2 S=67108864 P=8 W=1 M=1"
+  "stream|no|write,64MiB,T=4|4 67108864 8 w|T=4 S=67108864 P=8 W=1 M=1"
   "copy|no|T=1|1 128 8|T=1 S=134217728 P=8"
   "copy|no|T=2|2 128 8|T=2 S=134217728 P=8"
   "copy|no|T=4|4 128 8|T=4 S=134217728 P=8"
@@ -92,6 +124,14 @@ configs=(
   "halo|yes|C=8192,ROWS=8|8192 8 1000|C=8192 ROWS=8 I=1000"
   "halo|yes|C=32768,ROWS=2|32768 2 1000|C=32768 ROWS=2 I=1000"
 )
+
+# The primes model's operation counts (candidates C and trial divisions D of one event, M = 10000)
+# are counted by the program itself (`primes --count`), not timed.
+primes_counts=
+if [ -x "$BIN/primes" ]; then
+  primes_counts=$("$BIN/primes" --count 10000 | awk '{ printf "C=%s D=%s", $2, $4 }') \
+    || die "primes --count failed"
+fi
 
 # Other processes share this machine's cores (other builds, tests): a run they slow down measures
 # them, not the program. So each run waits (up to QUIET_WAIT seconds) until no other task is
@@ -140,6 +180,7 @@ last_prog=
 for cfg in "${configs[@]}"; do
   IFS='|' read -r prog mpi label args defs <<<"$cfg"
   if [ "$mpi" = yes ] && [ "$run_mpi" != yes ]; then continue; fi
+  if [ -n "$ONLY" ] && [[ " $ONLY " != *" $prog "* ]]; then continue; fi
   [ -x "$BIN/$prog" ] || die "$BIN/$prog not built (make validate builds it)"
   if [ "$prog" != "$last_prog" ]; then echo "validate: $prog ..." >&2; last_prog=$prog; fi
   : >"$work/times"
@@ -155,6 +196,7 @@ for cfg in "${configs[@]}"; do
   measured=$(sort -g "$work/times" | awk '{ v[NR] = $1 }
     END { med = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.9g %.9g %.9g", v[1], v[NR], med }')
   dargs=()
+  defs=${defs//%PRIMES_COUNTS%/$primes_counts}
   for d in $defs; do dargs+=(-D "$d"); done
   csv=$("$PAMC" predict "models/validate_$prog.pam" -m "$machine" "${dargs[@]}" --format csv 2>"$work/predict.log") \
     || { cat "$work/predict.log" >&2; die "pamc predict models/validate_$prog.pam failed"; }

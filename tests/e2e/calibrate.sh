@@ -15,6 +15,22 @@ for type in int long float double char; do
     grep -q "^const t_${op}_${type} = \[" "$out" || fail "missing t_${op}_${type}"
   done
 done
+for type in int long float double char; do
+  for op in add sub mul div cmp; do
+    grep -q "^const t_${op}_${type}_tp = \[" "$out" || fail "missing t_${op}_${type}_tp"
+  done
+done
+for name in t_sqrt_double t_exp_double t_log_double t_cvt_int_double t_sqrt_double_tp \
+            t_exp_double_tp t_log_double_tp t_cvt_int_double_tp t_cvt_double_int_tp t_flop_vec \
+            t_lock t_handoff t_thread t_barrier; do
+  grep -q "^const $name = \[" "$out" || fail "missing $name"
+done
+# t_flop_blas exactly when the system has a BLAS that dlopen finds.
+blas=0
+if ldconfig -p 2>/dev/null | grep -q 'libblas\.so\.3 '; then
+  blas=1
+  grep -q '^const t_flop_blas = \[.*# dgemm .* of /' "$out" || fail "a BLAS is installed but no t_flop_blas naming it"
+fi
 for op in read write copy; do
   for level in l1 l2 llc mem; do
     grep -q "^const t_${op}_${level} = \[" "$out" || fail "missing t_${op}_${level}"
@@ -28,19 +44,26 @@ for size in 1 4 16 64 256 1024 4096 16384 65536 262144 1048576 4194304; do
 done
 grep -qx 'fn send_measured(bytes) =' "$out" || fail "missing fn send_measured"
 cores=$(getconf _NPROCESSORS_ONLN)
-grep -q "^resource cores = fcfs($cores);" "$out" || fail "missing resource cores = fcfs($cores)"
+grep -q "^const n_cpus = $cores;" "$out" || fail "missing const n_cpus = $cores"
+grep -q "^resource cores = ps(cores_eff);" "$out" || fail "missing resource cores = ps(cores_eff)"
+grep -q "^const t_point = 5 \* t_flop + 8 \* t_copy_l2;" "$out" || fail "missing t_point"
 for key in machine date command statistics; do
   grep -q "^# $key: " "$out" || fail "header has no '$key' line"
 done
-# Every const: [LO, HI] with units, LO <= HI once both are in seconds; a comment saying what was kept.
+# Every measured const: [LO, HI] typ M with units (the two ratios cores_eff, membw_eff without),
+# LO <= M <= HI once in seconds; a comment saying what was kept. n_cpus is a count; t_point and
+# t_flop are derived (generic names).
 awk '
   function secs(t,   u) { u = t; sub(/^[-0-9.e]+/, "", u); sub(/[a-z]+$/, "", t);
-    return t * (u == "ns" ? 1e-9 : u == "us" ? 1e-6 : u == "ms" ? 1e-3 : u == "s" ? 1 : -1e99) }
+    return t * (u == "ns" ? 1e-9 : u == "us" ? 1e-6 : u == "ms" ? 1e-3 : u == "s" ? 1 : u == "" ? 1 : -1e99) }
+  /^const (n_cpus|t_point) / { next }
   /^const / {
-    if ($0 !~ /^const [a-z0-9_]+ = \[[0-9.e-]+(ns|us|ms|s), [0-9.e-]+(ns|us|ms|s)\];/) { print "bad line: " $0; bad = 1; next }
+    unit = ($2 ~ /_eff$/) ? "" : "(ns|us|ms|s)"
+    if ($0 !~ ("^const [a-z0-9_]+ = \\[[0-9.e-]+" unit ", [0-9.e-]+" unit "\\] typ [0-9.e-]+" unit ";")) { print "bad line: " $0; bad = 1; next }
     split($0, a, /[\[\],]/); lo = secs(a[2]); gsub(/ /, "", a[3]); hi = secs(a[3]);
-    if (lo < 0 || hi < lo) { print "bad interval: " $0; bad = 1 }
-    if ($0 !~ /# .*[0-9]+ of [0-9]+ samples kept/) { print "no sample count: " $0; bad = 1 }
+    t = $0; sub(/.*\] typ /, "", t); sub(/;.*/, "", t); typ = secs(t)
+    if (lo < 0 || hi < lo || typ < lo || typ > hi) { print "bad interval: " $0; bad = 1 }
+    if ($2 != "t_flop" && $0 !~ /# .*[0-9]+ of [0-9]+ samples kept/) { print "no sample count: " $0; bad = 1 }
   }
   END { exit bad }' "$out" || fail "malformed constants"
 # The two message processes are pinned to two CPUs when the run may use two, and not otherwise.
@@ -53,7 +76,29 @@ if command -v taskset >/dev/null 2>&1; then
   grep -q '^# messages: .*(socketpair ping-pong)' "$tmp/one.mach" || fail "pinned with one CPU allowed"
 fi
 n_const=$(grep -c '^const ' "$out")
-[ "$n_const" -eq 56 ] || fail "expected 56 constants (30 arithmetic, 12 memory, 2 fitted, 12 messages), found $n_const"
+# The working-set sweep: 8 or more sets from 4 KiB, the same sets for each of the six kernels,
+# and a function per kernel.
+n_sweep=$(grep -c '^const t_read_[0-9]* = ' "$out")
+[ "$n_sweep" -ge 8 ] || fail "expected 8 or more working sets, found $n_sweep"
+grep -q '^const t_read_4096 = ' "$out" || fail "the sweep does not start at 4 KiB"
+for op in write copy read_vec write_vec copy_vec; do
+  [ "$(grep -c "^const t_${op}_[0-9]* = " "$out")" -eq "$n_sweep" ] || fail "t_${op}_SIZE: not $n_sweep sets"
+done
+for op in read write copy read_vec write_vec copy_vec; do
+  grep -qx "fn t_${op}(ws_bytes) =" "$out" || fail "missing fn t_${op}(ws_bytes)"
+done
+for op in read write copy; do
+  grep -qx "fn t_${op}_shared(ws_bytes, threads) = t_${op}(ws_bytes) \* max(1, threads / membw_eff);" "$out" \
+    || fail "missing fn t_${op}_shared"
+done
+# t_omp_for exactly when pamc was built with OpenMP (libgomp linked).
+omp=0
+if grep -q '^const t_omp_for = \[.*# OpenMP parallel for of' "$out"; then omp=1; fi
+if [ $omp = 0 ] && echo 'int main(void){return 0;}' | ${CC:-cc} -fopenmp -x c - -lgomp -o "$tmp/omp" 2>/dev/null; then
+  fail "the compiler has OpenMP but the file has no t_omp_for"
+fi
+want=$((56 + 25 + 9 + 1 + blas + 4 + omp + 2 + 3 + 6 * n_sweep))
+[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, 1 or 2 flops, 4 threads, 2 parallelism, 12 memory, 6 x $n_sweep sweep, 2 fitted, 12 messages, n_cpus, t_flop, t_point), found $n_const"
 n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
 [ "$n_progress" -ge 42 ] || fail "expected a progress line per benchmark, found $n_progress"
 [ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "temporary file left behind"
@@ -104,20 +149,24 @@ check -m "$out" "$tmp/declared.pam"
 # send_measured(2560) lies halfway between the measured 1 KiB and 4 KiB times: its range is the
 # mean of their two intervals (each end within rounding), computed here from the file by hand.
 bounds() {
-  sed -n "s/^const $1 = \[\([^,]*\), \([^]]*\)\];.*/\1 \2/p" "$out" | awk '
+  sed -n "s/^const $1 = \[\([^,]*\), \([^]]*\)\].*/\1 \2/p" "$out" | awk '
     function secs(t,   u) { u = t; sub(/^[-0-9.e]+/, "", u); sub(/[a-z]+$/, "", t);
       return t * (u == "ns" ? 1e-9 : u == "us" ? 1e-6 : u == "ms" ? 1e-3 : 1) }
     { printf "%.12g %.12g\n", secs($1), secs($2) }'
 }
-read -r lo_1k hi_1k <<< "$(bounds t_msg_1024)"
-read -r lo_4k hi_4k <<< "$(bounds t_msg_4096)"
-cat > "$tmp/measured.pam" <<'PAM'
-import "m.mach";
-process main { delay(send_measured(2560)) }
-PAM
-"$pamc" predict "$tmp/measured.pam" --format csv > "$tmp/pred" || fail "predict with send_measured"
-tail -1 "$tmp/pred" | awk -F, -v lo=$(awk -v a="$lo_1k" -v b="$lo_4k" 'BEGIN { print (a + b) / 2 }') \
-    -v hi=$(awk -v a="$hi_1k" -v b="$hi_4k" 'BEGIN { print (a + b) / 2 }') \
-    '{ exit !($1 >= lo * (1 - 1e-4) && $1 <= lo * (1 + 1e-4) && $3 >= hi * (1 - 1e-4) && $3 <= hi * (1 + 1e-4)) }' \
-  || fail "send_measured(2560) = $(tail -1 "$tmp/pred"), expected the mean of t_msg_1024 and t_msg_4096"
+# halfway CALL SCALE A B: SCALE * CALL (a call halfway between two measured points) predicts as the
+# mean of the constants A and B, each end within rounding.
+halfway() {
+  read -r lo_a hi_a <<< "$(bounds "$3")"
+  read -r lo_b hi_b <<< "$(bounds "$4")"
+  printf 'import "m.mach";\nprocess main { delay(%s * %s) }\n' "$2" "$1" > "$tmp/half.pam"
+  "$pamc" predict "$tmp/half.pam" --format csv > "$tmp/pred" || fail "predict with $1"
+  tail -1 "$tmp/pred" | awk -F, -v lo=$(awk -v a="$lo_a" -v b="$lo_b" -v k="$2" 'BEGIN { print k * (a + b) / 2 }') \
+      -v hi=$(awk -v a="$hi_a" -v b="$hi_b" -v k="$2" 'BEGIN { print k * (a + b) / 2 }') \
+      '{ exit !($1 >= lo * (1 - 1e-4) && $1 <= lo * (1 + 1e-4) && $3 >= hi * (1 - 1e-4) && $3 <= hi * (1 + 1e-4)) }' \
+    || fail "$2 * $1 = $(tail -1 "$tmp/pred"), expected the mean of $3 and $4"
+}
+halfway 'send_measured(2560)' 1 t_msg_1024 t_msg_4096
+# t_read(10240) lies halfway between the 4 KiB and 16 KiB sets (scaled: per-byte times are tiny).
+halfway 't_read(10240)' 1e9 t_read_4096 t_read_16384
 echo "calibrate.sh: ok"

@@ -48,7 +48,7 @@ n_progress=$(grep -c '^calibrate: \[.*mpi_' "$tmp/err")
 # The ends of each fitted interval, in seconds, must enclose the line's coefficient and lie
 # within 10% of it (the samples stray 1% from the line).
 interval() {
-  sed -n "s/^const $1 = \[\([^,]*\), \([^]]*\)\];.*/\1 \2/p" "$m" | awk '
+  sed -n "s/^const $1 = \[\([^,]*\), \([^]]*\)\].*/\1 \2/p" "$m" | awk '
     function secs(t,   u) { u = t; sub(/^[-0-9.e]+/, "", u); sub(/[a-z]+$/, "", t);
       return t * (u == "ns" ? 1e-9 : u == "us" ? 1e-6 : u == "ms" ? 1e-3 : 1) }
     { printf "%.12g %.12g\n", secs($1), secs($2) }'

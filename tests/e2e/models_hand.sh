@@ -21,8 +21,8 @@ bounds() {
   local row
   row=$("$PAMC" predict "models/$model.pam" -m $M "$@" --format csv | tail -1) || { die "$model $*: predict failed"; return; }
   local got_lo got_hi
-  got_lo=$(echo "$row" | awk -F, '{ print $(NF-3) }')
-  got_hi=$(echo "$row" | awk -F, '{ print $(NF-1) }')
+  got_lo=$(echo "$row" | awk -F, '{ print $(NF-4) }')
+  got_hi=$(echo "$row" | awk -F, '{ print $(NF-2) }')
   same "$got_lo" "$lo" || die "$model $*: T_lo = $got_lo s, by hand $lo us"
   if [ "$hi" = "-" ]; then return; fi
   same "$got_hi" "$hi" || die "$model $*: T_hi = $got_hi s, by hand $hi us"
@@ -165,7 +165,7 @@ makespan pipeline 38.096 -D items=1 -D S=3
 #   (T_hi bounds the sum of ceil(.) by its largest term: asserted >= the same value)
 #   Schedule: the same sequence, 56190.19733...
 bounds lu 56190.197333333 - -D n=512 -D P=1
-hi=$("$PAMC" predict models/lu.pam -m $M -D n=512 -D P=1 --format csv | tail -1 | awk -F, '{ print $(NF-1) }')
+hi=$("$PAMC" predict models/lu.pam -m $M -D n=512 -D P=1 --format csv | tail -1 | awk -F, '{ print $(NF-2) }')
 at_least "$hi" 56190.197333333 || die "lu n=512 P=1: T_hi = $hi s below the exact time"
 makespan lu 56190.197333333 -D n=512 -D P=1
 

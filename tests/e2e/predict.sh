@@ -14,7 +14,7 @@ close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(
 
 # --- EXAMPLES.md §1 -----------------------------------------------------------------------
 out=$("$PAMC" predict models/halo.pam -m $M/example1.mach -D P=8 -D iters=10 --format csv) || die "§1 failed"
-[ "$(echo "$out" | head -1)" = "P,iters,lo,est,hi,bottleneck" ] || die "bad csv header: $out"
+[ "$(echo "$out" | head -1)" = "P,iters,lo,est,hi,bottleneck,approx" ] || die "bad csv header: $out"
 row=$(echo "$out" | sed -n 2p)
 lo=$(echo "$row" | cut -d, -f3); est=$(echo "$row" | cut -d, -f4); hi=$(echo "$row" | cut -d, -f5)
 close "$lo" 1737.68e-6 || die "§1 lo $lo, want 1737.68us"
@@ -38,7 +38,7 @@ n=$("$PAMC" predict models/halo.pam -m models/machine.mach -D P=1..1024:*2 --for
 [ "$n" -eq 12 ] || die "P=1..1024:*2: $n lines, want 11 rows + header"
 out=$("$PAMC" predict models/halo.pam -m models/machine.mach -D P=1..4 -D N=1000,2000,4000 -D iters=3 --format csv) \
   || die "product sweep failed"
-[ "$(echo "$out" | head -1)" = "P,N,iters,lo,est,hi,bottleneck" ] || die "product header: $(echo "$out" | head -1)"
+[ "$(echo "$out" | head -1)" = "P,N,iters,lo,est,hi,bottleneck,approx" ] || die "product header: $(echo "$out" | head -1)"
 [ "$(echo "$out" | wc -l)" -eq 13 ] || die "product: want 12 rows"
 [ "$(echo "$out" | sed -n 2p | cut -d, -f1-3)" = "1,1000,3" ] || die "first row: $out"
 [ "$(echo "$out" | sed -n 3p | cut -d, -f1-3)" = "1,2000,3" ] || die "second row (last name innermost): $out"
@@ -51,12 +51,35 @@ n=$("$PAMC" predict models/halo.pam -m models/machine.mach -D N=10..100:+10 --fo
 # --- json -------------------------------------------------------------------------------------
 out=$("$PAMC" predict models/halo.pam -m models/machine.mach -D P=1,2,4 --format json) || die "json failed"
 echo "$out" | head -1 | grep -qx '\[' || die "json does not open an array: $out"
-[ "$(echo "$out" | grep -c '"P": [0-9]*, "lo": [0-9.e-]*, "est": [0-9.e-]*, "hi": [0-9.e-]*, "bottleneck": "[a-z ]*"}')" -eq 3 ] \
+[ "$(echo "$out" | grep -c '"P": [0-9]*, "lo": [0-9.e-]*, "est": [0-9.e-]*, "hi": [0-9.e-]*, "bottleneck": "[a-z ]*", "approx": ""}')" -eq 3 ] \
   || die "json rows: $out"
 if command -v python3 >/dev/null 2>&1; then
   echo "$out" | python3 -c 'import json,sys; r=json.load(sys.stdin); assert len(r)==3 and r[2]["P"]==4' \
     || die "json does not parse: $out"
 fi
+
+# --- approximations (issue 15): a sum with no closed form, a family whose members are unknown ---
+cat > "$tmp/approx.pam" <<'MODEL'
+param N = 100;
+param P = 4;
+const t = 1us;
+resource cpu[P];
+process main {
+  seq (i = 1, N) delay(t * log2(i));
+  par (p = 0, P - 1) use(cpu[(p * p) % P], t)
+}
+MODEL
+out=$("$PAMC" predict "$tmp/approx.pam" -D N=10_000_000 --format csv 2>"$tmp/notes") || die "approx model failed"
+[ "$(echo "$out" | head -1)" = "N,lo,est,hi,bottleneck,approx" ] || die "approx header: $out"
+echo "$out" | sed -n 2p | grep -q 'lo: the sum over i of the seq loop taken as 0 (.*approx.pam:6); hi: the sum over i of the seq loop (.*approx.pam:6); hi: family cpu taken as one resource (.*approx.pam:4)' \
+  || die "approx column: $out"
+grep -q 'approx.pam:6:3: note: T_lo rests on an approximation: the sum over i of the seq loop has no closed form and counts as 0' "$tmp/notes" \
+  || die "no note for the lower bound's sum: $(cat "$tmp/notes")"
+grep -q 'approx.pam:4:1: note: T_hi rests on an approximation: family cpu taken as one resource' "$tmp/notes" \
+  || die "no note for the family: $(cat "$tmp/notes")"
+# a model with exact closed forms has none
+"$PAMC" predict models/halo.pam -m models/machine.mach 2>"$tmp/notes" >/dev/null || die "halo failed"
+[ ! -s "$tmp/notes" ] || die "notes on an exact model: $(cat "$tmp/notes")"
 
 # --- --plot -------------------------------------------------------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then

@@ -38,7 +38,7 @@ check() {
   list=$(echo "$values" | tr ',' ' ')
   "$tmp/$model" $list > "$tmp/$model.c.out" || die "$model: driver failed"
   "$PAMC" predict "models/$model.pam" -m $M -D "$param=$values" "$@" --format csv | tail -n +2 \
-    | awk -F, '{ print $1, $(NF-3), $(NF-1) }' > "$tmp/$model.p.out" || die "$model: predict failed"
+    | awk -F, '{ print $1, $(NF-4), $(NF-2) }' > "$tmp/$model.p.out" || die "$model: predict failed"
   paste -d' ' "$tmp/$model.c.out" "$tmp/$model.p.out" | awk -v m="$model" '
     function far(a, b) { d = a - b; if (d < 0) d = -d; s = b < 0 ? -b : b; return d > 1e-12 * s + 1e-300 }
     { if ($1 != $4 || far($2, $5) || far($3, $6)) { print m ": at " $1 ": C [" $2 ", " $3 "], predict [" $5 ", " $6 "]"; bad = 1 } }

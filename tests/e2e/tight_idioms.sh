@@ -7,8 +7,8 @@ set -u
 die() { echo "tight_idioms.sh: $*"; exit 1; }
 # |a - b| <= 1e-9 |b|
 close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-9 * (b < 0 ? -b : b)) }'; }
-# predict's lo, est, hi at NAME=VALUE (the last three numbers of the csv row)
-bounds() { "$PAMC" predict "$1" -D "$2" --format csv | sed -n 2p | awk -F, '{ print $(NF-3), $(NF-2), $(NF-1) }'; }
+# predict's lo, est, hi at NAME=VALUE (columns 2-4 of the csv row: the one -D name first)
+bounds() { "$PAMC" predict "$1" -D "$2" --format csv 2>/dev/null | sed -n 2p | awk -F, '{ print $2, $3, $4 }'; }
 sim() { "$PAMC" simulate "$1" -D "$2" --format csv | sed -n 2p | cut -d, -f2; }
 
 for model in bench/tight/*.pam; do

@@ -16,7 +16,7 @@ near() { awk -v v="$1" -v w="$2" 'BEGIN { d = v - w; if (d < 0) d = -d; exit !(v
 # (the midpoint 481 ns would give 962 ns); lo and hi stay 216 ns and 1.708 us.
 printf 'const lat = [108ns, 854ns] typ 360ns;\nconst two = 2 * lat;\nprocess main = delay(two);\n' > "$tmp/typ.pam"
 line=$($PAMC predict --format csv "$tmp/typ.pam" | sed -n 2p)
-[ "$line" = "2.16e-07,7.2e-07,1.708e-06,critical path" ] \
+[ "$line" = "2.16e-07,7.2e-07,1.708e-06,critical path," ] \
   || fail "predict with typ: $line"
 # simulate --scenario typ takes it too; mid takes the midpoint
 t=$($PAMC simulate --scenario typ --format csv "$tmp/typ.pam" | sed -n 2p | cut -d, -f1)

@@ -1,6 +1,6 @@
 /*
 ** test_cal_bench.c — the benchmark families measure something: facts that hold on every CPU
-** (a division is slower than an addition, an addition takes more than 0.05 ns, a 4 MiB message
+** (a division is slower than an addition, independent chains overlap, an addition takes more than 0.05 ns, a 4 MiB message
 ** takes longer than a 1 B one, caches grow with their level). If the compiler deleted or hoisted
 ** a kernel's work, its time would be ~0 and these would fail.
 */
@@ -51,7 +51,7 @@ static void test_arith_measures_work(void **state) {
   CalError err = {""};
   assert_int_equal(cal_bench_arith(run, &err), 0);
   assert_int_equal(run->count, cal_bench_arith_count(&run->opt));
-  assert_int_equal(run->count, 30);
+  assert_int_equal(run->count, 55);     /* 5 types x (6 latency + 5 throughput) */
   for (int i = 0; i < run->count; i++) assert_int_equal(run->series[i].count, 5);
   /* 0.05 ns is one cycle at 20 GHz: a dependent add cannot be faster. */
   assert_true(median_of(run, "t_add_int") > 0.05e-9);
@@ -59,6 +59,94 @@ static void test_arith_measures_work(void **state) {
   /* Division latency is several times an addition's on every core we know (3x is generous). */
   assert_true(median_of(run, "t_div_double") > 3 * median_of(run, "t_add_int"));
   assert_true(median_of(run, "t_div_long") > 3 * median_of(run, "t_add_long"));
+  /* Floating add and multiply are pipelined on every core we know (latency 3-5 cycles, at least
+  ** one issued per cycle): 8 independent chains take under half the time per operation of one
+  ** chain. If the chains were secretly dependent (or folded), the ratio would be ~1 (or ~0). */
+  assert_true(median_of(run, "t_add_double_tp") < 0.5 * median_of(run, "t_add_double"));
+  assert_true(median_of(run, "t_mul_double_tp") < 0.5 * median_of(run, "t_mul_double"));
+  assert_true(median_of(run, "t_add_double_tp") > 0.01e-9);   /* 50 adds a cycle at 2 GHz: folded */
+  free(run);
+}
+
+static void test_math_and_flops(void **state) {
+  (void)state;
+  CalRun *run = new_run();
+  CalError err = {""};
+  assert_int_equal(cal_bench_math(run, &err), 0);
+  assert_int_equal(cal_bench_arith(run, &err), 0);
+  assert_int_equal(cal_bench_flops(run, &err), 0);
+  assert_int_equal(run->count, cal_bench_math_count(&run->opt) + cal_bench_arith_count(&run->opt) +
+                                   cal_bench_flops_count(&run->opt));
+  /* A square root or a libm exp/log takes several dependent adds (sqrtsd alone is 12+ cycles;
+  ** exp and log are polynomials of several multiply-adds). */
+  assert_true(median_of(run, "t_sqrt_double") > 2 * median_of(run, "t_add_double"));
+  assert_true(median_of(run, "t_exp_double") > 2 * median_of(run, "t_add_double"));
+  assert_true(median_of(run, "t_log_double") > 2 * median_of(run, "t_add_double"));
+  /* A conversion is real work: a round trip the compiler folded would be ~0. */
+  assert_true(median_of(run, "t_cvt_int_double") > 0.05e-9);
+  /* A vectorised product does a flop in less time than a dependent multiply takes. */
+  assert_true(median_of(run, "t_flop_vec") < median_of(run, "t_mul_double"));
+  assert_true(median_of(run, "t_flop_vec") > 0.001e-9);
+  free(run);
+}
+
+static void test_threads(void **state) {
+  (void)state;
+  CalRun *run = new_run();
+  run->cores = cal_bench_cores();
+  CalError err = {""};
+  assert_int_equal(cal_bench_threads(run, &err), 0);
+  assert_int_equal(run->count, cal_bench_threads_count(&run->opt));
+  /* An uncontended lock + unlock is two atomic instructions: more than 1 ns on any core. */
+  assert_true(median_of(run, "t_lock") > 1e-9);
+  /* A hand-off wakes a thread asleep in the kernel (a futex wake and a schedule): more than an
+  ** uncontended lock, which never enters the kernel. Folded or skipped, it would be ~0. */
+  assert_true(median_of(run, "t_handoff") > median_of(run, "t_lock"));
+  /* Creating a thread maps a stack and clones: more than a lock. */
+  assert_true(median_of(run, "t_thread") > median_of(run, "t_lock"));
+  assert_true(median_of(run, "t_barrier") > 0);
+  /* OpenMP, when built in: a parallel region wakes and joins a team: more than a lock. */
+  int before = run->count;
+  assert_int_equal(cal_bench_omp(run, &err), 0);
+  assert_int_equal(run->count - before, cal_bench_omp_count(&run->opt));
+  if (run->count > before) assert_true(median_of(run, "t_omp_for") > median_of(run, "t_lock"));
+  free(run);
+}
+
+/* Samples are clamped to [1, N] (N threads on N CPUs do at most N times one thread's work, and at
+** least one thread's): every sample of both series lies there. */
+static void test_parallel(void **state) {
+  (void)state;
+  CalRun *run = new_run();
+  run->cores = cal_bench_cores();
+  CalError err = {""};
+  assert_int_equal(cal_bench_parallel(run, &err), 0);
+  assert_int_equal(run->count, cal_bench_parallel_count(&run->opt));
+  assert_int_equal(run->series[0].kind, CAL_KIND_RATIO);
+  for (int i = 0; i < run->count; i++)
+    for (size_t k = 0; k < run->series[i].count; k++) {
+      assert_true(run->series[i].samples[k] >= 1);
+      assert_true(run->series[i].samples[k] <= (double)run->cores);
+    }
+  free(run);
+}
+
+/* The sweep: 8 or more working sets from 4 KiB, six kernels each; a set far beyond L1 is read
+** slower per byte than a 4 KiB one (L1 hits against misses at whatever level the big one sits).
+** (Scalar against vector reads is no test: the sanitizer build, -O1, does not vectorise.) */
+static void test_memsweep(void **state) {
+  (void)state;
+  CalRun *run = new_run();
+  run->opt.reps = 3;
+  CalError err = {""};
+  assert_int_equal(cal_bench_memsweep(run, &err), 0);
+  assert_int_equal(run->count, cal_bench_memsweep_count(&run->opt));
+  assert_true(run->count >= 6 * 8);
+  assert_string_equal(run->series[0].name, "t_read_4096");
+  assert_true(run->series[0].x == 4096);
+  const CalSeries *last = &run->series[run->count - 6];
+  assert_true(!strncmp(last->name, "t_read_", 7));
+  assert_true(median_of(run, last->name) > median_of(run, "t_read_4096"));
   free(run);
 }
 
@@ -86,6 +174,10 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_caches),
     cmocka_unit_test(test_arith_measures_work),
+    cmocka_unit_test(test_math_and_flops),
+    cmocka_unit_test(test_threads),
+    cmocka_unit_test(test_parallel),
+    cmocka_unit_test(test_memsweep),
     cmocka_unit_test(test_message_grows_with_size),
     cmocka_unit_test(test_cores),
   };

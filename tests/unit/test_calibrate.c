@@ -298,6 +298,57 @@ static void test_machine_print(void **state) {
   free(m);
 }
 
+/* Typical values: "[lo, hi] typ m", m rounded down in the interval's unit (so never below the
+** printed lower end), clamped into the interval, omitted for NAN; ratios without a unit. */
+static void test_typed_format(void **state) {
+  (void)state;
+  char buf[256];
+  /* 0.33 ns is 3.3000000000000000e-10 rounded: 0.33ns exactly at 5 digits, down. */
+  cal_format_typed(0.31e-9, 0.52e-9, 0.33e-9, 0, 0, buf, sizeof buf);
+  assert_string_equal(buf, "[0.31ns, 0.52ns] typ 0.32999ns");
+  cal_format_typed(0.31e-9, 0.52e-9, NAN, 0, 0, buf, sizeof buf);
+  assert_string_equal(buf, "[0.31ns, 0.52ns]");
+  /* outside: clamped to the end (a fit's estimate below its clamped-at-0 interval) */
+  cal_format_typed(0, 2e-6, -1e-6, 0, 0, buf, sizeof buf);
+  assert_string_equal(buf, "[0us, 2us] typ 0us");
+  cal_format_typed(1e-6, 2e-6, 5e-6, 0, 0, buf, sizeof buf);
+  assert_string_equal(buf, "[0.99999us, 2us] typ 1.9999us");   /* 1e-6 is 9.99999999999999955e-7 */
+  /* ratio: 1.15 .. 1.95 cores, typical 1.8 */
+  cal_format_typed(1.15, 1.95, 1.8, 0, 1, buf, sizeof buf);
+  assert_string_equal(buf, "[1.1499, 1.95] typ 1.8");
+  /* typ equal to lo: printed value equals the printed lower end, never below it */
+  for (int i = 1; i < 2000; i++) {
+    double lo = 1e-10 * (1 + i * 0.7391), hi = lo * 1.5;
+    cal_format_typed(lo, hi, lo, 0, 0, buf, sizeof buf);
+    double plo = strtod(buf + 1, NULL);
+    const char *t = strstr(buf, "typ ");
+    assert_non_null(t);
+    double ptyp = strtod(t + 4, NULL);
+    assert_true(ptyp >= plo);
+    assert_true(ptyp <= lo * 1e9);
+  }
+}
+
+/* The interpolating function's text, written by hand for three sizes. */
+static void test_interp_text(void **state) {
+  (void)state;
+  CalMachine *m = calloc(1, sizeof *m);
+  assert_non_null(m);
+  CalError err = {""};
+  const double xs[3] = {4096, 16384, 65536};
+  assert_int_equal(cal_machine_interp(m, "fn t_read(ws_bytes) =", "ws_bytes", "t_read_", xs, 3,
+                                      "t_read_65536", &err), 0);
+  assert_int_equal(m->decl_count, 5);
+  assert_string_equal(m->decls[0].text, "fn t_read(ws_bytes) =");
+  assert_string_equal(m->decls[1].text, "  ws_bytes <= 4096 ? t_read_4096 :");
+  assert_string_equal(m->decls[2].text, "  ws_bytes <= 16384 ? (t_read_4096 * (16384 - ws_bytes) + "
+                                        "t_read_16384 * (ws_bytes - 4096)) / 12288 :");
+  assert_string_equal(m->decls[3].text, "  ws_bytes <= 65536 ? (t_read_16384 * (65536 - ws_bytes) + "
+                                        "t_read_65536 * (ws_bytes - 16384)) / 49152 :");
+  assert_string_equal(m->decls[4].text, "  t_read_65536;");
+  free(m);
+}
+
 /* ---- atomic writes ---- */
 
 static int write_hello(FILE *out, void *user, CalError *err) {
@@ -597,6 +648,8 @@ int main(void) {
     cmocka_unit_test(test_format_known),
     cmocka_unit_test(test_format_outward_random),
     cmocka_unit_test(test_machine_print),
+    cmocka_unit_test(test_typed_format),
+    cmocka_unit_test(test_interp_text),
     cmocka_unit_test(test_atomic_write_failure_leaves_nothing),
     cmocka_unit_test(test_history_merge_fifo_and_cap),
     cmocka_unit_test(test_history_update_roundtrip),

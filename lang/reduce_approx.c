@@ -1,0 +1,198 @@
+/*
+** reduce_approx.c — where the bounds rest on an approximation (issue 15, item 2): the loop each
+** index symbol comes from, the families whose waits were taken as one resource's, and, after the
+** bounds are closed, the list of ReduceApprox notes that `pamc predict` prints (a marked closed
+** form: REDUCTION.md, "Closed forms"; a family treated as one resource: "Resource families").
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reduce_internal.h"
+
+/* Nodes of a bound walked looking for approximation markers: beyond, the rest is not examined
+** (the notes are then incomplete, never wrong). */
+#define APPROX_MAX_VISITS 200000
+/* Notes kept per bound. */
+#define APPROX_MAX_NOTES 32
+
+/* A loop index of the model and the loop it belongs to. */
+typedef struct RIndexLoc {
+  AlgSymbol *index;       /* the index symbol (or a piece's own index) */
+  const char *name;       /* the loop variable's name ("_" for repeat) */
+  const char *kind;       /* "seq", "par", "repeat", or the expression's "sum", "max", ... */
+  SrcLoc loc;             /* the loop statement */
+} RIndexLoc;
+
+/* A family whose waits were taken as the whole family's (an upper-bound approximation). */
+typedef struct RFamLoc {
+  const Decl *family;     /* the family declaration */
+} RFamLoc;
+
+/* Grows an arena array of count items of size to hold one more (doubling). */
+static void *grow(RCtx *c, void *items, int count, int *cap, size_t size) {
+  if (count < *cap) return items;
+  int more = *cap ? 2 * *cap : 16;
+  void *bigger = arena_alloc(&c->arena, (size_t)more * size);
+  if (count) memcpy(bigger, items, (size_t)count * size);
+  *cap = more;
+  return bigger;
+}
+
+/* A new index symbol named name over a..b for what (the "seq" or "par" loop, "repeat", or an
+** expression's "sum", "max", ...) at loc, remembered so that an approximation of a sum or max
+** over it can name the place. */
+AlgSymbol *reduce_index_new(RCtx *c, const char *what, SrcLoc loc, const char *name, AlgExpr *a,
+                            AlgExpr *b) {
+  AlgSymbol *index = alg_index_new(c->alg, name, a, b);
+  c->index_locs = grow(c, c->index_locs, c->nindex_locs, &c->index_locs_cap, sizeof *c->index_locs);
+  RIndexLoc *at = &c->index_locs[c->nindex_locs++];
+  at->index = index;
+  at->name = name;
+  at->kind = what;
+  at->loc = loc;
+  return index;
+}
+
+/* "seq", "par" or "repeat" for a loop statement. */
+const char *reduce_loop_kind(const Stmt *s) {
+  return s->kind == ST_PAR ? "par" : s->kind == ST_REPEAT ? "repeat" : "seq";
+}
+
+/* Records that the upper bound took family's waits as one resource's. */
+void reduce_note_family(RCtx *c, const Decl *family) {
+  for (int i = 0; i < c->nfam_locs; i++) if (c->fam_locs[i].family == family) return;
+  c->fam_locs = grow(c, c->fam_locs, c->nfam_locs, &c->fam_locs_cap, sizeof *c->fam_locs);
+  c->fam_locs[c->nfam_locs++].family = family;
+}
+
+static const RIndexLoc *index_loc(const RCtx *c, const AlgSymbol *index) {
+  for (int i = 0; i < c->nindex_locs; i++) if (c->index_locs[i].index == index) return &c->index_locs[i];
+  return NULL;
+}
+
+/* The notes being gathered for one result. */
+typedef struct Notes {
+  RCtx *c;                /* the reduction */
+  ReduceApprox *items;    /* notes (malloc) */
+  int count, cap;         /* used / allocated */
+  unsigned char *seen;    /* per node id: visited (malloc) */
+  size_t nseen;           /* length of seen */
+  long visits;            /* nodes walked */
+} Notes;
+
+static void note_add(Notes *n, int bound, const char *what, SrcLoc loc, int zero) {
+  for (int i = 0; i < n->count; i++)
+    if (n->items[i].bound == bound && n->items[i].loc.line == loc.line && n->items[i].loc.col == loc.col &&
+        n->items[i].loc.file == loc.file && !strcmp(n->items[i].what, what)) {
+      n->items[i].zero = n->items[i].zero || zero;
+      return;
+    }
+  if (n->count >= 2 * APPROX_MAX_NOTES) return;
+  if (n->count == n->cap) {
+    int cap = n->cap ? 2 * n->cap : 8;
+    ReduceApprox *grown = realloc(n->items, (size_t)cap * sizeof *grown);
+    if (!grown) return;
+    n->items = grown;
+    n->cap = cap;
+  }
+  ReduceApprox *a = &n->items[n->count++];
+  a->bound = bound;
+  a->what = what;
+  a->loc = loc;
+  a->zero = zero;
+}
+
+/* "the sum over i" for a big operator over a loop index of the model. */
+static const char *bigop_text(Notes *n, const AlgExpr *e, const RIndexLoc *at) {
+  const char *op = alg_kind(e) == ALG_SUM ? "sum" : alg_kind(e) == ALG_PROD ? "product"
+                 : alg_kind(e) == ALG_MAXOVER ? "max" : "min";
+  char text[160];
+  if (!strcmp(at->kind, "seq") || !strcmp(at->kind, "par") || !strcmp(at->kind, "repeat"))
+    snprintf(text, sizeof text, "the %s over %s of the %s loop", op, at->name, at->kind);
+  else
+    snprintf(text, sizeof text, "the %s over %s of %s(...)", op, at->name, at->kind);
+  char *copy = arena_alloc(&n->c->arena, strlen(text) + 1);
+  strcpy(copy, text);
+  return copy;
+}
+
+/* 1 when some approximation marker in closed (each node once) stands for the value 0. */
+static int marks_zero(Notes *n, AlgExpr *closed) {
+  AlgExpr *stack[1024];
+  int top = 0;
+  stack[top++] = closed;
+  while (top > 0 && n->visits < APPROX_MAX_VISITS) {
+    AlgExpr *e = stack[--top];
+    n->visits++;
+    if (!alg_is_approx(e)) continue;   /* no marker below */
+    if ((alg_kind(e) == ALG_LOWER || alg_kind(e) == ALG_UPPER) && alg_is_num(alg_kid(e, 0), 0)) return 1;
+    for (size_t i = 0; i < alg_nkids(e) && top < (int)(sizeof stack / sizeof stack[0]); i++)
+      stack[top++] = alg_kid(e, i);
+  }
+  return 0;
+}
+
+/* When closed (the bound after alg_close) carries a marker: a note for each big operator over a
+** loop of the model left open in open (the bound before closing: what alg_close approximated),
+** or one for "a closed form" when none is found. Each node of open is walked once. */
+static void walk_bound(Notes *n, AlgExpr *open, AlgExpr *closed, int bound) {
+  if (!closed || !alg_is_approx(closed)) return;
+  int zero = marks_zero(n, closed), found = 0;
+  AlgExpr *stack[1024];
+  int top = 0;
+  stack[top++] = open;
+  while (top > 0 && n->visits < APPROX_MAX_VISITS) {
+    AlgExpr *e = stack[--top];
+    n->visits++;
+    size_t id = alg_id(e);
+    if (id < n->nseen) {
+      if (n->seen[id] & (1u << bound)) continue;
+      n->seen[id] |= (unsigned char)(1u << bound);
+    }
+    AlgKind k = alg_kind(e);
+    if (k == ALG_SUM || k == ALG_PROD || k == ALG_MAXOVER || k == ALG_MINOVER) {
+      const RIndexLoc *at = index_loc(n->c, alg_symbol_of(e));
+      if (at) { note_add(n, bound, bigop_text(n, e, at), at->loc, zero); found = 1; }
+    }
+    for (size_t i = 0; i < alg_nkids(e) && top < (int)(sizeof stack / sizeof stack[0]); i++)
+      stack[top++] = alg_kid(e, i);
+  }
+  if (!found) {
+    SrcLoc none;
+    memset(&none, 0, sizeof none);
+    note_add(n, bound, "a closed form", none, zero);
+  }
+}
+
+/* Fills out->approx with the notes of T_lo and T_hi: where the closed bound carries a marker, the
+** sums and maxes left open in L and U (the bounds before closing), named by their loops; and every
+** family taken as one resource in T_hi. */
+void reduce_approx_finish(RCtx *c, ReduceResult *out, AlgExpr *L, AlgExpr *U) {
+  Notes n;
+  memset(&n, 0, sizeof n);
+  n.c = c;
+  n.nseen = alg_ctx_node_count(c->alg);
+  n.seen = calloc(n.nseen ? n.nseen : 1, 1);
+  if (!n.seen) n.nseen = 0;
+  walk_bound(&n, L, out->t_lo, 0);
+  walk_bound(&n, U, out->t_hi, 1);
+  for (int i = 0; i < c->nfam_locs; i++) {
+    const Decl *family = c->fam_locs[i].family;
+    char text[160];
+    snprintf(text, sizeof text, "family %s taken as one resource", family->name.name);
+    char *copy = arena_alloc(&c->arena, strlen(text) + 1);
+    strcpy(copy, text);
+    note_add(&n, 1, copy, family->loc, 0);
+  }
+  free(n.seen);
+  /* the texts live in the arena, freed with the reduction: copy them into the result */
+  for (int i = 0; i < n.count; i++) {
+    char *copy = malloc(strlen(n.items[i].what) + 1);
+    if (!copy) { n.count = i; break; }
+    strcpy(copy, n.items[i].what);
+    n.items[i].what = copy;
+  }
+  out->approx = n.items;
+  out->approx_count = n.count;
+}
