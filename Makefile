@@ -16,7 +16,7 @@ VERSION  := 0.1.0
 
 # Debian packages that build, tests, benchmarks and the demo need.
 DEBS := gcc make flex bison libgsl-dev libmpfr-dev libmpfi-dev libgmp-dev libcmocka-dev \
-        gnuplot-nox openmpi-bin libopenmpi-dev clang
+        gnuplot-nox openmpi-bin libopenmpi-dev clang libclang-dev
 
 PARSER_SRCS    :=
 PARSER_GEN     :=
@@ -29,6 +29,7 @@ include parser/module.mk
 include algebra/module.mk
 include calibrate/module.mk
 include lang/module.mk
+include lang/extract/module.mk
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -47,7 +48,7 @@ pamc: $(PAMC)
 	@ln -sf $(PAMC) pamc
 
 $(PAMC): $(call obj,$(PAMC_MAIN)) $(LIBS)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(EXTRACT_LDLIBS)
 
 $(PARSER_LIB): $(call obj,$(PARSER_SRCS)) $(PARSER_GEN)
 $(ALGEBRA_LIB): $(call obj,$(ALGEBRA_SRCS))

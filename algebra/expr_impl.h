@@ -45,6 +45,10 @@ struct AlgExpr {
   unsigned traits;      /* ALG_TRAIT_* bits, computed from the kids' when the node is made */
 };
 
+/* Integers kept at hand, so that alg_num_int of them is a load (no mpq arithmetic, no hash). */
+#define ALG_SMALL_INT_MIN (-16)
+#define ALG_SMALL_INTS 272
+
 struct AlgCtx {
   AlgPool pool;               /* nodes, kid arrays, symbols, strings */
   AlgExpr **buckets;          /* intern table (malloc), nbuckets a power of two */
@@ -57,6 +61,7 @@ struct AlgCtx {
   size_t cap_symbols;         /* room in symbols */
   unsigned long loop_limit;   /* largest range evaluation walks point by point */
   int sign_depth;             /* nesting of sign questions in progress (sign.c) */
+  int minmax_depth;           /* nesting of common-part pulls in progress (minmax.c) */
   unsigned char *sign_memo;   /* decided signs by node id (malloc, sign.c) */
   size_t sign_memo_size;      /* entries in sign_memo */
   AlgInterval *admissible;    /* admissible interval of each symbol by id (malloc, eval.c) */
@@ -67,6 +72,8 @@ struct AlgCtx {
   unsigned *visit_stamp;      /* per node id: the walk that last visited it (expr.c) */
   size_t visit_size;          /* entries in visit_stamp */
   unsigned visit_walk;        /* number of the current walk */
+  AlgExpr *small_ints[ALG_SMALL_INTS]; /* the integers ALG_SMALL_INT_MIN .. as made (number.c):
+                                 0, 1, -1 and small counts are made millions of times */
 };
 
 /* What is known of a node from its structure and the symbols' assumptions (kept in the node, so

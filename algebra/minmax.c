@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Nested pulls of common addends or factors (each recurses into an extremum of the rest). */
+#define ALG_MINMAX_MAX_PULLS 32
+
 static size_t count_leaves(AlgExpr *e, AlgKind kind) {
   if (e->kind != kind) return 1;
   size_t n = 0;
@@ -39,7 +42,17 @@ static int term_in(AlgExpr *term, AlgExpr *sum) {
   return 0;
 }
 
-/* max(a+x, b+x) = x + max(a, b): the addends common to every argument, or NULL. */
+/* 1 when x - x is 0 for term: no interval among its factors (x - x with an interval factor
+** [a, b] leaves [a - b, b - a]*..., and pulling such a term out never ends). */
+static int exact_term(AlgExpr *term) {
+  if (term->kind == ALG_IVAL) return 0;
+  if (term->kind == ALG_MUL)
+    for (size_t i = 0; i < term->nkids; i++)
+      if (term->kids[i]->kind == ALG_IVAL) return 0;
+  return 1;
+}
+
+/* max(a+x, b+x) = x + max(a, b): the exact addends common to every argument, or NULL. */
 static AlgExpr *common_addends(AlgCtx *ctx, AlgKind kind, AlgExpr **args, size_t n) {
   AlgExpr *first = args[0];
   size_t nterms = first->kind == ALG_ADD ? first->nkids : 1;
@@ -47,6 +60,7 @@ static AlgExpr *common_addends(AlgCtx *ctx, AlgKind kind, AlgExpr **args, size_t
   size_t ncommon = 0;
   for (size_t t = 0; t < nterms; t++) {
     AlgExpr *term = first->kind == ALG_ADD ? first->kids[t] : first;
+    if (!exact_term(term)) continue;
     size_t i = 1;
     while (i < n && term_in(term, args[i])) i++;
     if (i == n) common[ncommon++] = term;
@@ -54,7 +68,11 @@ static AlgExpr *common_addends(AlgCtx *ctx, AlgKind kind, AlgExpr **args, size_t
   if (ncommon == 0) return NULL;
   AlgExpr *shift = alg_add_n(ctx, ncommon, common);
   AlgExpr **rest = alg_scratch(ctx, n);
-  for (size_t i = 0; i < n; i++) rest[i] = alg_sub(ctx, args[i], shift);
+  for (size_t i = 0; i < n; i++) {
+    rest[i] = alg_sub(ctx, args[i], shift);
+    for (size_t t = 0; t < ncommon; t++)   /* not taken out: pulling it again would never end */
+      if (term_in(common[t], rest[i])) return NULL;
+  }
   AlgExpr *inner = kind == ALG_MAX ? alg_max_n(ctx, n, rest) : alg_min_n(ctx, n, rest);
   return alg_add(ctx, shift, inner);
 }
@@ -87,7 +105,8 @@ static AlgExpr *common_factor(AlgCtx *ctx, AlgKind kind, AlgExpr **args, size_t 
   if (coef && !alg_is_num(coef, 1)) common[ncommon++] = coef;
   for (size_t f = 0; f < nfactors; f++) {
     AlgExpr *factor = rest0->kind == ALG_MUL ? rest0->kids[f] : rest0;
-    if (factor->kind == ALG_NUM || !alg_is_nonneg(ctx, factor)) continue;
+    /* an interval factor does not divide out exactly ([a, b] / [a, b] is not 1): left in */
+    if (factor->kind == ALG_NUM || factor->kind == ALG_IVAL || !alg_is_nonneg(ctx, factor)) continue;
     size_t i = 1;
     while (i < n) {
       AlgExpr *rest;
@@ -100,7 +119,11 @@ static AlgExpr *common_factor(AlgCtx *ctx, AlgKind kind, AlgExpr **args, size_t 
   if (ncommon == 0) return NULL;
   AlgExpr *k = alg_mul_n(ctx, ncommon, common);
   AlgExpr **rest = alg_scratch(ctx, n);
-  for (size_t i = 0; i < n; i++) rest[i] = alg_div(ctx, args[i], k);
+  for (size_t i = 0; i < n; i++) {
+    rest[i] = alg_div(ctx, args[i], k);
+    for (size_t f = 0; f < ncommon; f++)   /* 2^i / 2^i stays a quotient: nothing gained */
+      if (common[f]->kind != ALG_NUM && factor_in(common[f], rest[i])) return NULL;
+  }
   AlgExpr *inner = kind == ALG_MAX ? alg_max_n(ctx, n, rest) : alg_min_n(ctx, n, rest);
   return alg_mul(ctx, k, inner);
 }
@@ -156,8 +179,15 @@ static AlgExpr *extremum_of(AlgCtx *ctx, AlgKind kind, AlgExpr **args, size_t n,
     count = live;
   }
   if (count == 1) return args[0];
-  AlgExpr *pulled = common_addends(ctx, kind, args, count);
-  if (!pulled) pulled = common_factor(ctx, kind, args, count);
+  /* pulling out recurses into the rest; beyond ALG_MINMAX_MAX_PULLS nested pulls the extremum
+  ** is kept as it is (exact, only less simplified), so rewriting always ends */
+  AlgExpr *pulled = NULL;
+  if (ctx->minmax_depth < ALG_MINMAX_MAX_PULLS) {
+    ctx->minmax_depth++;
+    pulled = common_addends(ctx, kind, args, count);
+    if (!pulled) pulled = common_factor(ctx, kind, args, count);
+    ctx->minmax_depth--;
+  }
   if (pulled) return pulled;
   return alg_intern(ctx, kind, count, args);
 }

@@ -26,7 +26,12 @@ AlgExpr *alg_num_q(AlgCtx *ctx, mpq_srcptr value) {
   return alg_add_node(ctx, node);
 }
 
-AlgExpr *alg_num_int(AlgCtx *ctx, long value) { return alg_num_frac(ctx, value, 1); }
+AlgExpr *alg_num_int(AlgCtx *ctx, long value) {
+  long slot = value - ALG_SMALL_INT_MIN;
+  if (slot < 0 || slot >= ALG_SMALL_INTS) return alg_num_frac(ctx, value, 1);
+  if (!ctx->small_ints[slot]) ctx->small_ints[slot] = alg_num_frac(ctx, value, 1);
+  return ctx->small_ints[slot];
+}
 
 AlgExpr *alg_num_frac(AlgCtx *ctx, long num, long den) {
   mpq_t q;

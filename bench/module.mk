@@ -26,6 +26,12 @@ $(eval $(call bench_program,tight_bench,tight))
 # fit: one fit of 4 consts on 100 runs (median of 21)
 $(eval $(call bench_program,fit_bench,fit))
 
+# extract: `pamc extract` on a generated 2,000-line C file (target: under a second)
+.PHONY: bench-extract
+bench-extract: $(PAMC)
+	PAMC=$(PAMC) bench/extract_bench.sh
+BENCH_TARGETS += bench-extract
+
 bench: all $(BENCH_TARGETS)
 	@echo "bench: done"
 include bench/validate/module.mk

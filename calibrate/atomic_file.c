@@ -87,6 +87,19 @@ int cal_atomic_write(const char *path, CalWriteFn writer, void *user, CalError *
   return status;
 }
 
+int cal_atomic_probe(const char *path, CalError *err) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return cal_fail(err, "%s: is a directory", path);
+  char temp[CAL_PATH_MAX];
+  if (snprintf(temp, sizeof temp, "%s" TEMP_SUFFIX "XXXXXX", path) >= (int)sizeof temp)
+    return cal_fail(err, "%s: path too long", path);
+  int fd = mkstemp(temp);
+  if (fd < 0) return cal_fail(err, "%s: cannot write there: %s", path, strerror(errno));
+  close(fd);
+  unlink(temp);
+  return 0;
+}
+
 int cal_atomic_remove_stale(const char *path) {
   char dir[CAL_PATH_MAX], prefix[CAL_PATH_MAX], victim[CAL_PATH_MAX];
   const char *base;

@@ -23,6 +23,9 @@ int cal_atomic_write(const char *path, CalWriteFn writer, void *user, CalError *
 
 /* Creates dir and its missing parents (mode 0755), like mkdir -p; returns 0 or -1 with err. */
 int cal_make_dirs(const char *dir, CalError *err);
+/* 0 when a file can be written atomically at path (a temporary file beside it is created and
+** removed; path is not a directory); -1 with err filled otherwise. Checked before long work. */
+int cal_atomic_probe(const char *path, CalError *err);
 
 /* Removes PATH.tmp.* files left by killed writers; returns how many were removed. */
 int cal_atomic_remove_stale(const char *path);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include "atomic_file.h"
 #include "bench.h"
 #include "cal_fit.h"
 #include "cal_stats.h"
@@ -231,7 +232,8 @@ int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progr
                    cal_bench_mpi_count(opt);
     cal_read_caches(&run->caches);
     run->cores = cal_bench_cores();
-    if (run->opt.history_dir) status = cal_history_check(run->opt.history_dir, err);
+    status = cal_atomic_probe(out_path, err);   /* before measuring: minutes are not wasted */
+    if (status == 0 && run->opt.history_dir) status = cal_history_check(run->opt.history_dir, err);
     if (status == 0 && opt->mpi_ranks >= 2) status = cal_bench_mpi_ready(opt, err);
     if (status == 0) status = measure(run, err);
   }

@@ -369,9 +369,16 @@ static void check_entry(Checker *ck) {
   Program *prog = ck->prog;
   Decl *entry = program_lookup(prog, prog->entry_name);
   SrcLoc top = {prog->path, 1, 1, 1, 1};
-  int has_process = 0;
-  for (int i = 0; i < prog->decl_count; i++)
+  int has_process = 0, own = 0;
+  for (int i = 0; i < prog->decl_count; i++) {
     if (prog->decls[i]->kind == DECL_PROCESS) has_process = 1;
+    if (!prog->decls[i]->from_machine) own = 1;
+  }
+  if (!own) {   /* an empty file (or only comments): the same error from every command */
+    diag_report(ck->diags, DIAG_ERROR, top, "the file declares nothing (a model needs at least a process '%s')",
+                prog->entry_name);
+    return;
+  }
   if (!entry && !has_process && !prog->entry_given) return;   /* a machine file or a library */
   if (!entry) {
     const char *near = suggest(ck, prog->entry_name, WANT_PROCESS);
@@ -398,6 +405,8 @@ int check_program(Program *prog) {
   for (int i = 0; i < prog->decl_count; i++) resolve_decl(&ck, prog->decls[i]);
   check_entry(&ck);
   if (prog->diags->errors == before) check_cycles(&ck);
+  if (prog->diags->errors == before) check_ends(&ck);
+  if (prog->diags->errors == before) check_whole(&ck);
   if (prog->diags->errors == before) check_holds(&ck);
   if (prog->diags->errors == before) check_values(&ck);
   return prog->diags->errors - before;

@@ -11,6 +11,10 @@
 /* Loops nested this deep are also walked at each end of their range (3 walks a loop, so at most
 ** 3^4 = 81 walks of the innermost body); deeper loops are walked once over their whole range. */
 #define CHECK_MAX_SPLIT 4
+/* A declaration with the processes, fns and consts it uses written out nests at most this deep
+** (statements and expressions; the parser's AST_MAX_DEPTH bounds one declaration alone): the
+** reduction and the simulator walk calls recursively. */
+#define CHECK_MAX_INLINE_DEPTH 2000
 /* Room for the loop values named in an error ("when p = 3, q = 0"). */
 #define CHECK_WHEN_SIZE 160
 
@@ -39,5 +43,7 @@ void check_cycles(Checker *ck);
 /* A cycle in the order of nested holds (check_holds.c). */
 void check_holds(Checker *ck);
 void check_values(Checker *ck);
+void check_whole(Checker *ck);
+void check_ends(Checker *ck);
 
 #endif

@@ -444,8 +444,14 @@ static void check_decl(Checker *ck, const Decl *d) {
 
 void check_values(Checker *ck) {
   Program *prog = ck->prog;
+  /* params first (-D values against their declarations): a value outside its admissible range is
+  ** the cause of what the rest would find (a family of size 0), so nothing else is evaluated */
+  int before = ck->diags->errors;
   for (int i = 0; i < prog->decl_count && !diag_full(ck->diags); i++)
-    if (check_in_force(ck, prog->decls[i])) check_decl(ck, prog->decls[i]);
+    if (prog->decls[i]->kind == DECL_PARAM && check_in_force(ck, prog->decls[i])) check_decl(ck, prog->decls[i]);
+  if (ck->diags->errors > before) return;
+  for (int i = 0; i < prog->decl_count && !diag_full(ck->diags); i++)
+    if (prog->decls[i]->kind != DECL_PARAM && check_in_force(ck, prog->decls[i])) check_decl(ck, prog->decls[i]);
   /* from the entry process, with the argument values of each call */
   const Decl *entry = program_entry(prog);
   if (entry && entry->u.process.params.count == 0) {

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "cli.h"
 #include "commands.h"
+#include "extract/extract.h"
 #include "gen.h"
 
 static const char usage[] =
@@ -21,14 +22,16 @@ static const char usage[] =
   "\n"
   "Writes a model (a .pam file) of a task-parallel application from its specification: tasks\n"
   "bound to cost processes of the library, batches at levels with their cardinality, and the\n"
-  "flow of data between them (GEN.md). One coordinator runs the batches of cardinality 1; the\n"
+  "flow of data between them (docs/manual.md §4.6). One coordinator runs the batches of cardinality 1; the\n"
   "others are divided among P workers (or the `workers` groups, in proportion to their speed);\n"
   "data moves over one network `net` at the cost `send(bytes)` of the library.\n"
   "The generated model imports the library and is checked before it is written.\n"
   "\n"
   "options:\n"
   "  -l FILE         the cost library (.pam): a process per task, fn send(bytes), and\n"
-  "                  optionally process read(bytes) / write(bytes) for files (required)\n"
+  "                  optionally process read(bytes) / write(bytes) for files (required);\n"
+  "                  or C source (.c): its functions are extracted (pamc extract) into\n"
+  "                  NAME_costs.pam beside the output, the library the model imports\n"
   "  -o FILE         where to write the model (default: standard output)\n"
   "  -m FILE         machine file for the library's constants (repeatable)\n"
   "  -D NAME=VALUE   set a param or const of the library while checking (repeatable)\n"
@@ -208,7 +211,26 @@ int cmd_gen(int argc, char **argv) {
     return EXIT_USAGE;
   }
   ProgramOptions popts = cli_program_options(&opts);
-  status = run(opts.files[0], library, opts.output, &popts, opts.color);
+  char *c_library = NULL;
+  size_t n = strlen(library);
+  if (n > 2 && !strcmp(library + n - 2, ".c")) {
+    /* a C library: extracted beside the output as NAME_costs.pam, then used as a .pam one */
+    char out_dir[GEN_PATH_MAX], name[GEN_PATH_MAX];
+    snprintf(out_dir, sizeof out_dir, "%s", opts.output ? opts.output : "./x");
+    snprintf(name, sizeof name, "%s", library);
+    char *base = basename(name);
+    base[strlen(base) - 2] = '\0';
+    c_library = malloc(2 * GEN_PATH_MAX + 16);
+    if (c_library) snprintf(c_library, 2 * GEN_PATH_MAX + 16, "%s/%s_costs.pam", dirname(out_dir), base);
+    const char *files[1] = {library};
+    char command[GEN_PATH_MAX + 64];
+    snprintf(command, sizeof command, "pamc gen -l %s (the cost library)", library);
+    ExOptions xo = {files, 1, NULL, 0, NULL, 0, NULL, "l1", command, 1};
+    status = c_library ? extract_write(&xo, c_library) : EXIT_IO;
+    library = c_library;
+  }
+  if (status == EXIT_OK) status = run(opts.files[0], library, opts.output, &popts, opts.color);
+  free(c_library);
   cli_free(&opts);
   return status;
 }

@@ -465,7 +465,6 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
   if (result == EXIT_OK) print_footer(stdout, o);
   if (result == EXIT_OK && o->measured)
     predict_measured_summary(o->measured, o->rows, o->format == FORMAT_TABLE ? stdout : stderr);
-  if (fflush(stdout) != 0 && result == EXIT_OK) result = EXIT_IO;
   free(values);
   free(batch);
   predict_plan_free(&plan);

@@ -44,9 +44,15 @@ static int subst_consts(ReduceResult *r, DiagList *diags) {
     eval_env_init(&env);
     AlgInterval v;
     EvalError err;
-    if (eval_decl_value(&env, r->symbol_decls[i], &v, &err) != EVAL_OK) {
-      diag_report(diags, DIAG_ERROR, r->symbol_decls[i]->loc, "const '%s' has no value: %s",
-                  r->symbol_decls[i]->name.name, err.message);
+    EvalStatus status = eval_decl_value(&env, r->symbol_decls[i], &v, &err);
+    if (status == EVAL_UNKNOWN && !r->symbol_decls[i]->u.constant.value) {
+      char message[EVAL_MESSAGE_SIZE];
+      diag_report(diags, DIAG_ERROR, r->symbol_decls[i]->name.loc, "%s",
+                  eval_no_value_message(r->symbol_decls[i], message, sizeof message));
+      return 1;
+    }
+    if (status != EVAL_OK) {
+      diag_report(diags, DIAG_ERROR, err.loc, "%s (value of const '%s')", err.message, r->symbol_decls[i]->name.name);
       return 1;
     }
     AlgExpr *value = v.lo == v.hi ? alg_num_double(r->alg, v.lo) : alg_ival(r->alg, v.lo, v.hi);

@@ -7,6 +7,7 @@
 */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@ static const char usage[] =
   "                     [--scenario lo|mid|hi|random|typ] [--runs K] [--seed S]\n"
   "                     [--format table|csv|json]\n"
   "\n"
-  "Runs the reference discrete-event simulation of the entry process (LANGUAGE.md §6) and\n"
+  "Runs the reference discrete-event simulation of the entry process (docs/language.md §6) and\n"
   "prints its time (time_min, time_mean, time_max over the runs) and, per resource, the\n"
   "utilisation (busy server-time / (servers x members x makespan)) and the total waiting time,\n"
   "both averaged over the runs. A family is one row: its members together, with the busiest\n"
@@ -170,9 +171,13 @@ static int simulate_file(const char *path, const CliOptions *opts, const SimOpti
       for (int i = 0; i < err.note_count; i++)
         diag_report(&diags, DIAG_NOTE, err.notes[i].loc, "%s", err.notes[i].message);
       result = EXIT_MODEL;
+    } else if (!isfinite(report.time_max)) {   /* as predict: a time past 1.8e308 s is an error */
+      diag_report(&diags, DIAG_ERROR, entry->loc, "the simulated time is not finite: durations add up "
+                  "beyond the largest number (about 1.8e308 s)");
+      sim_report_free(&report);
+      result = EXIT_MODEL;
     } else {
       print_report(stdout, &report, format, sim->scenario, sim->seed);
-      if (fflush(stdout) != 0) result = EXIT_IO;
       sim_report_free(&report);
     }
   }

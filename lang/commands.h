@@ -13,6 +13,12 @@ int cmd_predict(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+
+/* `pamc extract` with its options (extract/extract.h): the model checked, then written to output
+** whole or not at all (NULL: standard output). An exit status. */
+struct ExOptions;
+int extract_write(const struct ExOptions *opts, const char *output);
 int cmd_fit(int argc, char **argv);
 
 #endif

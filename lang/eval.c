@@ -471,3 +471,44 @@ EvalStatus eval_expr(EvalEnv *env, const Expr *e, AlgInterval *out, EvalError *e
   env->depth = depth;
   return status;
 }
+
+/* ------------------------------------------------------------------ dependencies */
+
+static int uses(const Expr *e, const Decl *target, int depth) {
+  if (!e || depth > EVAL_MAX_CALL_DEPTH) return 0;
+  switch (e->kind) {
+  case EX_NUM: return 0;
+  case EX_INTERVAL:
+    return uses(e->u.interval.lo, target, depth) || uses(e->u.interval.hi, target, depth) ||
+           uses(e->u.interval.typ, target, depth);
+  case EX_NAME: {
+    const Decl *d = e->u.name.decl;
+    if (e->u.name.kind != NAME_PARAM && e->u.name.kind != NAME_CONST) return 0;
+    if (!d) return 0;
+    if (target ? d == target : e->u.name.kind == NAME_PARAM) return 1;
+    return e->u.name.kind == NAME_CONST && uses(d->u.constant.value, target, depth + 1);
+  }
+  case EX_UNARY: return uses(e->u.unary.a, target, depth);
+  case EX_BINARY: return uses(e->u.binary.a, target, depth) || uses(e->u.binary.b, target, depth);
+  case EX_COND:
+    return uses(e->u.cond.cond, target, depth) || uses(e->u.cond.then, target, depth) ||
+           uses(e->u.cond.otherwise, target, depth);
+  case EX_CALL:
+    for (int i = 0; i < e->u.call.args.count; i++)
+      if (uses(e->u.call.args.items[i], target, depth)) return 1;
+    return e->u.call.decl && e->u.call.decl->kind == DECL_FN && uses(e->u.call.decl->u.fn.body, target, depth + 1);
+  case EX_BIND:
+    return uses(e->u.bind.lo, target, depth) || uses(e->u.bind.hi, target, depth) ||
+           uses(e->u.bind.body, target, depth);
+  }
+  return 0;
+}
+
+int eval_uses(const Expr *e, const Decl *target) { return uses(e, target, 0); }
+
+char *eval_no_value_message(const Decl *decl, char *buf, int size) {
+  int is_const = decl->kind == DECL_CONST;
+  snprintf(buf, (size_t)size, "%s '%s' has no value: give it %s-D %s=VALUE", is_const ? "const" : "param",
+           decl->name.name, is_const ? "in a machine file (-m) or with " : "with ", decl->name.name);
+  return buf;
+}

@@ -113,6 +113,15 @@ EvalStatus eval_expr(EvalEnv *env, const Expr *e, AlgInterval *out, EvalError *e
 ** that keeps env's bindings and policy: its binding if any, else its default/value. */
 EvalStatus eval_decl_value(EvalEnv *env, const Decl *decl, AlgInterval *out, EvalError *err);
 
+/* The one message for a param or const with no value, said at its declaration by every command:
+** "const 't' has no value: give it in a machine file (-m) or with -D t=VALUE". Returns buf. */
+char *eval_no_value_message(const Decl *decl, char *buf, int size);
+
+/* 1 when e's value depends on target (a param or const declaration in force), or on any param
+** when target is NULL: through the consts and fns e uses too (at most EVAL_MAX_CALL_DEPTH
+** definitions deep; the parser bounds the nesting of one expression). */
+int eval_uses(const Expr *e, const Decl *target);
+
 /* Truth of a condition value: 1 certainly true (0 not in v), 0 certainly false (v == [0,0]),
 ** -1 undecided. */
 int eval_truth(AlgInterval v);

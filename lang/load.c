@@ -272,7 +272,7 @@ Expr *program_parse_value(Program *prog, const char *label, const char *text) {
 }
 
 void program_unknown_define(Program *prog, const char *raw, const char *name) {
-  const char *names[PROGRAM_BUCKETS * 4] = {NULL};
+  const char *names[1024] = {NULL};   /* the first params and consts: enough for a suggestion */
   int count = 0, params = 0;
   char list[PROGRAM_PARAM_LIST_SIZE] = "";
   size_t used = 0;

@@ -1,6 +1,7 @@
 /*
 ** main.c — the pamc command line: global options and dispatch to the subcommands (commands.h).
 */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
@@ -22,6 +23,7 @@ static const Command commands[] = {
   {"simulate", cmd_simulate, "run the reference discrete-event simulation"},
   {"calibrate", cmd_calibrate, "measure this machine and write a machine file"},
   {"gen", cmd_gen, "generate a model from an application specification"},
+  {"extract", cmd_extract, "write a model from unmarked C source (libclang)"},
   {"fit", cmd_fit, "fit a model's unknown consts to measured run times"},
 };
 
@@ -34,7 +36,18 @@ static void usage(FILE *out) {
         "Exit status: 0 success, 1 model or input error, 2 usage error, 3 I/O or system error.\n", out);
 }
 
-int main(int argc, char **argv) {
+/* Every command's output reaches standard output or the run fails: flushes it and, when a write
+** failed (now or before, a full disk or a closed pipe), says so and turns status into EXIT_IO. */
+static int finish_stdout(int status) {
+  errno = 0;
+  int failed = fflush(stdout) != 0;
+  int err = errno;
+  if (!failed && !ferror(stdout)) return status;
+  fprintf(stderr, "pamc: error: writing standard output: %s\n", strerror(err ? err : EIO));
+  return EXIT_IO;
+}
+
+static int run(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return EXIT_USAGE;
@@ -51,4 +64,8 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
   fprintf(stderr, "pamc: unknown command '%s' (see pamc --help)\n", argv[1]);
   return EXIT_USAGE;
+}
+
+int main(int argc, char **argv) {
+  return finish_stdout(run(argc, argv));
 }

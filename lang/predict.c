@@ -50,10 +50,9 @@ int predict_value_in_force(const Decl *decl, AlgInterval *box, AlgInterval *mid,
   EvalStatus status = eval_decl_value(&env, decl, box, &err);
   if (status != EVAL_OK) {
     const char *kind = decl->kind == DECL_PARAM ? "param" : "const";
+    char message[EVAL_MESSAGE_SIZE];
     if (status == EVAL_UNKNOWN)
-      diag_report(diags, DIAG_ERROR, decl->name.loc, "%s '%s' has no value: give it %s-D %s=VALUE",
-                  kind, decl->name.name, decl->kind == DECL_CONST ? "in a machine file (-m) or with " : "with ",
-                  decl->name.name);
+      diag_report(diags, DIAG_ERROR, decl->name.loc, "%s", eval_no_value_message(decl, message, sizeof message));
     else
       diag_report(diags, DIAG_ERROR, err.loc, "%s (value of %s '%s')", err.message, kind, decl->name.name);
     return 1;

@@ -333,39 +333,6 @@ static double eval_or(RCtx *c, const Expr *e, double fallback, int *integral) {
   return v.lo;
 }
 
-/* Nesting of consts and fns through which a value is followed looking for a param (deeper:
-** counted as naming one, so the const is substituted: the safe reading). */
-#define NAMES_PARAM_DEPTH 64
-
-/* 1 when e names a param, directly or through the value of a const or the body of a fn. */
-static int names_param(const Expr *e, int depth) {
-  if (!e) return 0;
-  if (depth > NAMES_PARAM_DEPTH) return 1;
-  switch (e->kind) {
-  case EX_NUM: return 0;
-  case EX_INTERVAL:
-    return names_param(e->u.interval.lo, depth + 1) || names_param(e->u.interval.hi, depth + 1);
-  case EX_NAME:
-    if (e->u.name.kind == NAME_PARAM) return 1;
-    if (e->u.name.kind == NAME_CONST && e->u.name.decl)
-      return names_param(e->u.name.decl->u.constant.value, depth + 1);
-    return 0;
-  case EX_UNARY: return names_param(e->u.unary.a, depth + 1);
-  case EX_BINARY: return names_param(e->u.binary.a, depth + 1) || names_param(e->u.binary.b, depth + 1);
-  case EX_COND:
-    return names_param(e->u.cond.cond, depth + 1) || names_param(e->u.cond.then, depth + 1) ||
-           names_param(e->u.cond.otherwise, depth + 1);
-  case EX_CALL:
-    for (int i = 0; i < e->u.call.args.count; i++)
-      if (names_param(e->u.call.args.items[i], depth + 1)) return 1;
-    return e->u.call.decl && e->u.call.builtin < 0 ? names_param(e->u.call.decl->u.fn.body, depth + 1) : 0;
-  case EX_BIND:
-    return names_param(e->u.bind.lo, depth + 1) || names_param(e->u.bind.hi, depth + 1) ||
-           names_param(e->u.bind.body, depth + 1);
-  }
-  return 1;
-}
-
 /* One symbol per param and const, except params set with -D and consts derived from params
 ** (`const chunk = ceil(N / P) * t`): those are their value's expression, so that the bounds
 ** follow the params (a symbol would be evaluated once, at the params' defaults). */
@@ -379,7 +346,9 @@ static void make_symbols(RCtx *c) {
     if (d->kind != DECL_PARAM && d->kind != DECL_CONST) continue;
     if (program_lookup(p, d->name.name) != d) continue;
     AlgAssume as;
-    if (d->kind == DECL_CONST && names_param(d->u.constant.value, 0)) continue;
+    /* a const whose value depends on a param is no symbol: tr_name writes its value in its place,
+    ** so it follows the param at every point of a sweep like the expression written inline */
+    if (d->kind == DECL_CONST && eval_uses(d->u.constant.value, NULL)) continue;
     if (d->kind == DECL_CONST) {   /* >= 0 (a duration) unless its value says otherwise */
       as = alg_assume_default(ALG_SYM_CONST);
       double least = eval_or(c, d->u.constant.value, as.lo, NULL);
@@ -438,7 +407,7 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
   arena_init(&c.arena);
   const Decl *entry = program_entry(prog);
   if (!entry) {
-    SrcLoc none; memset(&none, 0, sizeof none); none.file = prog->path;
+    SrcLoc none = {prog->path, 1, 1, 1, 1};   /* the file's start, as the checker and simulate say */
     diag_report(diags, DIAG_ERROR, none, "no entry process '%s'", prog->entry_name);
     arena_free(&c.arena);
     return 1;

@@ -104,10 +104,16 @@ static AlgExpr *tr_call(RCtx *c, REnv *env, const Expr *e) {
   AlgInterval value;
   int known = alg_kind(a[0]) == ALG_NUM || alg_kind(a[0]) == ALG_IVAL;
   if (known) value = alg_num_enclosure(a[0]);
-  else if (arg->kind == EX_NAME && (arg->u.name.kind == NAME_CONST || arg->u.name.kind == NAME_PARAM)) {
-    /* a const kept as a symbol: its declared interval takes it apart */
+  else if (arg->kind == EX_NAME && (arg->u.name.kind == NAME_CONST || arg->u.name.kind == NAME_PARAM) &&
+           symbol_of_decl(c, arg->u.name.decl)) {
+    /* a const kept as a symbol: its declared interval takes it apart (a const that follows a
+    ** param is no symbol: like the expression written inline) */
     EvalEnv values; eval_env_init(&values);
     known = eval_decl_value(&values, arg->u.name.decl, &value, NULL) == EVAL_OK;
+  } else if (!eval_uses(arg, NULL)) {
+    /* an expression of consts (hi(a * 2)): its value is fixed, as simulate takes it */
+    EvalEnv values; eval_env_init(&values);
+    known = eval_expr(&values, arg, &value, NULL) == EVAL_OK;
   }
   if (known) {
     AlgInterval v = value;

@@ -38,6 +38,9 @@ typedef struct Compiler {
   int arg_count;            /* its parameters */
   int depth;                /* named binders enclosing the current point */
   int max_values;           /* values the frame needs so far */
+  SimError scratch;         /* an error on its way to failure() or fold's: here, not on the
+                               stack of every level of compile_expr (a SimError with its notes is
+                               3 KB; 1000 levels of expression overflowed the stack) */
 } Compiler;
 
 typedef struct FrameState {
@@ -120,13 +123,10 @@ static SimExpr *failure(Compiler *c, const SimError *error, const Expr *src) {
 /* The node's value when it can be computed now (all operands known); else the node. An error
 ** found now stays for evaluation time: the expression may never be evaluated. */
 static SimExpr *fold(Compiler *c, SimExpr *x) {
-  SimEval ev = {0, NULL};
-  SimError scratch;
-  ev.err = &scratch;
+  SimEval ev = {0, &c->scratch};
   double frame[SIM_MAX_FN_VALUES] = {0};
   double value;
   if (sim_eval(&ev, x, frame, &value) == 0) return number(c, value, x->src);
-  (void)c;
   return x;
 }
 
@@ -154,12 +154,11 @@ static SimExpr *decl_value(Compiler *c, const Expr *use) {
   if (info->state == INFO_NEW) {
     const Expr *value = decl->kind == DECL_PARAM ? decl->u.param.value
                       : decl->kind == DECL_CONST ? decl->u.constant.value : NULL;
-    const char *what = decl->kind == DECL_PARAM ? "param" : "const";
     SimError error;
     if (!value) {
       info->state = INFO_FAILED;
-      sim_fail(&error, use->loc, "%s '%s' has no value (give it with -D %s=... or in a machine file)",
-               what, decl->name.name, decl->name.name);
+      char message[EVAL_MESSAGE_SIZE];
+      sim_fail(&error, decl->name.loc, "%s", eval_no_value_message(decl, message, sizeof message));
       info->error = arena_alloc(c->arena, sizeof error);
       *info->error = error;
       return failure(c, info->error, use);
@@ -213,9 +212,8 @@ static SimExpr *compile_name(Compiler *c, const Expr *e) {
     case NAME_UNRESOLVED:
       break;
   }
-  SimError error;
-  sim_fail(&error, e->loc, "unresolved name '%s'", e->u.name.id.name);
-  return failure(c, &error, e);
+  sim_fail(&c->scratch, e->loc, "unresolved name '%s'", e->u.name.id.name);
+  return failure(c, &c->scratch, e);
 }
 
 /* lo/hi/mid/width: the argument as an interval (no pick inside), folded when it does not depend
@@ -229,9 +227,8 @@ static SimExpr *compile_takeapart(Compiler *c, const Expr *e, int builtin) {
     AlgInterval v;
     EvalError error;
     if (eval_expr(&env, arg, &v, &error) != EVAL_OK) {
-      SimError failed;
-      sim_fail(&failed, error.loc, "%s", error.message);
-      return failure(c, &failed, e);
+      sim_fail(&c->scratch, error.loc, "%s", error.message);
+      return failure(c, &c->scratch, e);
     }
     double value = builtin == EVAL_B_LO ? v.lo : builtin == EVAL_B_HI ? v.hi
                  : builtin == EVAL_B_MID ? ival_mid(v) : ival_width(v);
@@ -253,10 +250,9 @@ static SimExpr *compile_call(Compiler *c, const Expr *e) {
     SimFn *fn = compile_fn(c, e->u.call.decl, e);
     if (!fn) return failure(c, c->err, e);
     if (args->count != fn->decl->u.fn.params.count) {
-      SimError error;
-      sim_fail(&error, e->loc, "%s takes %d arguments, not %d", fn->decl->name.name,
+      sim_fail(&c->scratch, e->loc, "%s takes %d arguments, not %d", fn->decl->name.name,
                fn->decl->u.fn.params.count, args->count);
-      return failure(c, &error, e);
+      return failure(c, &c->scratch, e);
     }
     x = node(c, SX_CALL, e);
     x->fn = fn;
@@ -286,18 +282,16 @@ static SimExpr *compile_call(Compiler *c, const Expr *e) {
   }
   return all_known ? fold(c, x) : x;
 bad:;
-  SimError error;
-  sim_fail(&error, e->loc, "bad call of '%s'", e->u.call.fn.name);
-  return failure(c, &error, e);
+  sim_fail(&c->scratch, e->loc, "bad call of '%s'", e->u.call.fn.name);
+  return failure(c, &c->scratch, e);
 }
 
 static SimExpr *compile_bind(Compiler *c, const Expr *e) {
   SimExpr *x = node(c, SX_BIND, e);
   x->op = eval_builtin_lookup(e->u.bind.fn.name);
   if (x->op != EVAL_B_SUM && x->op != EVAL_B_PROD && x->op != EVAL_B_MIN && x->op != EVAL_B_MAX) {
-    SimError error;
-    sim_fail(&error, e->loc, "'%s' has no binder form", e->u.bind.fn.name);
-    return failure(c, &error, e);
+    sim_fail(&c->scratch, e->loc, "'%s' has no binder form", e->u.bind.fn.name);
+    return failure(c, &c->scratch, e);
   }
   x->a = compile_expr(c, e->u.bind.lo);
   x->b = compile_expr(c, e->u.bind.hi);
@@ -345,9 +339,8 @@ static SimExpr *compile_expr(Compiler *c, const Expr *e) {
     case EX_BIND:
       return compile_bind(c, e);
   }
-  SimError error;
-  sim_fail(&error, e->loc, "bad expression");
-  return failure(c, &error, e);
+  sim_fail(&c->scratch, e->loc, "bad expression");
+  return failure(c, &c->scratch, e);
 }
 
 /* ------------------------------------------------------------------ fns, resources, processes */

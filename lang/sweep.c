@@ -43,6 +43,13 @@ int sweep_parse_number(const char *text, double *out) {
   errno = 0;
   double v = strtod(buf, &end);
   if (end == buf || errno || !isfinite(v)) return 0;
+  if (v >= 9007199254740992.0 && !strpbrk(buf, ".eE")) {   /* a whole number a double rounds */
+    char exact[400];
+    snprintf(exact, sizeof exact, "%.0f", v);
+    const char *written = buf;
+    while (written[0] == '0' && written[1] >= '0' && written[1] <= '9') written++;
+    if (strncmp(exact, written, (size_t)(end - written)) != 0 || exact[end - written]) return 0;
+  }
   for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
     if (!strcmp(end, units[i].unit)) {
       *out = v * units[i].scale;

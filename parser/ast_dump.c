@@ -2,6 +2,7 @@
 ** ast_dump.c — printing the syntax tree as S-expressions (ast_dump.h).
 */
 #include "ast_dump.h"
+#include "ast_depth.h"
 #include "units.h"
 
 const char *ast_op_name(Op op) {
@@ -264,6 +265,11 @@ void ast_dump_decl(const Decl *d, FILE *out) {
 
 void ast_dump_module(const Module *module, FILE *out) {
   for (int i = 0; i < module->count; i++) {
+    SrcLoc where;
+    if (ast_depth_check(module->decls[i], &where) != 0) {   /* the walk below recurses */
+      fprintf(out, "(nested-too-deeply %s)\n", module->decls[i]->name.name);
+      continue;
+    }
     ast_dump_decl(module->decls[i], out);
     fputc('\n', out);
   }

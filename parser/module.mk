@@ -1,5 +1,5 @@
 # parser/module.mk — the lexer, grammar, AST helpers and diagnostics (owned by parser/).
-PARSER_SRCS += parser/arena.c parser/diag.c parser/ast_build.c parser/ast_dump.c parser/parse.c parser/units.c parser/number.c parser/suggest.c
+PARSER_SRCS += parser/arena.c parser/diag.c parser/ast_build.c parser/ast_depth.c parser/ast_dump.c parser/parse.c parser/units.c parser/number.c parser/suggest.c
 
 # Generated scanner and parser: flex/bison output in $(BUILD)/gen, objects in $(BUILD)/obj/gen.
 PARSER_GEN_DIR := $(BUILD)/gen

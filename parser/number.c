@@ -55,5 +55,15 @@ Expr *parse_number(ParseCtx *ctx, const SrcLoc *loc, const char *text, size_t le
   double number = decimal_value(ctx->arena, digits, unit->exp2 ? 0 : unit->exp10);
   if (unit->exp2) number = ldexp(number, unit->exp2);
   if (isinf(number)) parse_error(ctx, *loc, "number '%s' is too large", ctx->token_text);
+  else if (unit == unit_none() && !strpbrk(digits, ".eE") && number >= 9007199254740992.0) {
+    /* a whole number beyond 2^53 that a double does not hold: it would be rounded silently */
+    char exact[400];
+    snprintf(exact, sizeof exact, "%.0f", number);
+    const char *written = digits;
+    while (written[0] == '0' && written[1]) written++;
+    if (strcmp(exact, written) != 0)
+      parse_error(ctx, *loc, "whole number '%s' is not exact as a double (the nearest is %s; whole "
+                  "numbers are exact up to 2^53 = 9007199254740992)", digits, exact);
+  }
   return ast_number(ctx->arena, *loc, number, digits, unit->num, unit->den);
 }

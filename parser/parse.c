@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ast_build.h"
+#include "ast_depth.h"
 #include "parse_internal.h"
 #include "grammar.h"
 #include "lexer.h"
@@ -53,7 +54,16 @@ Module *parse_string(Arena *arena, DiagList *diags, const char *name, const char
   module->path = ctx.file;
   module->count = ctx.decls.count;
   module->decls = arena_alloc(arena, (size_t)ctx.decls.count * sizeof *module->decls);
-  for (int i = 0; i < ctx.decls.count; i++) module->decls[i] = ctx.decls.items[i];
+  for (int i = 0; i < ctx.decls.count; i++) {
+    module->decls[i] = ctx.decls.items[i];
+    SrcLoc where;
+    int deep = ast_depth_check(module->decls[i], &where);
+    if (deep > 0)
+      diag_report(diags, DIAG_ERROR, where, "statements and expressions nest too deeply (more than %d levels)",
+                  AST_MAX_DEPTH);
+    else if (deep < 0)
+      diag_report(diags, DIAG_ERROR, where, "out of memory measuring the nesting of this declaration");
+  }
   return module;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ast_build.h"
+#include "ast_depth.h"
 #include "spec_internal.h"
 #include "spec_grammar.h"
 #include "spec_lexer.h"
@@ -20,6 +21,13 @@ static void *finish_array(Arena *arena, const PtrVec *vec, size_t size) {
   char *array = arena_alloc(arena, (size_t)vec->count * size + 1);
   for (int i = 0; i < vec->count; i++) memcpy(array + (size_t)i * size, vec->items[i], size);
   return array;
+}
+
+/* Reports e when it nests deeper than AST_SPEC_MAX_DEPTH. */
+static void spec_depth(DiagList *diags, const Expr *e) {
+  SrcLoc where;
+  if (e && ast_depth_check_expr(e, AST_SPEC_MAX_DEPTH, &where) != 0)
+    diag_report(diags, DIAG_ERROR, where, "expression nests too deeply (more than %d levels)", AST_SPEC_MAX_DEPTH);
 }
 
 Spec *spec_parse_string(Arena *arena, DiagList *diags, const char *name, const char *text,
@@ -51,6 +59,13 @@ Spec *spec_parse_string(Arena *arena, DiagList *diags, const char *name, const c
   spec->worker_count = ctx.workers.count;
   spec->links = finish_array(arena, &ctx.links, sizeof *spec->links);
   spec->link_count = ctx.links.count;
+  /* the generator and its checks walk these recursively, written into a model a few levels down */
+  for (int i = 0; i < spec->size_count; i++) spec_depth(diags, spec->sizes[i].bytes);
+  for (int i = 0; i < spec->worker_count; i++) {
+    spec_depth(diags, spec->workers[i].count);
+    spec_depth(diags, spec->workers[i].factor);
+  }
+  for (int i = 0; i < spec->link_count; i++) spec_depth(diags, spec->links[i].count);
   return spec;
 }
 

@@ -19,10 +19,25 @@ $(VALIDATE_MPI): $(VALIDATE_DIR)/%: bench/validate/%.c
 	@mkdir -p $(@D)
 	$(MPICC) $(VALIDATE_CFLAGS) -o $@ $<
 
+# The kernels whose models `pamc extract` writes from their C (bench/validate/extract/).
+VALIDATE_X       := $(addprefix $(VALIDATE_DIR)/,x_dot x_matmul x_stencil)
+VALIDATE_X_OMP   := $(VALIDATE_DIR)/x_omp
+VALIDATE_X_MPI   := $(VALIDATE_DIR)/x_mpi
+$(VALIDATE_X): $(VALIDATE_DIR)/%: bench/validate/extract/%.c bench/validate/vclock.h
+	@mkdir -p $(@D)
+	$(CC) $(VALIDATE_CFLAGS) -o $@ $< -lm
+$(VALIDATE_X_OMP): $(VALIDATE_DIR)/%: bench/validate/extract/%.c bench/validate/vclock.h
+	@mkdir -p $(@D)
+	$(CC) $(VALIDATE_CFLAGS) -fopenmp -o $@ $< -lm
+$(VALIDATE_X_MPI): $(VALIDATE_DIR)/%: bench/validate/extract/%.c
+	@mkdir -p $(@D)
+	$(MPICC) $(VALIDATE_CFLAGS) -o $@ $<
+
 # VALIDATE_MACHINE=path reuses a machine file instead of calibrating; VALIDATE_K runs per
 # configuration (default 5).
 .PHONY: validate
-validate: all $(VALIDATE_THREADS) $(if $(filter yes,$(VALIDATE_HAVE_MPI)),$(VALIDATE_MPI))
+validate: all $(VALIDATE_THREADS) $(VALIDATE_X) $(VALIDATE_X_OMP) \
+          $(if $(filter yes,$(VALIDATE_HAVE_MPI)),$(VALIDATE_MPI) $(VALIDATE_X_MPI))
 	PAMC=./pamc VALIDATE_BIN=$(VALIDATE_DIR) VALIDATE_HAVE_MPI=$(VALIDATE_HAVE_MPI) \
 	  bash bench/validate/validate.sh
 

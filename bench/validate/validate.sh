@@ -123,7 +123,44 @@ configs=(
   "halo|yes|C=1024,ROWS=64|1024 64 1000|C=1024 ROWS=64 I=1000"
   "halo|yes|C=8192,ROWS=8|8192 8 1000|C=8192 ROWS=8 I=1000"
   "halo|yes|C=32768,ROWS=2|32768 2 1000|C=32768 ROWS=2 I=1000"
+  # Models extracted from the programs' unmarked C by `pamc extract` (bench/validate/extract/):
+  # MEM=L is the extraction's --memory-level, by rule the smallest cache that holds the data the
+  # call touches (L1d 48 KiB, L2 2 MiB here; beyond: llc), nothing fitted to a run.
+  "x_dot|no|n=2000|2000 20000|n=2000 MEM=l1"
+  "x_dot|no|n=100000|100000 400|n=100000 MEM=l2"
+  "x_dot|no|n=8000000|8000000 5|n=8000000 MEM=llc"
+  "x_matmul|no|n=48|48 200|n=48 MEM=l2"
+  "x_matmul|no|n=128|128 10|n=128 MEM=l2"
+  "x_matmul|no|n=384|384 1|n=384 MEM=llc"
+  "x_stencil|no|n=64,it=100|64 100 20|n=64 iters=100 MEM=l2"
+  "x_stencil|no|n=256,it=20|256 20 5|n=256 iters=20 MEM=l2"
+  "x_stencil|no|n=1024,it=5|1024 5 2|n=1024 iters=5 MEM=llc"
+  "x_omp|no|T=1,n=100000|1 100000 200|threads=1 n=100000 MEM=l2"
+  "x_omp|no|T=2,n=100000|2 100000 200|threads=2 n=100000 MEM=l2"
+  "x_omp|no|T=4,n=100000|4 100000 200|threads=4 n=100000 MEM=l2"
+  "x_omp|no|T=1,n=4000000|1 4000000 5|threads=1 n=4000000 MEM=llc"
+  "x_omp|no|T=2,n=4000000|2 4000000 5|threads=2 n=4000000 MEM=llc"
+  "x_omp|no|T=4,n=4000000|4 4000000 5|threads=4 n=4000000 MEM=llc"
+  "x_mpi|yes|n=1000,it=1000|1000 1000|P=2 n=1000 iters=1000 MEM=l1"
+  "x_mpi|yes|n=100000,it=100|100000 100|P=2 n=100000 iters=100 MEM=l2"
+  "x_mpi|yes|n=1000000,it=20|1000000 20|P=2 n=1000000 iters=20 MEM=llc"
 )
+
+# The model of an extracted program at a memory level (pamc extract, once per program and level).
+extracted_model() {
+  local prog=$1 level=$2 out=$work/$1-$2.pam args=()
+  [ -f "$out" ] && { echo "$out"; return 0; }
+  case $prog in
+    x_dot) args=(-f dot) ;;
+    x_matmul) args=(-f matmul) ;;
+    x_stencil) args=(-f jacobi) ;;
+    x_omp) args=(-f saxpy_sqrt) ;;
+    x_mpi) args=($(mpicc --showme:incdirs 2>/dev/null | tr ' ' '\n' | sed 's/^/-I/')) ;;
+  esac
+  "$PAMC" extract "bench/validate/extract/$prog.c" "${args[@]}" --memory-level "$level" -o "$out" \
+    2>"$work/extract.log" || { cat "$work/extract.log" >&2; return 1; }
+  echo "$out"
+}
 
 # The primes model's operation counts (candidates C and trial divisions D of one event, M = 10000)
 # are counted by the program itself (`primes --count`), not timed.
@@ -181,6 +218,12 @@ for cfg in "${configs[@]}"; do
   IFS='|' read -r prog mpi label args defs <<<"$cfg"
   if [ "$mpi" = yes ] && [ "$run_mpi" != yes ]; then continue; fi
   if [ -n "$ONLY" ] && [[ " $ONLY " != *" $prog "* ]]; then continue; fi
+  model=models/validate_$prog.pam
+  level=${defs##*MEM=}
+  if [ "$level" != "$defs" ]; then
+    defs=${defs% MEM=*}
+    model=$(extracted_model "$prog" "$level") || die "pamc extract $prog failed"
+  fi
   [ -x "$BIN/$prog" ] || die "$BIN/$prog not built (make validate builds it)"
   if [ "$prog" != "$last_prog" ]; then echo "validate: $prog ..." >&2; last_prog=$prog; fi
   : >"$work/times"
@@ -198,8 +241,8 @@ for cfg in "${configs[@]}"; do
   dargs=()
   defs=${defs//%PRIMES_COUNTS%/$primes_counts}
   for d in $defs; do dargs+=(-D "$d"); done
-  csv=$("$PAMC" predict "models/validate_$prog.pam" -m "$machine" "${dargs[@]}" --format csv 2>"$work/predict.log") \
-    || { cat "$work/predict.log" >&2; die "pamc predict models/validate_$prog.pam failed"; }
+  csv=$("$PAMC" predict "$model" -m "$machine" "${dargs[@]}" --format csv 2>"$work/predict.log") \
+    || { cat "$work/predict.log" >&2; die "pamc predict $model failed"; }
   predicted=$(printf '%s\n' "$csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     NR == 2 { printf "%s %s %s", $col["lo"], $col["est"], $col["hi"] }')
   [ -n "$predicted" ] || die "no prediction for $prog $label"

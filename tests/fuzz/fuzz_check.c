@@ -9,15 +9,12 @@
 #include <string.h>
 
 #include "check.h"
+#include "fuzz_model.h"
 #include "program.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  /* Imports name files; keep the fuzzer away from the file system. */
-  if (memmem(data, size, "import", 6)) return 0;
-  char *text = malloc(size + 1);   /* the loader takes a NUL-terminated text */
+  char *text = fuzz_model_text(data, size);
   if (!text) return 0;
-  memcpy(text, data, size);
-  text[size] = '\0';
   DiagList diags;
   Program program;
   diag_init(&diags);

@@ -56,7 +56,7 @@ fuzz-spec: $(FUZZ_SPEC_BIN)
 # written must check. `make fuzz-gen SECONDS=N`. Links the library code of lang/ (no commands).
 FUZZ_GEN_BIN     := $(FUZZ_DIR)/fuzz_gen
 FUZZ_GEN_LIBRARY := $(abspath models/gen/primes_costs.pam)
-FUZZ_GEN_SOURCES := tests/fuzz/fuzz_gen.c $(PARSER_SRCS) $(filter-out lang/cmd_%.c lang/cli.c,$(LANG_SRCS)) \
+FUZZ_GEN_SOURCES := tests/fuzz/fuzz_gen.c $(PARSER_SRCS) $(filter-out lang/cmd_%.c lang/cli.c $(EXTRACT_SRCS),$(LANG_SRCS)) \
                     $(ALGEBRA_SRCS) $(CALIBRATE_SRCS)
 
 $(FUZZ_GEN_BIN): $(FUZZ_GEN_SOURCES) $(FUZZ_SPEC_GEN) $(PARSER_GEN_DIR)/grammar.h $(PARSER_GEN_DIR)/lexer.h $(PARSER_GEN_DIR)/spec_grammar.h $(PARSER_GEN_DIR)/spec_lexer.h
@@ -71,14 +71,51 @@ fuzz-gen: $(FUZZ_GEN_BIN)
 	cd $(FUZZ_DIR) && ./fuzz_gen -max_total_time=$(SECONDS) -max_len=4096 -timeout=10 \
 	  -artifact_prefix=$(abspath $(FUZZ_DIR))/gen- corpus-gen
 
-# `make test` runs this: the four fuzz targets build and run 10,000 inputs each from their seeds, so
-# that a change to the front end's sources cannot break `make fuzz` unseen. Skipped, with a note,
+# The calculus (fuzz_reduce.c): check + reduce + predict at two points of each free param on every
+# model. `make fuzz-reduce SECONDS=N`. Links the library code of lang/ (no commands).
+FUZZ_REDUCE_BIN     := $(FUZZ_DIR)/fuzz_reduce
+FUZZ_LIBRARY_SRCS   := $(PARSER_SRCS) $(filter-out lang/cmd_%.c lang/cli.c,$(LANG_SRCS)) $(ALGEBRA_SRCS) $(CALIBRATE_SRCS)
+
+$(FUZZ_REDUCE_BIN): tests/fuzz/fuzz_reduce.c $(FUZZ_LIBRARY_SRCS) $(FUZZ_SPEC_GEN) $(PARSER_GEN_DIR)/grammar.h $(PARSER_GEN_DIR)/lexer.h $(PARSER_GEN_DIR)/spec_grammar.h $(PARSER_GEN_DIR)/spec_lexer.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_reduce.c $(FUZZ_LIBRARY_SRCS) $(FUZZ_SPEC_GEN) $(LDLIBS)
+
+FUZZ_REDUCE_SEEDS := tests/models/ok/*.pam models/*.pam tests/models/reduce/*.pam tests/models/predict/*.pam tests/models/iv/*.pam
+
+fuzz-reduce: $(FUZZ_REDUCE_BIN)
+	@mkdir -p $(FUZZ_DIR)/corpus-reduce
+	cp $(FUZZ_REDUCE_SEEDS) $(FUZZ_DIR)/corpus-reduce/
+	cd $(FUZZ_DIR) && ./fuzz_reduce -max_total_time=$(SECONDS) -max_len=4096 -timeout=10 -dict=$(abspath tests/fuzz/pam.dict) \
+	  -artifact_prefix=$(abspath $(FUZZ_DIR))/reduce- corpus-reduce
+
+# What users give besides a model (fuzz_inputs.c): machine files, --history files and -D values,
+# chosen by the first byte. `make fuzz-inputs SECONDS=N`. Seeds: the machine files of models/ and
+# tests/ (prefixed 0), tests/fuzz/inputs (histories prefixed 1, -D values prefixed 2).
+FUZZ_INPUTS_BIN := $(FUZZ_DIR)/fuzz_inputs
+
+$(FUZZ_INPUTS_BIN): tests/fuzz/fuzz_inputs.c $(FUZZ_LIBRARY_SRCS) $(FUZZ_SPEC_GEN) $(PARSER_GEN_DIR)/grammar.h $(PARSER_GEN_DIR)/lexer.h $(PARSER_GEN_DIR)/spec_grammar.h $(PARSER_GEN_DIR)/spec_lexer.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_inputs.c $(FUZZ_LIBRARY_SRCS) $(FUZZ_SPEC_GEN) $(LDLIBS)
+
+# fuzz-inputs-seeds DIR: the seeds into DIR
+define fuzz-inputs-seeds
+	rm -rf $(1) && mkdir -p $(1) && cp tests/fuzz/inputs/* $(1)/ && \
+	for f in models/*.mach tests/models/*/*.mach; do { printf 0; cat $$f; } > $(1)/mach_$$(basename $$f); done
+endef
+
+fuzz-inputs: $(FUZZ_INPUTS_BIN)
+	@[ -d $(FUZZ_DIR)/corpus-inputs ] || { $(call fuzz-inputs-seeds,$(FUZZ_DIR)/corpus-inputs); }
+	cd $(FUZZ_DIR) && ./fuzz_inputs -max_total_time=$(SECONDS) -max_len=4096 -timeout=10 \
+	  -artifact_prefix=$(abspath $(FUZZ_DIR))/inputs- corpus-inputs
+
+# `make test` runs this: the fuzz targets build and run their seeds and more (10,000 inputs each, 2,000 for
+# fuzz-reduce and fuzz-inputs, which do more per input), so that a change to the front end's sources cannot break `make fuzz` unseen. Skipped, with a note,
 # where clang cannot link libFuzzer.
-.PHONY: fuzz-smoke fuzz-check fuzz-spec fuzz-gen
+.PHONY: fuzz-smoke fuzz-check fuzz-spec fuzz-gen fuzz-reduce fuzz-inputs
 fuzz-smoke:
 	@if printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
 	    | $(FUZZ_CC) -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null; then \
-	  $(MAKE) --no-print-directory -s $(FUZZ_BIN) $(FUZZ_CHECK_BIN) $(FUZZ_SPEC_BIN) $(FUZZ_GEN_BIN) >/dev/null && \
+	  $(MAKE) --no-print-directory -s $(FUZZ_BIN) $(FUZZ_CHECK_BIN) $(FUZZ_SPEC_BIN) $(FUZZ_GEN_BIN) $(FUZZ_REDUCE_BIN) $(FUZZ_INPUTS_BIN) >/dev/null && \
 	  rm -rf $(FUZZ_DIR)/smoke && mkdir -p $(FUZZ_DIR)/smoke && \
 	  cp tests/models/ok/*.pam tests/models/check/*.pam models/*.pam $(FUZZ_DIR)/smoke/ && \
 	  $(FUZZ_BIN) -runs=10000 -max_len=4096 -seed=1 $(FUZZ_DIR)/smoke >$(FUZZ_DIR)/smoke.log 2>&1 && \
@@ -87,6 +124,10 @@ fuzz-smoke:
 	  $(FUZZ_SPEC_BIN) -runs=10000 -max_len=4096 -seed=1 $(FUZZ_DIR)/smoke-spec >>$(FUZZ_DIR)/smoke.log 2>&1 && \
 	  rm -rf $(FUZZ_DIR)/smoke-gen && mkdir -p $(FUZZ_DIR)/smoke-gen && cp $(FUZZ_GEN_SEEDS) $(FUZZ_DIR)/smoke-gen/ && \
 	  $(FUZZ_GEN_BIN) -runs=10000 -max_len=4096 -seed=1 $(FUZZ_DIR)/smoke-gen >>$(FUZZ_DIR)/smoke.log 2>&1 && \
-	  echo "ok   fuzz targets build and run (make fuzz, fuzz-check, fuzz-spec, fuzz-gen)" || \
+	  rm -rf $(FUZZ_DIR)/smoke-reduce && mkdir -p $(FUZZ_DIR)/smoke-reduce && cp $(FUZZ_REDUCE_SEEDS) $(FUZZ_DIR)/smoke-reduce/ && \
+	  $(FUZZ_REDUCE_BIN) -runs=2000 -max_len=4096 -seed=1 -timeout=10 $(FUZZ_DIR)/smoke-reduce >>$(FUZZ_DIR)/smoke.log 2>&1 && \
+	  $(call fuzz-inputs-seeds,$(FUZZ_DIR)/smoke-inputs) && \
+	  $(FUZZ_INPUTS_BIN) -runs=2000 -max_len=4096 -seed=1 -timeout=10 $(FUZZ_DIR)/smoke-inputs >>$(FUZZ_DIR)/smoke.log 2>&1 && \
+	  echo "ok   fuzz targets build and run (make fuzz, fuzz-check, fuzz-spec, fuzz-gen, fuzz-reduce, fuzz-inputs)" || \
 	  { tail -n 20 $(FUZZ_DIR)/smoke.log; echo "FAIL fuzz targets"; exit 1; }; \
 	else echo "note: clang cannot link libFuzzer here; fuzz targets not built"; fi

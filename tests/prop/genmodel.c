@@ -1,6 +1,8 @@
 /*
 ** genmodel.c — the random model generator of the property tests (genmodel.h): a seeded tree of
 ** seq/par/||/blocks/repeat/if over delays and uses of up to 5 resources, and its model text.
+** Language version 2 (LANGUAGE.md §8) in functions of its own (gen_v2_*): ps(c) resources,
+** handoff(h), typical values, and holds nested in one global order (no deadlock).
 */
 #include "genmodel.h"
 
@@ -15,7 +17,12 @@ typedef struct GenState {
   GenModel *m;                      /* model being built */
   int scope_hi[GEN_MAX_DEPTH + 1];  /* for each index depth in scope: its largest value */
   int nvars;                        /* indices in scope */
+  int held_max;                     /* largest resource id held by enclosing holds, -1: none */
 } GenState;
+
+static int gen_v2_resource_for(GenState *g, int hold);
+static int gen_v2_hold(GenState *g, int depth);
+static void gen_v2_decls(GenState *g);
 
 static uint64_t gen_next(GenState *g) {
   uint64_t z = (g->rng += 0x9E3779B97F4A7C15ull);
@@ -62,21 +69,43 @@ static int gen_delay(GenState *g) {
   return id;
 }
 
-/* A use of a random resource (member and duration left to the caller). */
+/* A use of a random resource that no enclosing hold keeps (member and duration left to the
+** caller), or -1 when every resource is held around here. */
 static int gen_use(GenState *g) {
+  int res = gen_v2_resource_for(g, 0);
+  if (res < 0) return -1;
   int id = gen_new_node(g, GEN_USE);
-  g->m->nodes[id].res = gen_below(g, g->m->res_count);
+  g->m->nodes[id].res = res;
   return id;
 }
+static void gen_member(GenState *g, GenNode *n);
 
 static int gen_leaf(GenState *g) {
   GenModel *m = g->m;
   int r = gen_below(g, 10);
   if (r == 0) return gen_new_node(g, GEN_SKIP);
-  if (r <= 3 || m->res_count == 0) return gen_delay(g);
-  int id = gen_use(g);
+  if (r <= 3 || m->res_count == 0) {
+    int id = gen_new_node(g, GEN_DELAY);
+    m->nodes[id].dur = gen_dur(g);
+    return id;
+  }
+  int res = gen_v2_resource_for(g, 0);
+  if (res < 0) {   /* every resource is held around here: a delay */
+    int id = gen_new_node(g, GEN_DELAY);
+    m->nodes[id].dur = gen_dur(g);
+    return id;
+  }
+  int id = gen_new_node(g, GEN_USE);
   GenNode *n = &m->nodes[id];
-  if (m->res[n->res].family) {
+  n->res = res;
+  gen_member(g, n);
+  n->dur = gen_dur(g);
+  return id;
+}
+
+/* How a use or hold of n->res picks its member when n->res is a family. */
+static void gen_member(GenState *g, GenNode *n) {
+  if (g->m->res[n->res].family) {
     int how = g->nvars > 0 ? gen_below(g, 4) : GEN_MEMBER_CONST;
     n->member = (GenMember)how;
     if (how == GEN_MEMBER_CONST) n->member_val = gen_below(g, GEN_FAMILY_SIZE);
@@ -86,8 +115,6 @@ static int gen_leaf(GenState *g) {
       if (how == GEN_MEMBER_MOD && gen_below(g, 2)) n->member_off = 1 + gen_below(g, 2);
     }
   }
-  n->dur = gen_dur(g);
-  return id;
 }
 
 /* ------------------------------------------------------------------ idioms (issue 15) */
@@ -103,6 +130,7 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
   GenModel *m = g->m;
   if (m->res_count == 0 || gen_below(g, 4) == 0) return gen_delay(g);
   int id = gen_use(g);
+  if (id < 0) return gen_delay(g);
   GenNode *n = &m->nodes[id];
   n->member_var = par_var;
   if (m->res[n->res].family) {
@@ -214,6 +242,10 @@ static int gen_stmt(GenState *g, int depth) {
   if (depth >= GEN_MAX_DEPTH || m->node_count + 4 * (GEN_MAX_DEPTH - depth + 1) >= GEN_MAX_NODES ||
       (depth > 0 && gen_below(g, 10) < 2 + depth))
     return gen_leaf(g);
+  if (gen_below(g, 8) == 0) {
+    int id = gen_v2_hold(g, depth);
+    if (id >= 0) return id;
+  }
   int r = gen_below(g, 6);
   if (r == 0 || r == 1) {
     int id = gen_new_node(g, r == 0 ? GEN_BLOCK : GEN_PARALLEL);
@@ -275,7 +307,7 @@ static int gen_stmt(GenState *g, int depth) {
 
 void gen_model(GenModel *m, uint64_t seed) {
   memset(m, 0, sizeof *m);
-  GenState g = {seed * 0x2545F4914F6CDD1Dull + 1, m, {0}, 0};
+  GenState g = {seed * 0x2545F4914F6CDD1Dull + 1, m, {0}, 0, -1};
   m->res_count = gen_below(&g, GEN_MAX_RES + 1);
   for (int k = 0; k < m->res_count; k++) {
     m->res[k].family = gen_below(&g, 3) == 0;
@@ -287,6 +319,7 @@ void gen_model(GenModel *m, uint64_t seed) {
     m->consts[k].hi_ns = m->consts[k].lo_ns + (gen_below(&g, 3) ? gen_below(&g, 4) * 500 : 0);
   }
   m->param_default = 1 + gen_below(&g, GEN_MAX_BOUND + 1);
+  gen_v2_decls(&g);
   m->root = gen_stmt(&g, 0);
 }
 
@@ -333,9 +366,36 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
   }
 }
 
+/* The member of a use or hold of a family: [i0], [2], [(i1 + 1) % 3], ... */
+static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
+  if (!m->res[n->res].family) return;
+  if (n->member == GEN_MEMBER_CONST) gen_put(b, "[%d]", n->member_val);
+  else if (n->member == GEN_MEMBER_VAR) gen_put(b, "[i%d]", n->member_var);
+  else if (n->member == GEN_MEMBER_BLOCK) gen_put(b, "[floor(i%d / %d)]", n->member_var, n->member_val);
+  else if (n->member == GEN_MEMBER_RING) gen_put(b, "[(i%d + %d) %% P]", n->member_var, n->member_off);
+  else if (n->member == GEN_MEMBER_RING_BACK) gen_put(b, "[(i%d + P - 1) %% P]", n->member_var);
+  else if (n->member == GEN_MEMBER_GRID) {
+    static const char *const forms[4] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
+                                         "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]"};
+    gen_put(b, forms[n->member_val & 3], n->member_var, n->member_off);
+  } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
+  else if (n->member_off) gen_put(b, "[(i%d + %d) %% %d]", n->member_var, n->member_off, n->member_val);
+  else gen_put(b, "[i%d %% %d]", n->member_var, n->member_val);
+}
+
+static void gen_v2_put_const(GenBuf *b, const GenConst *c, int k);
+static void gen_v2_put_resource(GenBuf *b, const GenResource *r, int k);
+
 static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
   const GenNode *n = &m->nodes[id];
   switch (n->kind) {
+  case GEN_HOLD:
+    gen_put(b, "hold (r%d", n->res);
+    gen_put_member(b, m, n);
+    gen_put(b, ") { ");
+    gen_put_stmt(b, m, n->kids[0], indent + 1);
+    gen_put(b, " }");
+    break;
   case GEN_SKIP: gen_put(b, "skip"); break;
   case GEN_DELAY:
     gen_put(b, "delay(");
@@ -344,20 +404,7 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
     break;
   case GEN_USE:
     gen_put(b, "use(r%d", n->res);
-    if (m->res[n->res].family) {
-      if (n->member == GEN_MEMBER_CONST) gen_put(b, "[%d]", n->member_val);
-      else if (n->member == GEN_MEMBER_VAR) gen_put(b, "[i%d]", n->member_var);
-      else if (n->member == GEN_MEMBER_BLOCK) gen_put(b, "[floor(i%d / %d)]", n->member_var, n->member_val);
-      else if (n->member == GEN_MEMBER_RING) gen_put(b, "[(i%d + %d) %% P]", n->member_var, n->member_off);
-      else if (n->member == GEN_MEMBER_RING_BACK) gen_put(b, "[(i%d + P - 1) %% P]", n->member_var);
-      else if (n->member == GEN_MEMBER_GRID) {
-        static const char *const forms[4] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
-                                             "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]"};
-        gen_put(b, forms[n->member_val & 3], n->member_var, n->member_off);
-      } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
-      else if (n->member_off) gen_put(b, "[(i%d + %d) %% %d]", n->member_var, n->member_off, n->member_val);
-      else gen_put(b, "[i%d %% %d]", n->member_var, n->member_val);
-    }
+    gen_put_member(b, m, n);
     gen_put(b, ", ");
     gen_put_dur(b, &n->dur);
     gen_put(b, ")");
@@ -416,16 +463,75 @@ char *gen_model_text(const GenModel *m, const char *header) {
   gen_put(&b, "param P = %d in 1 .. %d;\n", m->param_default, GEN_MAX_BOUND + 1);
   for (int k = 0; k < m->const_count; k++) {
     if (m->consts[k].dropped) continue;
-    if (m->consts[k].lo_ns == m->consts[k].hi_ns) gen_put(&b, "const t%d = %dns;\n", k, m->consts[k].lo_ns);
-    else gen_put(&b, "const t%d = [%dns, %dns];\n", k, m->consts[k].lo_ns, m->consts[k].hi_ns);
+    gen_v2_put_const(&b, &m->consts[k], k);
   }
   for (int k = 0; k < m->res_count; k++) {
     if (m->res[k].dropped) continue;
-    if (m->res[k].family) gen_put(&b, "resource r%d[%d] = fcfs(%d);\n", k, GEN_FAMILY_SIZE, m->res[k].servers);
-    else gen_put(&b, "resource r%d = fcfs(%d);\n", k, m->res[k].servers);
+    gen_v2_put_resource(&b, &m->res[k], k);
   }
   gen_put(&b, "process main {\n  ");
   gen_put_stmt(&b, m, m->root, 1);
   gen_put(&b, "\n}\n");
   return b.text;
+}
+
+/* ------------------------------------------------------------------ language version 2 (§8) */
+
+/* ps(c) for a quarter of the resources (c in tenths: 0.5 .. 2.5), a hand-off on a third of the
+** fcfs ones (250 .. 1000 ns), a typical value inside half of the interval consts. */
+static void gen_v2_decls(GenState *g) {
+  static const int capacities[] = {5, 10, 15, 20, 25};
+  GenModel *m = g->m;
+  for (int k = 0; k < m->res_count; k++) {
+    if (gen_below(g, 4) == 0) m->res[k].ps_tenths = capacities[gen_below(g, 5)];
+    else if (gen_below(g, 3) == 0) m->res[k].handoff_ns = 250 * (1 + gen_below(g, 4));
+  }
+  for (int k = 0; k < m->const_count; k++) {
+    GenConst *c = &m->consts[k];
+    c->typ_ns = c->lo_ns < c->hi_ns && gen_below(g, 2) ? c->lo_ns + gen_below(g, c->hi_ns - c->lo_ns + 1) : 0;
+  }
+}
+
+/* A resource a use (hold 0) or a hold (hold 1) may name here, or -1. Inside holds, only fcfs
+** resources of larger id than every resource held (and, for a use, ps resources, which never make
+** anyone wait): every thread takes resources in increasing id, so no cycle of waits exists. */
+static int gen_v2_resource_for(GenState *g, int hold) {
+  int allowed[GEN_MAX_RES], count = 0;
+  for (int k = 0; k < g->m->res_count; k++) {
+    const GenResource *r = &g->m->res[k];
+    if (r->ps_tenths ? !hold : k > g->held_max) allowed[count++] = k;
+  }
+  return count ? allowed[gen_below(g, count)] : -1;
+}
+
+/* hold (r) S with S a statement one level deeper, in which r and the resources before it are
+** taken; -1 when no fcfs resource can be held here. */
+static int gen_v2_hold(GenState *g, int depth) {
+  int res = gen_v2_resource_for(g, 1);
+  if (res < 0) return -1;
+  int id = gen_new_node(g, GEN_HOLD);
+  GenNode *n = &g->m->nodes[id];
+  n->res = res;
+  gen_member(g, n);
+  int saved = g->held_max;
+  g->held_max = res;
+  int kid = gen_stmt(g, depth + 1);
+  g->held_max = saved;
+  g->m->nodes[id].kids[0] = kid;
+  return id;
+}
+
+static void gen_v2_put_const(GenBuf *b, const GenConst *c, int k) {
+  if (c->lo_ns == c->hi_ns) gen_put(b, "const t%d = %dns;\n", k, c->lo_ns);
+  else if (c->typ_ns > 0) gen_put(b, "const t%d = [%dns, %dns] typ %dns;\n", k, c->lo_ns, c->hi_ns, c->typ_ns);
+  else gen_put(b, "const t%d = [%dns, %dns];\n", k, c->lo_ns, c->hi_ns);
+}
+
+static void gen_v2_put_resource(GenBuf *b, const GenResource *r, int k) {
+  gen_put(b, "resource r%d", k);
+  if (r->family) gen_put(b, "[%d]", GEN_FAMILY_SIZE);
+  if (r->ps_tenths) gen_put(b, " = ps(%d.%d)", r->ps_tenths / 10, r->ps_tenths % 10);
+  else gen_put(b, " = fcfs(%d)", r->servers);
+  if (!r->ps_tenths && r->handoff_ns) gen_put(b, " handoff(%dns)", r->handoff_ns);
+  gen_put(b, ";\n");
 }

@@ -24,7 +24,8 @@
 #define GEN_MAX_BOUND 3
 
 typedef enum GenKind {
-  GEN_SKIP, GEN_DELAY, GEN_USE, GEN_BLOCK, GEN_PARALLEL, GEN_SEQ, GEN_PAR, GEN_REPEAT, GEN_IF
+  GEN_SKIP, GEN_DELAY, GEN_USE, GEN_BLOCK, GEN_PARALLEL, GEN_SEQ, GEN_PAR, GEN_REPEAT, GEN_IF,
+  GEN_HOLD      /* hold (r) kids[0] (LANGUAGE.md §8): r, member as for GEN_USE */
 } GenKind;
 
 /* A duration: coef_c * consts[c] + coef_i * index * consts[ci] + lit_us microseconds; every part
@@ -61,8 +62,8 @@ typedef struct GenNode {
   int var;                  /* loops: depth of the index they bind (name i<depth>) */
   int lo, hi;               /* loop bounds (repeat: count in hi) */
   int hi_param;             /* 1: upper bound written `P - 1` (P's default is hi + 1) */
-  int res;                  /* use: resource id */
-  GenMember member;         /* use of a family: how the member is chosen */
+  int res;                  /* use, hold: resource id */
+  GenMember member;         /* use or hold of a family: how the member is chosen */
   int member_var;           /* GEN_MEMBER_VAR / MOD: index depth */
   int member_val;           /* GEN_MEMBER_CONST: member; MOD: modulus K; BLOCK: block size B */
   int member_off;           /* GEN_MEMBER_MOD: offset c in (i + c) % K (0: plain i % K) */
@@ -75,12 +76,15 @@ typedef struct GenNode {
 
 typedef struct GenResource {
   int family;               /* 1: `r<k>[GEN_FAMILY_SIZE]` */
-  int servers;              /* multiplicity 1..4 */
+  int servers;              /* multiplicity 1..4 (fcfs) */
+  int ps_tenths;            /* > 0: `ps(c)` with c = ps_tenths / 10 (LANGUAGE.md §8); 0: fcfs */
+  int handoff_ns;           /* fcfs: > 0 writes `handoff(h ns)` */
   int dropped;              /* 1: not written (shrinker) */
 } GenResource;
 
 typedef struct GenConst {
   int lo_ns, hi_ns;         /* interval [lo, hi] in ns (lo == hi: a plain number) */
+  int typ_ns;               /* > 0: a typical value `typ m` (ns, in [lo, hi]); 0: none */
   int dropped;              /* 1: not written (shrinker) */
 } GenConst;
 

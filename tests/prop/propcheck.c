@@ -48,9 +48,9 @@ static void prop_first_diag(const DiagList *diags, char *buf, size_t size) {
   free(text);
 }
 
-static const SimScenario prop_scenarios[4] = {SIM_SCENARIO_LO, SIM_SCENARIO_MID, SIM_SCENARIO_HI,
-                                              SIM_SCENARIO_RANDOM};
-static const char *const prop_scenario_names[4] = {"lo", "mid", "hi", "random"};
+static const SimScenario prop_scenarios[5] = {SIM_SCENARIO_LO, SIM_SCENARIO_MID, SIM_SCENARIO_HI,
+                                              SIM_SCENARIO_RANDOM, SIM_SCENARIO_TYP};
+static const char *const prop_scenario_names[5] = {"lo", "mid", "hi", "random", "typ"};
 
 /* a <= b up to rounding. */
 static int prop_le(double a, double b) {
@@ -83,7 +83,7 @@ static PropStatus prop_check_one(const char *name, const char *text, uint64_t se
   ReduceResult red;
   memset(&red, 0, sizeof red);
   int reduced = reduce_program(&prog, &ropts, &red, &diags) == 0;
-  AlgInterval *env_box = NULL, *env_mid = NULL;
+  AlgInterval *env_box = NULL, *env_mid = NULL, *env_typ = NULL;
   if (!reduced) {
     out->status = PROP_REDUCE_ERROR;
     prop_first_diag(&diags, out->message, sizeof out->message);
@@ -91,8 +91,9 @@ static PropStatus prop_check_one(const char *name, const char *text, uint64_t se
     size_t nsym = alg_symbol_count(red.alg);
     env_box = calloc(nsym + 1, sizeof *env_box);
     env_mid = calloc(nsym + 1, sizeof *env_mid);
-    if (!env_box || !env_mid) abort();
-    for (size_t k = 0; k < nsym; k++) env_box[k] = env_mid[k] = ival_entire();
+    env_typ = calloc(nsym + 1, sizeof *env_typ);
+    if (!env_box || !env_mid || !env_typ) abort();
+    for (size_t k = 0; k < nsym; k++) env_box[k] = env_mid[k] = env_typ[k] = ival_entire();
     for (int k = 0; k < red.symbol_count; k++) {
       const Decl *decl = red.symbol_decls[k];
       if (!decl) continue;
@@ -104,10 +105,13 @@ static PropStatus prop_check_one(const char *name, const char *text, uint64_t se
       if (eval_decl_value(&env, decl, &value, &err) == EVAL_OK) env_box[id] = value;
       env.pick = EVAL_PICK_MID;
       if (eval_decl_value(&env, decl, &value, &err) == EVAL_OK) env_mid[id] = value;
+      env.pick = EVAL_PICK_TYP;
+      if (eval_decl_value(&env, decl, &value, &err) == EVAL_OK) env_typ[id] = value;
     }
     out->lo_box = alg_eval_tree(red.alg, red.t_lo, env_box).lo;
     out->hi_box = alg_eval_tree(red.alg, red.t_hi, env_box).hi;
     out->lo_mid = alg_eval_tree(red.alg, red.t_lo, env_mid).lo;
+    out->lo_typ = alg_eval_tree(red.alg, red.t_lo, env_typ).lo;
     out->status = PROP_OK;
     if (isnan(out->lo_box) || isnan(out->hi_box) || isnan(out->lo_mid)) {
       out->status = PROP_REDUCE_ERROR;
@@ -116,7 +120,7 @@ static PropStatus prop_check_one(const char *name, const char *text, uint64_t se
     }
   }
 #endif
-  for (int s = 0; s < 4 && (out->status == PROP_OK || out->status == PROP_NO_REDUCE); s++) {
+  for (int s = 0; s < 5 && (out->status == PROP_OK || out->status == PROP_NO_REDUCE); s++) {
     SimOptions opts = {prop_scenarios[s], seed, s == 3 ? PROP_RANDOM_RUNS : 1, NULL, NULL, 0};
     SimReport report;
     SimError err;
@@ -134,6 +138,7 @@ static PropStatus prop_check_one(const char *name, const char *text, uint64_t se
     if (!prop_le(out->lo_box, tmin)) { which = "inf T_lo(box) > simulated"; out->simulated = tmin; }
     else if (!prop_le(tmax, out->hi_box)) { which = "simulated > sup T_hi(box)"; out->simulated = tmax; }
     else if (s == 1 && !prop_le(out->lo_mid, tmin)) { which = "T_lo(mid) > simulated(mid)"; out->simulated = tmin; }
+    else if (s == 4 && !prop_le(out->lo_typ, tmin)) { which = "T_lo(typ) > simulated(typ)"; out->simulated = tmin; }
     if (which) {
       out->status = PROP_VIOLATION;
       out->scenario = prop_scenario_names[s];
@@ -145,6 +150,7 @@ static PropStatus prop_check_one(const char *name, const char *text, uint64_t se
 #ifdef PROP_HAVE_REDUCE
   free(env_box);
   free(env_mid);
+  free(env_typ);
   reduce_result_free(&red);
 #endif
   program_free(&prog);

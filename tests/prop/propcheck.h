@@ -1,17 +1,19 @@
 /*
 ** propcheck.h — the property of REDUCTION.md on one model text: load and check it, reduce it once,
-** simulate it in the lo, mid, hi and a random scenario, and hold
+** simulate it in the lo, mid, hi, typ and a random scenario, and hold
 **     inf T_lo(box) <= simulated <= sup T_hi(box)   (box: every const over its whole interval)
 **     T_lo(midpoints) <= simulated(mid)
-** The only slack is PROP_REL_TOL, for floating-point rounding of the simulator's double sums.
+**     T_lo(typical values) <= simulated(typ)        (est is T_lo there, LANGUAGE.md §8)
+** The only slack is PROP_REL_TOL, for floating-point rounding.
 */
 #ifndef PAMC_PROPCHECK_H
 #define PAMC_PROPCHECK_H
 
 #include <stdint.h>
 
-/* Relative tolerance: the simulator adds durations in doubles (rounding ~1e-16 per operation);
-   1e-9 relative is far above that and far below any modelling error. */
+/* Relative tolerance: the simulator's times are exact sums but its ps rates and the bounds'
+   evaluation round (~1e-16 per operation); 1e-9 relative is far above that and far below any
+   modelling error. */
 #define PROP_REL_TOL 1e-9
 /* A model that declares `param P` is also checked with -D P=v for every v in this range (the
    generator declares `param P = d in 1 .. 4`). */
@@ -31,10 +33,11 @@ typedef enum PropStatus {
 
 typedef struct PropOutcome {
   PropStatus status;     /* verdict */
-  const char *scenario;  /* "lo", "mid", "hi", "random" (violation, sim error) */
+  const char *scenario;  /* "lo", "mid", "hi", "random", "typ" (violation, sim error) */
   double simulated;      /* makespan in that scenario */
   double lo_box, hi_box; /* inf T_lo(box), sup T_hi(box) */
   double lo_mid;         /* T_lo at the midpoints (lower end of its enclosure) */
+  double lo_typ;         /* T_lo at the typical values (midpoints where none) */
   char message[512];     /* what failed, for people */
 } PropOutcome;
 

@@ -8,6 +8,23 @@
 /* Relative tolerance of an evaluated bound against its hand derivation (a few roundings). */
 #define REDTEST_REL_TOL 1e-9
 
+#include "check.h"
+#include "reduce.h"
+
+/* A reduced model and the values of its symbols (consts at their values, params as given). */
+typedef struct RedtestRun {
+  DiagList diags;          /* errors of loading and reducing */
+  Program prog;            /* the model */
+  ReduceResult r;          /* its reduction */
+  AlgInterval *env;        /* value per symbol id (malloc) */
+} RedtestRun;
+
+/* Loads, checks and reduces text (failing the test on an error), with the params named in names
+** set to values (others and the consts at their values); free with redtest_close. */
+void redtest_open(RedtestRun *run, const char *text, int n, const char *const *names,
+                  const double *values);
+void redtest_close(RedtestRun *run);
+
 /* Reduces text and evaluates T_lo and T_hi with the consts at their values and each param named
 ** in names set to values (others at their defaults). */
 void redtest_eval(const char *text, int n, const char *const *names, const double *values,

@@ -19,23 +19,20 @@
 #include "reduce.h"
 #include "reduce_case.h"
 
-void redtest_eval(const char *text, int n, const char *const *names, const double *values,
-                  double *lo, double *hi) {
-  DiagList diags;
-  diag_init(&diags);
-  Program prog;
-  assert_int_equal(program_load_string(&prog, &diags, "test.pam", text, NULL), PROGRAM_OK);
-  assert_int_equal(check_program(&prog), 0);
-  ReduceResult r;
+void redtest_open(RedtestRun *run, const char *text, int n, const char *const *names,
+                  const double *values) {
+  diag_init(&run->diags);
+  assert_int_equal(program_load_string(&run->prog, &run->diags, "test.pam", text, NULL), PROGRAM_OK);
+  assert_int_equal(check_program(&run->prog), 0);
   ReduceOptions opts = {0, 0};
-  int status = reduce_program(&prog, &opts, &r, &diags);
-  if (status) diag_print(&diags, stderr);
+  int status = reduce_program(&run->prog, &opts, &run->r, &run->diags);
+  if (status) diag_print(&run->diags, stderr);
   assert_int_equal(status, 0);
-  size_t count = alg_symbol_count(r.alg);
-  AlgInterval *env = calloc(count + 1, sizeof *env);
-  for (size_t k = 0; k < count; k++) { env[k].lo = -INFINITY; env[k].hi = INFINITY; }
-  for (int k = 0; k < r.symbol_count; k++) {
-    const Decl *d = r.symbol_decls[k];
+  size_t count = alg_symbol_count(run->r.alg);
+  run->env = calloc(count + 1, sizeof *run->env);
+  for (size_t k = 0; k < count; k++) { run->env[k].lo = -INFINITY; run->env[k].hi = INFINITY; }
+  for (int k = 0; k < run->r.symbol_count; k++) {
+    const Decl *d = run->r.symbol_decls[k];
     AlgInterval v = {0, 0};
     int set = 0;
     for (int j = 0; j < n; j++)
@@ -45,15 +42,24 @@ void redtest_eval(const char *text, int n, const char *const *names, const doubl
       eval_env_init(&e);
       assert_int_equal(eval_decl_value(&e, d, &v, NULL), EVAL_OK);
     }
-    env[alg_symbol_id(r.symbols[k])] = v;
+    run->env[alg_symbol_id(run->r.symbols[k])] = v;
   }
-  AlgInterval l = alg_eval_tree(r.alg, r.t_lo, env), h = alg_eval_tree(r.alg, r.t_hi, env);
-  *lo = l.lo;
-  *hi = h.hi;
-  free(env);
-  reduce_result_free(&r);
-  program_free(&prog);
-  diag_free(&diags);
+}
+
+void redtest_close(RedtestRun *run) {
+  free(run->env);
+  reduce_result_free(&run->r);
+  program_free(&run->prog);
+  diag_free(&run->diags);
+}
+
+void redtest_eval(const char *text, int n, const char *const *names, const double *values,
+                  double *lo, double *hi) {
+  RedtestRun run;
+  redtest_open(&run, text, n, names, values);
+  *lo = alg_eval_tree(run.r.alg, run.r.t_lo, run.env).lo;
+  *hi = alg_eval_tree(run.r.alg, run.r.t_hi, run.env).hi;
+  redtest_close(&run);
 }
 
 void redtest_near(double got, double want) {

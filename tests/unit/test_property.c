@@ -66,6 +66,43 @@ static void test_generator_text(void **state) {
   free(m);
 }
 
+/* Language version 2 in the generator's text: ps(c), handoff(h), a typical value and a hold
+** around a use (hand-built model, exact text). */
+static void test_generator_text_v2(void **state) {
+  (void)state;
+  GenModel *m = calloc(1, sizeof *m);
+  assert_non_null(m);
+  m->res_count = 2;
+  m->res[0].servers = 1;
+  m->res[0].handoff_ns = 500;
+  m->res[1].ps_tenths = 15;
+  m->const_count = 1;
+  m->consts[0] = (GenConst){1000, 3000, 1200, 0};
+  m->param_default = 2;
+  m->node_count = 3;
+  m->root = 0;
+  GenNode *hold = &m->nodes[0], *use = &m->nodes[1];
+  hold->kind = GEN_HOLD;
+  hold->res = 0;
+  hold->kids[0] = 1;
+  hold->kids[1] = hold->kids[2] = -1;
+  use->kind = GEN_USE;
+  use->res = 1;
+  use->kids[0] = use->kids[1] = use->kids[2] = -1;
+  use->dur = (GenDur){0, 1, -1, -1, 0};
+  char *text = gen_model_text(m, NULL);
+  assert_string_equal(text,
+                      "param P = 2 in 1 .. 4;\n"
+                      "const t0 = [1000ns, 3000ns] typ 1200ns;\n"
+                      "resource r0 = fcfs(1) handoff(500ns);\n"
+                      "resource r1 = ps(1.5);\n"
+                      "process main {\n"
+                      "  hold (r0) { use(r1, t0) }\n"
+                      "}\n");
+  free(text);
+  free(m);
+}
+
 /* The checker tells a model that does not check from one that does. */
 static void test_checker_verdicts(void **state) {
   (void)state;
@@ -186,6 +223,7 @@ static void test_regress_files(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_generator_text),
+    cmocka_unit_test(test_generator_text_v2),
     cmocka_unit_test(test_checker_verdicts),
     cmocka_unit_test(test_generator_seeded),
     cmocka_unit_test(test_shrinker),

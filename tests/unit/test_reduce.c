@@ -164,27 +164,10 @@ static void test_split_shared_family(void **state) {
 /* The checks left for evaluation: each is evaluated at a param point with the consts at their
 ** values; returns the number of checks that certainly fail there. */
 static int redtest_failing_checks(const char *text, const char *param, double value) {
-  DiagList diags;
-  diag_init(&diags);
-  Program prog;
-  assert_int_equal(program_load_string(&prog, &diags, "test.pam", text, NULL), PROGRAM_OK);
-  assert_int_equal(check_program(&prog), 0);
-  ReduceResult r;
-  ReduceOptions opts = {0, 0};
-  assert_int_equal(reduce_program(&prog, &opts, &r, &diags), 0);
-  size_t count = alg_symbol_count(r.alg);
-  AlgInterval *env = calloc(count + 1, sizeof *env);
-  for (size_t k = 0; k < count; k++) { env[k].lo = -INFINITY; env[k].hi = INFINITY; }
-  for (int k = 0; k < r.symbol_count; k++) {
-    const Decl *d = r.symbol_decls[k];
-    AlgInterval v = {value, value};
-    if (strcmp(d->name.name, param) != 0) {
-      EvalEnv e;
-      eval_env_init(&e);
-      assert_int_equal(eval_decl_value(&e, d, &v, NULL), EVAL_OK);
-    }
-    env[alg_symbol_id(r.symbols[k])] = v;
-  }
+  RedtestRun run;
+  redtest_open(&run, text, 1, &param, &value);
+  ReduceResult r = run.r;
+  AlgInterval *env = run.env;
   int failing = 0;
   for (int k = 0; k < r.check_count; k++) {
     const ReduceCheck *check = &r.checks[k];
@@ -201,10 +184,7 @@ static int redtest_failing_checks(const char *text, const char *param, double va
     }
     }
   }
-  free(env);
-  reduce_result_free(&r);
-  program_free(&prog);
-  diag_free(&diags);
+  redtest_close(&run);
   return failing;
 }
 

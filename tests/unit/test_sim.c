@@ -411,7 +411,8 @@ static void test_errors(void **state) {
   expect_error("process main {\n  seq (i = 0, 2)\n    delay((1 - i) * 1us)\n}\n", 3, "negative duration");
   expect_error("resource cpu[4];\nprocess main {\n  par (i = 0, 4) use(cpu[i], 1us)\n}\n", 3, "out of range");
   expect_error("param n = 2.5;\nprocess main {\n  seq (i = 1, n) delay(1us)\n}\n", 3, "not an integer");
-  expect_error("const t;\nprocess main {\n  delay(t)\n}\n", 3, "no value");
+  /* at the declaration, in the words of every command (issue 14, item 10) */
+  expect_error("const t;\nprocess main {\n  delay(t)\n}\n", 1, "const 't' has no value: give it in a machine file");
   expect_error("process main {\n  choose (1.5) delay(1us)\n}\n", 2, "probability");
 }
 

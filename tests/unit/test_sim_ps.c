@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
+#include <stdio.h>
+
 #include "sim_case.h"
 
 #define CPU2 "resource cpu = ps(2);\n"
@@ -175,6 +178,65 @@ static void test_handoff_multiplicity(void **state) {
   simtest_assert_close(simtest_time("resource m = fcfs(2) handoff(1);\nprocess main { par (i = 0, 2) use(m, 2) }\n"), 5);
 }
 
+/* ------------------------------------------------------------------ against a reference */
+
+/* The reference: requests i = 0..n-1 arrive at arrive[i] with work[i] on ps(c); between events
+** every request present runs at min(1, c / n); the next event is the next arrival or the first
+** end. Fills end[i]. Quadratic and obvious, independent of the engine's virtual time. */
+static void ps_reference(int n, const double *arrive, const double *work, double c, double *end) {
+  double left[16], now = 0;
+  int state[16];   /* 0 not arrived, 1 present, 2 done */
+  for (int i = 0; i < n; i++) { left[i] = work[i]; state[i] = 0; }
+  for (;;) {
+    int present = 0, pending = 0;
+    for (int i = 0; i < n; i++) { present += state[i] == 1; pending += state[i] != 2; }
+    if (!pending) return;
+    double rate = present <= c ? 1 : c / present, next = 1e300;
+    for (int i = 0; i < n; i++) {
+      if (state[i] == 0 && arrive[i] < next) next = arrive[i];
+      if (state[i] == 1 && now + left[i] / rate < next) next = now + left[i] / rate;
+    }
+    for (int i = 0; i < n; i++)
+      if (state[i] == 1) left[i] -= (next - now) * rate;
+    now = next;
+    for (int i = 0; i < n; i++) {
+      if (state[i] == 1 && left[i] <= 1e-12) { state[i] = 2; end[i] = now; }
+      if (state[i] == 0 && arrive[i] <= now) state[i] = 1;
+    }
+  }
+}
+
+/* 200 random cases of up to 8 requests on ps(c), c in {0.5, 1, 1.5, 2, 3}, arrivals and works in
+** eighths of a second. Each request's end is read in its own run: a delay of 1000 s after request
+** j alone makes the makespan end[j] + 1000, which must be the reference's. */
+static void test_ps_against_reference(void **state) {
+  (void)state;
+  static const double capacities[] = {0.5, 1, 1.5, 2, 3};
+  unsigned long long x = 0x9e3779b97f4a7c15ULL;
+  for (int k = 0; k < 200; k++) {
+    double arrive[16], work[16], end[16];
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    int n = 1 + (int)((x >> 33) % 8);
+    double c = capacities[(x >> 20) % 5];
+    for (int i = 0; i < n; i++) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      arrive[i] = (double)((x >> 33) % 17) / 8;
+      work[i] = (double)(1 + (x >> 45) % 16) / 8;
+    }
+    ps_reference(n, arrive, work, c, end);
+    for (int j = 0; j < n; j++) {
+      char text[2048];
+      int len = snprintf(text, sizeof text, "resource cpu = ps(%g);\nprocess main {\n  skip", c);
+      for (int i = 0; i < n; i++)
+        len += snprintf(text + len, sizeof text - (size_t)len, "\n  || { delay(%g); use(cpu, %g)%s }",
+                        arrive[i], work[i], i == j ? "; delay(1000)" : "");
+      snprintf(text + len, sizeof text - (size_t)len, "\n}\n");
+      double got = simtest_time(text), want = end[j] + 1000;
+      if (fabs(got - want) > 1e-9 * want) fail_msg("case %d, request %d:\n%sgot %.17g, reference %.17g", k, j, text, got, want);
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_ps_staggered_unit),
@@ -191,6 +253,7 @@ int main(void) {
     cmocka_unit_test(test_handoff_use),
     cmocka_unit_test(test_handoff_hold_staggered),
     cmocka_unit_test(test_handoff_multiplicity),
+    cmocka_unit_test(test_ps_against_reference),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
