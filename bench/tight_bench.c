@@ -11,6 +11,8 @@
 ** A size outside the range a model declares for its param is not run; a simulation that would
 ** last longer than BENCH_SIM_SECONDS is stopped and its row says so (the closed form answers it
 ** in the same microseconds).
+** Then the idioms of bench/tight (issue 15: how parallel programs divide work and talk), at
+** sizes 1 .. 10^4: sim/lo, hi/sim and |est - sim| / sim per model and size.
 ** Usage: tight_bench [max_size]   (sizes up to max_size only, e.g. 1000 for a quick look)
 */
 #include <stdio.h>
@@ -50,19 +52,21 @@ static double now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Loads and checks path with the machine file and the define (name=value, may be NULL).
+/* Loads and checks path with the machine file (with_machine) and the define (name=value, may be
+** NULL).
 ** Returns 0, or -1 with the diagnostics kept in diags (the caller prints them). */
-static int load(Program *prog, DiagList *diags, const char *path, const ProgramDefine *define) {
+static int load(Program *prog, DiagList *diags, const char *path, const ProgramDefine *define,
+                int with_machine) {
   static const char *const machines[] = {BENCH_MACHINE};
-  ProgramOptions opts = {machines, 1, define, define ? 1 : 0, NULL};
+  ProgramOptions opts = {machines, with_machine ? 1 : 0, define, define ? 1 : 0, NULL};
   if (program_load(prog, diags, path, &opts) != PROGRAM_OK) return -1;
   return check_program(prog) > 0 ? -1 : 0;
 }
 
 /* pamc's answer at param = value: reduce with the param free, evaluate at the point. Fills lo
 ** (inf T_lo over the box) and hi (sup T_hi) and the seconds it took; 0 or -1. */
-static int closed_form(const char *path, const char *param, const char *value, double *lo,
-                       double *hi, double *seconds) {
+static int closed_form(const char *path, int with_machine, const char *param, const char *value,
+                       double *lo, double *est, double *hi, double *seconds) {
   DiagList diags;
   diag_init(&diags);
   Program prog;
@@ -78,7 +82,7 @@ static int closed_form(const char *path, const char *param, const char *value, d
   const double *axes[1] = {axis};
   double start = now();
   ReduceOptions ropts = {0, 0};
-  int ok = load(&prog, &diags, path, NULL) == 0 &&
+  int ok = load(&prog, &diags, path, NULL, with_machine) == 0 &&
            reduce_program(&prog, &ropts, &reduced, &diags) == 0 &&
            sweep_add(&sweep, param, value, value, message, sizeof message) == 0 &&
            predict_plan_init(&plan, &reduced, &sweep, &diags) == 0 && sweep_next(&sweep, point);
@@ -89,6 +93,7 @@ static int closed_form(const char *path, const char *param, const char *value, d
   *seconds = now() - start;
   if (ok) {
     *lo = batch.lo[0];
+    *est = batch.est[0];
     *hi = batch.hi[0];
   } else {
     diag_print(&diags, stderr);
@@ -134,7 +139,7 @@ static int bench_row(const BenchModel *model, int size_index) {
   int result = 0;
   char label[64];
   snprintf(label, sizeof label, "%s=%s", model->param, value);
-  if (load(&prog, &diags, path, &define) != 0) {
+  if (load(&prog, &diags, path, &define, 1) != 0) {
     /* outside the declared range, most likely: say what the checker said, briefly */
     printf("  %-20s %-12s not run: %s\n", model->file, label,
            diags.count ? diags.items[0].message : "does not load");
@@ -142,8 +147,8 @@ static int bench_row(const BenchModel *model, int size_index) {
     diag_free(&diags);
     return 0;
   }
-  double t_lo, t_hi, pamc_seconds;
-  if (closed_form(path, model->param, value, &t_lo, &t_hi, &pamc_seconds)) {
+  double t_lo, t_est, t_hi, pamc_seconds;
+  if (closed_form(path, 1, model->param, value, &t_lo, &t_est, &t_hi, &pamc_seconds)) {
     program_free(&prog);
     diag_free(&diags);
     return -1;
@@ -175,6 +180,119 @@ static int bench_row(const BenchModel *model, int size_index) {
   return result;
 }
 
+/* ------------------------------------------------------------------ idioms (issue 15) */
+
+#define IDIOM_SIM_SECONDS 10.0   /* one idiom simulation longer than this is stopped */
+
+/* A model of bench/tight: how parallel programs divide work and talk, written as users write
+** them, with point constants (one simulation is the exact time) and no machine file. */
+typedef struct IdiomModel {
+  const char *file;              /* under bench/tight/ */
+  const char *param;             /* the size param swept */
+  const char *what;              /* the idiom */
+} IdiomModel;
+
+static const IdiomModel idioms[] = {
+  {"ring_exchange.pam", "P", "ring neighbour exchange, (p + 1) % P and (p + P - 1) % P"},
+  {"grid_exchange.pam", "Q", "Q x Q torus halo exchange, (p + Q) % (Q * Q) ..."},
+  {"grid2d_exchange.pam", "Q", "the same with par (x) par (y), ((x + 1) % Q) * Q + y ..."},
+  {"alltoall.pam", "P", "all-to-all in rounds, port[(p + k) % P]"},
+  {"ring_allreduce.pam", "P", "ring allreduce, 2 (P - 1) steps to (p + 1) % P"},
+  {"tree_bcast.pam", "P", "binomial tree broadcast and reduce"},
+  {"tree_reduce.pam", "P", "tree reduction, nic[k * 2^(l+1)] where a partner exists"},
+  {"pipeline_stages.pam", "S", "M = 100 items through S single-server stages"},
+  {"threads_fcfs.pam", "T", "T threads on fcfs(4) cores"},
+  {"threads_ps.pam", "T", "T threads on ps(4) cores"},
+  {"remainder.pam", "P", "N tasks dealt floor(N / P) + (w < N % P ? 1 : 0), then a gather"},
+  {"block_dist.pam", "P", "blocks of ceil(N / P) rows, short or empty last blocks"},
+  {"bsp.pam", "P", "bulk-synchronous iterations, imbalance, a gather as barrier"},
+  {"wavefront.pam", "n", "wavefront, par over max(0, d - n + 1) .. min(d, n - 1)"},
+  {"derived_consts.pam", "P", "consts derived from params"},
+};
+
+static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};
+
+/* Worst figures over the idiom rows. */
+typedef struct IdiomTally {
+  double worst_hi;               /* largest hi / sim */
+  double worst_err;              /* largest |est - sim| / sim */
+  int unsound;                   /* rows with sim outside [lo, hi] */
+  int stopped;                   /* rows whose simulation was stopped or not possible */
+} IdiomTally;
+
+/* One idiom at param = value: reduce with the param free, evaluate at the point; simulate with
+** the define. Returns -1 on a failure, else 0 (the tally holds the figures). */
+static int idiom_row(const IdiomModel *model, const char *value, IdiomTally *tally) {
+  char path[256], raw[64], label[64];
+  snprintf(path, sizeof path, "bench/tight/%s", model->file);
+  snprintf(raw, sizeof raw, "%s=%s", model->param, value);
+  snprintf(label, sizeof label, "%s=%s", model->param, value);
+  ProgramDefine define = {model->param, value, raw};
+  DiagList diags;
+  diag_init(&diags);
+  Program prog;
+  if (load(&prog, &diags, path, &define, 0) != 0) {   /* outside the declared range, most likely */
+    printf("  %-20s %-8s not run: %s\n", model->file, label, diags.count ? diags.items[0].message : "does not load");
+    program_free(&prog);
+    diag_free(&diags);
+    return 0;
+  }
+  double lo, est, hi, pamc_seconds;
+  if (closed_form(path, 0, model->param, value, &lo, &est, &hi, &pamc_seconds)) {
+    program_free(&prog);
+    diag_free(&diags);
+    return -1;
+  }
+  SimOptions opts = {SIM_SCENARIO_MID, 1, 1, NULL, NULL, IDIOM_SIM_SECONDS};
+  SimReport report;
+  SimError err;
+  int status = sim_simulate(program_entry(&prog), &opts, &report, &err);
+  if (status != 0) {
+    const char *why = strstr(err.message, "wall-clock") ? "simulation stopped" : err.message;
+    printf("  %-20s %-8s %12.4g %12s %12.4g %10s %10s %10s  (%s)\n", model->file, label, lo, "-", hi,
+           "-", "-", "-", why);
+    tally->stopped++;
+  } else {
+    double sim = report.time_mean;
+    sim_report_free(&report);
+    int unsound = sim < lo - BENCH_REL_TOL * lo || sim > hi + BENCH_REL_TOL * hi;
+    double sim_lo = sim > 0 ? sim / lo : 1, hi_sim = sim > 0 ? hi / sim : 1;
+    double error = sim > 0 ? (est > sim ? est - sim : sim - est) / sim : 0;
+    if (hi_sim > tally->worst_hi) tally->worst_hi = hi_sim;
+    if (error > tally->worst_err) tally->worst_err = error;
+    tally->unsound += unsound;
+    printf("  %-20s %-8s %12.4g %12.4g %12.4g %10.4f %10.4f %10.4f%s%s%s\n", model->file, label, lo,
+           sim, hi, sim_lo, hi_sim, error, unsound ? "  UNSOUND" : "", hi_sim > 2 ? "  hi/sim > 2" : "",
+           error > 0.05 ? "  est off > 5%" : "");
+  }
+  program_free(&prog);
+  diag_free(&diags);
+  return 0;
+}
+
+/* The idioms at sizes 1 .. max_size. Returns 1 when a row is unsound or fails. */
+static int bench_idioms(double max_size) {
+  printf("\nidioms (bench/tight, point constants, no machine file): lo, sim, hi (s), sim/lo, hi/sim,\n"
+         "|est - sim| / sim; targets: sound, hi/sim <= 2, |est - sim| / sim <= 5%%;\n"
+         "pamc: reduce with the size free, evaluated at the point; sim: one simulation, stopped after %.0f s\n",
+         IDIOM_SIM_SECONDS);
+  printf("  %-20s %-8s %12s %12s %12s %10s %10s %10s\n", "model", "size", "lo", "sim", "hi", "sim/lo",
+         "hi/sim", "|est-sim|");
+  IdiomTally tally = {1, 0, 0, 0};
+  int failed = 0;
+  for (size_t m = 0; m < sizeof idioms / sizeof idioms[0]; m++) {
+    printf("  %s\n", idioms[m].what);
+    for (size_t k = 0; k < sizeof idiom_sizes / sizeof idiom_sizes[0]; k++) {
+      if (atof(idiom_sizes[k]) > max_size) break;
+      if (idiom_row(&idioms[m], idiom_sizes[k], &tally) < 0) failed++;
+      fflush(stdout);
+    }
+  }
+  printf("idioms: worst hi/sim %.4f, worst |est - sim| / sim %.4f, unsound rows %d, rows not simulated %d\n",
+         tally.worst_hi, tally.worst_err, tally.unsound, tally.stopped);
+  return tally.unsound || failed ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   double max_size = argc > 1 ? atof(argv[1]) : 1e5;
   static const double sizes[4] = {1e2, 1e3, 1e4, 1e5};
@@ -194,5 +312,6 @@ int main(int argc, char **argv) {
     if (models[m].note[0]) printf("  %-20s (%s)\n", "", models[m].note);
   }
   printf("unsound rows: %d\n", unsound);
-  return unsound || failed ? 1 : 0;
+  int idioms_bad = bench_idioms(max_size < 1e4 ? max_size : 1e4);
+  return unsound || failed || idioms_bad ? 1 : 0;
 }

@@ -4,7 +4,7 @@ LANG_SRCS += lang/eval.c lang/load.c lang/check.c lang/check_cycles.c lang/check
              lang/cmd_check.c
 LANG_SRCS += lang/sim.c lang/sim_compile.c lang/sim_eval.c lang/sim_engine.c lang/sim_events.c lang/sim_ps.c lang/sim_estimate.c
 LANG_SRCS += lang/cmd_simulate.c
-LANG_SRCS += lang/reduce.c lang/reduce_expr.c lang/reduce_demand.c lang/reduce_split.c lang/reduce_check.c lang/reduce_hold.c lang/reduce_ps.c lang/reduce_memo.c lang/reduce_approx.c \
+LANG_SRCS += lang/reduce.c lang/reduce_expr.c lang/reduce_demand.c lang/reduce_split.c lang/reduce_check.c lang/reduce_hold.c lang/reduce_ps.c lang/reduce_memo.c lang/reduce_approx.c lang/reduce_order.c \
              lang/cmd_reduce.c
 LANG_SRCS += lang/sweep.c
 LANG_SRCS += lang/cmd_predict.c lang/predict_measured.c lang/predict.c lang/predict_approx.c lang/predict_check.c lang/predict_plot.c lang/predict_plot_script.c

@@ -234,6 +234,7 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
     out->U = alg_max(g, out->U, alg_max_over(g, p->index, p->lo, p->hi,
                                              alg_add(g, bodies[k].phi_hi, wait)));
   }
+  if (count == 1) reduce_order_par(c, env, &pieces[0], out);   /* reduce_order.c */
 }
 
 /* Combines two summaries pointwise: piecewise on cond (cond != NULL) or the hull (cond NULL:
@@ -332,6 +333,9 @@ static double eval_or(RCtx *c, const Expr *e, double fallback, int *integral) {
   return v.lo;
 }
 
+/* One symbol per param and const, except params set with -D and consts derived from params
+** (`const chunk = ceil(N / P) * t`): those are their value's expression, so that the bounds
+** follow the params (a symbol would be evaluated once, at the params' defaults). */
 static void make_symbols(RCtx *c) {
   Program *p = c->prog;
   ReduceResult *r = c->out;

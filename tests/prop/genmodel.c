@@ -62,6 +62,22 @@ static GenDur gen_dur(GenState *g) {
   return d;
 }
 
+/* A delay of a random duration. */
+static int gen_delay(GenState *g) {
+  int id = gen_new_node(g, GEN_DELAY);
+  g->m->nodes[id].dur = gen_dur(g);
+  return id;
+}
+
+/* A use of a random resource that no enclosing hold keeps (member and duration left to the
+** caller), or -1 when every resource is held around here. */
+static int gen_use(GenState *g) {
+  int res = gen_v2_resource_for(g, 0);
+  if (res < 0) return -1;
+  int id = gen_new_node(g, GEN_USE);
+  g->m->nodes[id].res = res;
+  return id;
+}
 static void gen_member(GenState *g, GenNode *n);
 
 static int gen_leaf(GenState *g) {
@@ -101,8 +117,127 @@ static void gen_member(GenState *g, GenNode *n) {
   }
 }
 
+/* ------------------------------------------------------------------ idioms (issue 15) */
+
+/* Nodes an idiom takes at most: repeat, par, seq, block and GEN_MAX_KIDS leaves. */
+#define GEN_IDIOM_NODES (4 + GEN_MAX_KIDS)
+
+/* A step of a chain inside an idiom's par (index depth par_var; inner loop index depth
+** step_var, or -1): a delay, a use of a plain resource, or a use of a family member named the
+** ways parallel programs name them (own member, ring neighbours, round j of an all-to-all, the
+** stage j of a pipeline, one fixed member). */
+static int gen_idiom_step(GenState *g, int par_var, int step_var) {
+  GenModel *m = g->m;
+  if (m->res_count == 0 || gen_below(g, 4) == 0) return gen_delay(g);
+  int id = gen_use(g);
+  if (id < 0) return gen_delay(g);
+  GenNode *n = &m->nodes[id];
+  n->member_var = par_var;
+  if (m->res[n->res].family) {
+    switch (gen_below(g, 6)) {
+    case 0: n->member = GEN_MEMBER_VAR; break;
+    case 1: n->member = GEN_MEMBER_RING; n->member_off = gen_below(g, 3); break;
+    case 2: n->member = GEN_MEMBER_RING_BACK; break;
+    case 3:
+      if (step_var >= 0) { n->member = GEN_MEMBER_SHIFT; n->member_off = step_var; }
+      else n->member = GEN_MEMBER_RING, n->member_off = 1;
+      break;
+    case 4:
+      if (step_var >= 0) { n->member = GEN_MEMBER_VAR; n->member_var = step_var; }   /* stage j */
+      else { n->member = GEN_MEMBER_CONST; n->member_val = gen_below(g, GEN_FAMILY_SIZE); }
+      break;
+    default: n->member = GEN_MEMBER_CONST; n->member_val = gen_below(g, GEN_FAMILY_SIZE); break;
+    }
+  }
+  n->dur = gen_dur(g);   /* may depend on the indices: branches of unequal length */
+  return id;
+}
+
+/* A block of 1 .. GEN_MAX_KIDS chain steps (or one step alone). */
+static int gen_idiom_chain(GenState *g, int par_var, int step_var) {
+  int count = 1 + gen_below(g, GEN_MAX_KIDS);
+  if (count == 1) return gen_idiom_step(g, par_var, step_var);
+  int id = gen_new_node(g, GEN_BLOCK);
+  for (int k = 0; k < count; k++) {
+    int kid = gen_idiom_step(g, par_var, step_var);
+    g->m->nodes[id].kids[k] = kid;
+    g->m->nodes[id].nkids = k + 1;
+  }
+  return id;
+}
+
+/* A halo exchange on a 3 x 2 grid of workers: par (i = 0, 2) par (j = 0, 1) over a chain of
+** uses of a family at i * 2 + j, a neighbour in i or in j (one-to-one in the pair) or i + j (not). */
+static int gen_idiom_grid(GenState *g) {
+  GenModel *m = g->m;
+  int outer = gen_new_node(g, GEN_PAR), inner = gen_new_node(g, GEN_PAR);
+  m->nodes[outer].var = g->nvars; m->nodes[outer].lo = 0; m->nodes[outer].hi = 2;
+  g->scope_hi[g->nvars++] = 2;
+  m->nodes[inner].var = g->nvars; m->nodes[inner].lo = 0; m->nodes[inner].hi = 1;
+  g->scope_hi[g->nvars++] = 1;
+  int count = 1 + gen_below(g, GEN_MAX_KIDS);
+  int body = gen_new_node(g, GEN_BLOCK);
+  for (int k = 0; k < count; k++) {
+    int step = gen_idiom_step(g, m->nodes[outer].var, -1);
+    GenNode *n = &m->nodes[step];
+    if (n->kind == GEN_USE && m->res[n->res].family) {
+      n->member = GEN_MEMBER_GRID;
+      n->member_var = m->nodes[outer].var;
+      n->member_off = m->nodes[inner].var;
+      n->member_val = gen_below(g, 4);
+    }
+    m->nodes[body].kids[k] = step;
+    m->nodes[body].nkids = k + 1;
+  }
+  g->nvars -= 2;
+  m->nodes[inner].kids[0] = body;
+  m->nodes[outer].kids[0] = inner;
+  return outer;
+}
+
+/* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
+** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
+** whole sometimes repeated (iterations of a bulk-synchronous program). */
+static int gen_idiom(GenState *g) {
+  GenModel *m = g->m;
+  if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
+  int repeat = gen_below(g, 3) == 0 ? gen_new_node(g, GEN_REPEAT) : -1;
+  if (repeat >= 0) m->nodes[repeat].hi = 1 + gen_below(g, 2);
+  int par = gen_new_node(g, GEN_PAR);
+  GenNode *p = &m->nodes[par];
+  p->var = g->nvars;
+  if (gen_below(g, 3)) { p->lo = 0; p->hi_param = 1; p->hi = m->param_default - 1; }
+  else { p->lo = 0; p->hi = gen_below(g, GEN_MAX_BOUND + 1); }
+  int par_var = g->nvars;
+  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int body;
+  if (gen_below(g, 2)) {
+    body = gen_new_node(g, GEN_SEQ);
+    GenNode *q = &m->nodes[body];
+    q->var = g->nvars;
+    q->lo = 0;
+    if (gen_below(g, 2)) { q->hi_param = 1; q->hi = m->param_default - 1; }
+    else q->hi = gen_below(g, GEN_MAX_BOUND + 1);
+    g->scope_hi[g->nvars++] = q->hi_param ? GEN_MAX_BOUND : q->hi;
+    int kid = gen_idiom_chain(g, par_var, q->var);
+    g->nvars--;
+    m->nodes[body].kids[0] = kid;
+  } else {
+    body = gen_idiom_chain(g, par_var, -1);
+  }
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  if (repeat < 0) return par;
+  m->nodes[repeat].kids[0] = par;
+  return repeat;
+}
+
 static int gen_stmt(GenState *g, int depth) {
   GenModel *m = g->m;
+  if (depth + 2 <= GEN_MAX_DEPTH && g->nvars + 2 <= GEN_MAX_DEPTH &&
+      m->node_count + GEN_IDIOM_NODES + 4 * (GEN_MAX_DEPTH - depth + 1) < GEN_MAX_NODES &&
+      gen_below(g, 5) == 0)
+    return gen_idiom(g);
   /* room for the largest compound (a node and GEN_MAX_KIDS leaves) at every level below */
   if (depth >= GEN_MAX_DEPTH || m->node_count + 4 * (GEN_MAX_DEPTH - depth + 1) >= GEN_MAX_NODES ||
       (depth > 0 && gen_below(g, 10) < 2 + depth))
@@ -237,6 +372,13 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
   if (n->member == GEN_MEMBER_CONST) gen_put(b, "[%d]", n->member_val);
   else if (n->member == GEN_MEMBER_VAR) gen_put(b, "[i%d]", n->member_var);
   else if (n->member == GEN_MEMBER_BLOCK) gen_put(b, "[floor(i%d / %d)]", n->member_var, n->member_val);
+  else if (n->member == GEN_MEMBER_RING) gen_put(b, "[(i%d + %d) %% P]", n->member_var, n->member_off);
+  else if (n->member == GEN_MEMBER_RING_BACK) gen_put(b, "[(i%d + P - 1) %% P]", n->member_var);
+  else if (n->member == GEN_MEMBER_GRID) {
+    static const char *const forms[4] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
+                                         "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]"};
+    gen_put(b, forms[n->member_val & 3], n->member_var, n->member_off);
+  } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
   else if (n->member_off) gen_put(b, "[(i%d + %d) %% %d]", n->member_var, n->member_off, n->member_val);
   else gen_put(b, "[i%d %% %d]", n->member_var, n->member_val);
 }

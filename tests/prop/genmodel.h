@@ -39,7 +39,14 @@ typedef struct GenDur {
 } GenDur;
 
 /* How a family member is chosen. */
-typedef enum GenMember { GEN_MEMBER_VAR, GEN_MEMBER_CONST, GEN_MEMBER_MOD, GEN_MEMBER_BLOCK } GenMember;
+typedef enum GenMember {
+  GEN_MEMBER_VAR, GEN_MEMBER_CONST, GEN_MEMBER_MOD, GEN_MEMBER_BLOCK,
+  GEN_MEMBER_RING,      /* (i + c) % P: a neighbour on a ring of P (c = member_off) */
+  GEN_MEMBER_RING_BACK, /* (i + P - 1) % P: the other neighbour */
+  GEN_MEMBER_SHIFT,     /* (i + j) % P: round j of an all-to-all (j: index depth member_off) */
+  GEN_MEMBER_GRID,      /* i * 2 + j on a 3 x 2 grid (i: member_var, j: member_off; member_val:
+                           0 itself, 1 ((i + 1) % 3) * 2 + j, 2 i * 2 + (j + 1) % 2, 3 i + j) */
+} GenMember;
 
 /* Condition of an `if` on an enclosing index: var == v, var < v, var % k == v. */
 /* Conditions of `if` on an index: i == c, i < c, i % K == c, c <= i <= c2 (and), i == P - 1,

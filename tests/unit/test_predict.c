@@ -95,11 +95,12 @@ static const char *predtest_bottleneck(const PredTest *t, const PredictBatch *b,
   return t->reduced.terms[b->bottleneck[k]].name;
 }
 
-/* EXAMPLES.md §1: P = 8, iters = 10, c = 125us, m = 6.096us: T_lo = 10 (c + m) = 1310.96us,
-** T_hi = 10 (8m + c) = 1737.68us; est = T_lo (the constants are points); the critical path
-** (1310.96) beats the bus (10 * 8m = 487.68) and each cpu.
-** P = 16: c = 62.5, 16m = 97.536 > c + m = 68.596: T_lo = 975.36us on the bus, T_hi =
-** 10 (16m + c) = 1600.36us. */
+/* EXAMPLES.md §1: P = 8, iters = 10, c = 125us, m = 6.096us: T_hi = 10 (8m + c) = 1737.68us.
+** The rules of the contract give T_lo = 10 (c + m) = 1310.96us; the order-aware lower bound of
+** docs/reduction.md (the bus is every branch's stage: head c + 8 requests of m + tail 0) gives
+** T_lo = 10 (c + 8m) = 1737.68us, the simulated time; est = T_lo (the constants are points).
+** Bottleneck: the critical path (1310.96) beats the bus (10 * 8m = 487.68) and each cpu.
+** P = 16: c = 62.5: T_lo = T_hi = 10 (16m + c) = 1600.36us; the bus (975.36) is the bottleneck. */
 static void test_example1_points(void **state) {
   (void)state;
   char text[2048];
@@ -111,11 +112,11 @@ static void test_example1_points(void **state) {
   static PredictBatch b;
   double p[PREDICT_BATCH];
   assert_int_equal(predtest_eval(&t, &b, p), 2);
-  predtest_close_to(b.lo[0], 1310.96e-6);
-  predtest_close_to(b.est[0], 1310.96e-6);
+  predtest_close_to(b.lo[0], 1737.68e-6);
+  predtest_close_to(b.est[0], 1737.68e-6);
   predtest_close_to(b.hi[0], 1737.68e-6);
   assert_string_equal(predtest_bottleneck(&t, &b, 0), "critical path");
-  predtest_close_to(b.lo[1], 975.36e-6);
+  predtest_close_to(b.lo[1], 1600.36e-6);
   predtest_close_to(b.hi[1], 1600.36e-6);
   assert_string_equal(predtest_bottleneck(&t, &b, 1), "bus");
   assert_true(b.lo[0] <= b.est[0] && b.est[0] <= b.hi[0]);
@@ -123,8 +124,9 @@ static void test_example1_points(void **state) {
 }
 
 /* Interval constants: lo at the low ends (c = 112.5, m = 1.8 + 8192 * 0.00045 = 5.4864:
-** 10 (c + m) = 1179.864us), hi at the high ends (c = 137.5, m = 2.2 + 8192 * 0.00055 = 6.7056:
-** 10 (8m + c) = 1911.448us), est at the midpoints = the point values of §1 (1310.96us). */
+** 10 (c + 8m) = 1563.912us, the order-aware bound), hi at the high ends (c = 137.5,
+** m = 2.2 + 8192 * 0.00055 = 6.7056: 10 (8m + c) = 1911.448us), est at the midpoints = the point
+** values of §1 (1737.68us). */
 static void test_intervals_and_midpoints(void **state) {
   (void)state;
   char text[2048];
@@ -136,8 +138,8 @@ static void test_intervals_and_midpoints(void **state) {
   static PredictBatch b;
   double p[PREDICT_BATCH];
   assert_int_equal(predtest_eval(&t, &b, p), 1);
-  predtest_close_to(b.lo[0], 1179.864e-6);
-  predtest_close_to(b.est[0], 1310.96e-6);
+  predtest_close_to(b.lo[0], 1563.912e-6);
+  predtest_close_to(b.est[0], 1737.68e-6);
   predtest_close_to(b.hi[0], 1911.448e-6);
   predtest_close(&t);
 }

@@ -1,0 +1,524 @@
+/*
+** reduce_order.c — bounds that see the order of the requests of a `par` whose branches are all
+** the same chain (docs/reduction.md, "Extensions in pamc": lockstep, tandem line, order-aware
+** lower bound, no queue when m >= n). The chain is walked once more, on its statements, with the
+** par's index symbolic: each `use` is classed by how its member depends on the branch index, and
+** the step structure (loops, `if`s) must not depend on it. What cannot be decided leaves the
+** bounds of reduce.c as they are.
+*/
+#include <string.h>
+
+#include "reduce_internal.h"
+
+/* Stage records a chain may hold (beyond: the walk gives up, the usual bounds stand). */
+#define ORDER_MAX_STAGES 32
+/* Nesting of statements and calls the walk follows (beyond: it gives up). */
+#define ORDER_MAX_DEPTH 200
+
+/* How a use's member depends on the branch index k. */
+typedef enum {
+  USE_FREE,       /* at most m_r requests can be present at once: never queues */
+  USE_OWN,        /* family member injective in k: no two branches share it at one step */
+  USE_STAGE,      /* the same member for every branch: the branches queue there */
+  USE_OTHER       /* anything else */
+} UseClass;
+
+/* One use statement of class OWN or STAGE met in the chain. */
+typedef struct OStage {
+  const Decl *res;      /* its resource */
+  AlgExpr *index;       /* its member index (NULL for a plain resource) */
+  UseClass cls;         /* USE_OWN or USE_STAGE */
+  AlgExpr *t;           /* its duration (may contain k and the loop indices) */
+  AlgExpr *head;        /* contention-free time of the chain before it, from the current part */
+  AlgExpr *guard;       /* 1 where it runs (conditions free of k), or NULL */
+  AlgSymbol *loop;      /* the one chain loop around it, or NULL */
+  AlgExpr *loop_lo, *loop_hi; /* its range */
+  int loops;            /* chain loops around it (> 1: not a stage of a tandem line) */
+  int bad;              /* 1: the same member is met again by the same branch (a loop around it
+                           that does not change it) */
+  int loop_free;        /* 1: its index names no loop index of the chain */
+  AlgExpr *least;       /* its duration's least value over the chain's loops around it */
+} OStage;
+
+/* The walk of one chain. */
+typedef struct OWalk {
+  RCtx *c;              /* the reduction */
+  AlgSymbol *k;         /* the par's index */
+  AlgExpr *ka, *kb;     /* its range */
+  AlgSymbol *k2;        /* par (k) par (k2) S: the inner par's index (branches are pairs), or NULL */
+  AlgExpr *k2a, *k2b;   /* its range (free of k) */
+  AlgExpr *n;           /* number of branches, kb - ka + 1 */
+  int ok;               /* 0 once the chain has a shape the rules do not cover */
+  int vary;             /* 1 when a duration depends on k */
+  int subset;           /* 1 when only the branches where an `if` on k holds run the chain:
+                           n is then an upper bound on their number (no lower bounds) */
+  int other;            /* 1 when some use is USE_OTHER or on a ps resource */
+  OStage stages[ORDER_MAX_STAGES]; /* OWN and STAGE uses in order */
+  int nstages;          /* length of stages */
+  AlgSymbol *loops[EVAL_MAX_INDICES]; /* chain loops around the statement, outermost first */
+  AlgExpr *loop_lo[EVAL_MAX_INDICES], *loop_hi[EVAL_MAX_INDICES]; /* their ranges */
+  int nloops;           /* length of loops */
+  AlgExpr *guard;       /* conditions of the enclosing `if`s of the chain, or NULL */
+  int depth;            /* statements and calls being walked */
+} OWalk;
+
+/* Contention-free time of a part of the chain: exact (as a function of k) and its largest value
+** over k taken step by step (the sum over the steps of the max over the branches). */
+typedef struct OTime {
+  AlgExpr *exact;       /* phi of the part for branch k */
+  AlgExpr *stepmax;     /* sum over its steps of max over k of the step's duration */
+} OTime;
+
+static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
+
+/* d e / d i when e = d*i + rest with d and rest free of i; else NULL. */
+static AlgExpr *slope_in(RCtx *c, AlgExpr *e, AlgSymbol *i) {
+  AlgExpr *slope = alg_diff(c->alg, e, i);
+  if (!slope || alg_contains(slope, i) || alg_is_num(slope, 0)) return NULL;
+  AlgExpr *rest = alg_sub(c->alg, e, alg_mul(c->alg, slope, alg_sym(c->alg, i)));
+  return alg_contains(rest, i) ? NULL : slope;
+}
+
+/* 1 when x != 0 for every admissible value (a number, or an enclosure that excludes 0). */
+static int nonzero(RCtx *c, AlgExpr *x) {
+  if (alg_kind(x) == ALG_NUM) return !alg_is_num(x, 0);
+  AlgInterval b = alg_bounds(c->alg, x);
+  return b.lo > 0 || b.hi < 0;
+}
+
+/* The one term of e (a sum) that contains i, or e itself when it is not a sum; NULL when several
+** terms contain i. */
+static AlgExpr *term_of(AlgExpr *e, AlgSymbol *i) {
+  if (alg_kind(e) != ALG_ADD) return e;
+  AlgExpr *one = NULL;
+  for (size_t j = 0; j < alg_nkids(e); j++) {
+    if (!alg_contains(alg_kid(e, j), i)) continue;
+    if (one) return NULL;
+    one = alg_kid(e, j);
+  }
+  return one;
+}
+
+/* 1 when x is an integer for every admissible value: integer numbers, loop indices and integer
+** params, and sums, products, remainders and powers (exponent >= 0) of such. */
+static int integer_valued(RCtx *c, AlgExpr *x) {
+  switch (alg_kind(x)) {
+  case ALG_NUM: return mpz_cmp_ui(mpq_denref(alg_num_value(x)), 1) == 0;
+  case ALG_SYM: {
+    AlgSymbol *sym = alg_symbol_of(x);
+    return alg_symbol_kind(sym) == ALG_SYM_INDEX || alg_symbol_assume(sym).integer;
+  }
+  case ALG_ADD: case ALG_MUL: case ALG_MOD:
+    for (size_t j = 0; j < alg_nkids(x); j++) if (!integer_valued(c, alg_kid(x, j))) return 0;
+    return 1;
+  case ALG_POW:
+    return integer_valued(c, alg_kid(x, 0)) && integer_valued(c, alg_kid(x, 1)) &&
+           alg_is_nonneg(c->alg, alg_kid(x, 1));
+  default: return 0;
+  }
+}
+
+/* (+-i + c) % K with K - (hi - lo + 1) >= 0: its modulus K, else NULL. */
+static AlgExpr *cyclic_modulus(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
+
+/* Rule (one-to-one member maps): the index e names distinct members for distinct i in lo..hi,
+** the other symbols of e held fixed. a*i + c with a != 0 free of i (`k * 2^(l + 1)` at level l of
+** a tree); (i + c) % K and (-i + c) % K when the range has at most K indices
+** (K - (hi - lo + 1) >= 0 proved for every admissible value: `(p + 1) % P`, `(p + P - 1) % P`,
+** `(p + k) % P` over p = 0..P-1). */
+static int injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
+  AlgCtx *g = c->alg;
+  if (!alg_contains(e, i)) return 0;
+  AlgExpr *slope = slope_in(c, e, i);
+  if (slope) return nonzero(c, slope);
+  (void)g;
+  AlgExpr *term = term_of(e, i);   /* adding what does not depend on i keeps it one-to-one */
+  return term && cyclic_modulus(c, term, i, lo, hi) != NULL;
+}
+
+static AlgExpr *cyclic_modulus(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
+  AlgCtx *g = c->alg;
+  if (alg_kind(e) != ALG_MOD) return NULL;
+  AlgExpr *inner = slope_in(c, alg_kid(e, 0), i);
+  if (!inner || !(alg_is_num(inner, 1) || alg_is_num(inner, -1))) return NULL;
+  AlgExpr *count = alg_add(g, alg_sub(g, hi, lo), alg_num_int(g, 1));
+  return alg_is_nonneg(g, alg_sub(g, alg_kid(e, 1), count)) ? alg_kid(e, 1) : NULL;
+}
+
+/* The width of the window that term's values lie in as i runs over lo..hi, when term is
+** one-to-one in i: hi - lo + 1 for +-i, K for (+-i + c) % K; else NULL. */
+static AlgExpr *window_of(RCtx *c, AlgExpr *term, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
+  AlgExpr *slope = slope_in(c, term, i);
+  if (slope) return alg_is_num(slope, 1) || alg_is_num(slope, -1)
+                    ? alg_add(c->alg, alg_sub(c->alg, hi, lo), alg_num_int(c->alg, 1)) : NULL;
+  return cyclic_modulus(c, term, i, lo, hi);
+}
+
+/* 1 when f takes integer values, distinct for distinct i in lo..hi: a*i + b with a a nonzero
+** integer, or (+-i + c) % K with K integer-valued and K >= hi - lo + 1. */
+static int integer_steps(RCtx *c, AlgExpr *f, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
+  AlgExpr *slope = slope_in(c, f, i);
+  if (slope) return alg_kind(slope) == ALG_NUM && integer_valued(c, slope);
+  AlgExpr *K = cyclic_modulus(c, f, i, lo, hi);
+  return K && integer_valued(c, K);
+}
+
+/* Rule (one-to-one maps of two indices): e = A(o) + B(n) + rest, B one-to-one in n with its values
+** in a window of width W (W = the n range's length for +-n, K for (+-n + c) % K), and
+** A(o) = G * f(o) with f integer-valued and one-to-one in o and G - W >= 0: for o != o',
+** |A(o) - A(o')| >= G >= W, so the windows of distinct o do not meet; `x * Q + y`,
+** `((x + 1) % Q) * Q + y`, `x * Q + (y + 1) % Q` over x, y = 0..Q-1. */
+static int injective_pair(RCtx *c, AlgExpr *e, AlgSymbol *n, AlgExpr *nlo, AlgExpr *nhi, AlgSymbol *o,
+                          AlgExpr *olo, AlgExpr *ohi) {
+  AlgCtx *g = c->alg;
+  AlgExpr *bterm = term_of(e, n), *aterm = term_of(e, o);
+  if (!bterm || !aterm || bterm == aterm || alg_contains(bterm, o) || alg_contains(aterm, n)) return 0;
+  AlgExpr *W = window_of(c, bterm, n, nlo, nhi);
+  if (!W) return 0;
+  AlgExpr *f = aterm, *G = alg_num_int(g, 1);
+  if (alg_kind(aterm) == ALG_MUL) {   /* G: the factors free of o */
+    f = NULL;
+    for (size_t j = 0; j < alg_nkids(aterm); j++) {
+      AlgExpr *factor = alg_kid(aterm, j);
+      if (!alg_contains(factor, o)) { G = alg_mul(g, G, factor); continue; }
+      if (f) return 0;
+      f = factor;
+    }
+  }
+  return f && alg_is_nonneg(g, alg_sub(g, G, W)) && integer_steps(c, f, o, olo, ohi);
+}
+
+/* A member index that differs between any two branches (pairs (k, k2) when the par is nested). */
+static int injective_branches(OWalk *w, AlgExpr *e) {
+  if (!w->k2) return injective_in(w->c, e, w->k, w->ka, w->kb);
+  return injective_pair(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb) ||
+         injective_pair(w->c, e, w->k, w->ka, w->kb, w->k2, w->k2a, w->k2b);
+}
+
+/* 1 when e depends on the branch. */
+static int by_branch(const OWalk *w, AlgExpr *e) {
+  return alg_contains(e, w->k) || (w->k2 && alg_contains(e, w->k2));
+}
+
+/* e taken over the branches: kind ALG_MAXOVER, ALG_MINOVER or ALG_SUM. */
+static AlgExpr *over_branches(const OWalk *w, AlgKind kind, AlgExpr *e) {
+  AlgCtx *g = w->c->alg;
+  if (w->k2) e = alg_bigop(g, kind, w->k2, w->k2a, w->k2b, e);
+  return alg_bigop(g, kind, w->k, w->ka, w->kb, e);
+}
+
+/* Rule (no queue): m_r - n >= 0 for every admissible value, so the n branches of a chain, each
+** holding at most one server at a time, never find all servers busy. */
+static int enough_servers(OWalk *w, const Decl *res) {
+  if (res->u.resource.discipline == DISC_PS) return 0;
+  return alg_is_nonneg(w->c->alg, alg_sub(w->c->alg, reduce_mult(w->c, res), w->n));
+}
+
+static UseClass use_class(OWalk *w, const Decl *res, AlgExpr *index) {
+  if (enough_servers(w, res)) return USE_FREE;
+  if (res->u.resource.discipline == DISC_PS) return USE_OTHER;
+  if (!index || !by_branch(w, index)) return USE_STAGE;
+  if (res->u.resource.count && injective_branches(w, index)) return USE_OWN;
+  return USE_OTHER;
+}
+
+static OTime walk(OWalk *w, REnv *env, const Stmt *s);
+
+static OTime time_of(OWalk *w, AlgExpr *t) {
+  OTime r = {t, over_branches(w, ALG_MAXOVER, t)};
+  if (by_branch(w, t)) w->vary = 1;
+  return r;
+}
+
+static OTime fail(OWalk *w) {
+  w->ok = 0;
+  OTime r = {zero(w->c), zero(w->c)};
+  return r;
+}
+
+static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
+  RCtx *c = w->c;
+  const Decl *res = s->u.use.decl;
+  if (!res || res->u.resource.handoff) return fail(w);
+  AlgExpr *t = reduce_expr(c, env, s->u.use.duration);
+  AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
+  UseClass cls = use_class(w, res, index);
+  if (cls == USE_OTHER) w->other = 1;
+  if (cls == USE_OWN || cls == USE_STAGE) {
+    if (w->nstages == ORDER_MAX_STAGES) return fail(w);
+    OStage *st = &w->stages[w->nstages++];
+    memset(st, 0, sizeof *st);
+    st->res = res; st->index = index; st->cls = cls; st->t = t; st->head = zero(c);
+    st->guard = w->guard; st->loops = w->nloops; st->loop_free = 1;
+    st->least = t;
+    for (int i = w->nloops - 1; i >= 0; i--)
+      if (alg_contains(st->least, w->loops[i]))
+        st->least = alg_min_over(c->alg, w->loops[i], w->loop_lo[i], w->loop_hi[i], st->least);
+    for (int i = 0; i < w->nloops && index; i++)
+      if (alg_contains(index, w->loops[i])) st->loop_free = 0;
+    if (w->nloops == 1) {
+      st->loop = w->loops[0]; st->loop_lo = w->loop_lo[0]; st->loop_hi = w->loop_hi[0];
+    }
+  }
+  return time_of(w, t);
+}
+
+/* Stages recorded from `from` on: their heads shifted by shift (the time before the part). */
+static void shift_heads(OWalk *w, int from, AlgExpr *shift) {
+  for (int i = from; i < w->nstages; i++) w->stages[i].head = alg_add(w->c->alg, shift, w->stages[i].head);
+}
+
+static OTime walk_block(OWalk *w, REnv *env, const Stmt *s) {
+  AlgCtx *g = w->c->alg;
+  OTime sum = {zero(w->c), zero(w->c)};
+  for (int i = 0; i < s->u.block.count && w->ok; i++) {
+    int from = w->nstages;
+    OTime part = walk(w, env, s->u.block.items[i]);
+    shift_heads(w, from, sum.exact);
+    sum.exact = alg_add(g, sum.exact, part.exact);
+    sum.stepmax = alg_add(g, sum.stepmax, part.stepmax);
+  }
+  return sum;
+}
+
+/* seq (j = a, b) S inside the chain (or repeat, with a fresh index): the heads of the stages of
+** S gain the iterations before j; a stage whose member does not change with j is met again. */
+static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, AlgExpr *a,
+                       AlgExpr *b, int bound_in_env) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  if (by_branch(w, a) || by_branch(w, b)) return fail(w);   /* steps differ by branch */
+  if (w->nloops == EVAL_MAX_INDICES || env->depth >= EVAL_MAX_INDICES) return fail(w);
+  AlgSymbol *j = alg_index_new(g, name, a, b);
+  w->loops[w->nloops] = j; w->loop_lo[w->nloops] = a; w->loop_hi[w->nloops] = b; w->nloops++;
+  if (bound_in_env) env->idx[env->depth++] = alg_sym(g, j);
+  int from = w->nstages;
+  OTime part = walk(w, env, body);
+  if (bound_in_env) env->depth--;
+  w->nloops--;
+  if (!w->ok) return part;
+  /* iterations before j: sum over j2 = a .. j - 1 of the body's time at j2 */
+  AlgExpr *before_hi = alg_sub(g, alg_sym(g, j), alg_num_int(g, 1));
+  AlgSymbol *j2 = alg_index_new(g, name, a, before_hi);
+  AlgExpr *before = alg_sum(g, j2, a, before_hi, alg_subst(g, part.exact, j, alg_sym(g, j2)));
+  for (int i = from; i < w->nstages; i++) {
+    OStage *st = &w->stages[i];
+    st->head = alg_add(g, before, st->head);
+    if (!st->index || !injective_in(c, st->index, j, a, b)) st->bad = 1;
+  }
+  OTime r = {alg_sum(g, j, a, b, part.exact), alg_sum(g, j, a, b, part.stepmax)};
+  return r;
+}
+
+/* if (cond) S1 else S2 with cond free of k: every branch takes the same side. */
+static OTime walk_if(OWalk *w, REnv *env, const Stmt *s) {
+  AlgCtx *g = w->c->alg;
+  AlgExpr *cond = reduce_expr(w->c, env, s->u.branch.cond);
+  if (by_branch(w, cond)) return fail(w);
+  if (alg_kind(cond) == ALG_NUM) {
+    const Stmt *pick = alg_is_num(cond, 0) ? s->u.branch.otherwise : s->u.branch.then;
+    if (!pick) { OTime none = {zero(w->c), zero(w->c)}; return none; }
+    return walk(w, env, pick);
+  }
+  AlgExpr *outer = w->guard;
+  w->guard = outer ? alg_and(g, outer, cond) : cond;
+  OTime x = walk(w, env, s->u.branch.then);
+  AlgExpr *otherwise = alg_not(g, cond);
+  w->guard = outer ? alg_and(g, outer, otherwise) : otherwise;
+  OTime y = {zero(w->c), zero(w->c)};
+  if (s->u.branch.otherwise) y = walk(w, env, s->u.branch.otherwise);
+  w->guard = outer;
+  OTime r = {alg_cond(g, cond, x.exact, y.exact), alg_cond(g, cond, x.stepmax, y.stepmax)};
+  return r;
+}
+
+static OTime walk_call(OWalk *w, REnv *env, const Stmt *s) {
+  const Decl *proc = s->u.call.decl;
+  int n = s->u.call.args.count;
+  if (!proc || n > REDUCE_MAX_ARGS) return fail(w);
+  AlgExpr *args[REDUCE_MAX_ARGS];
+  for (int i = 0; i < n; i++) args[i] = reduce_expr(w->c, env, s->u.call.args.items[i]);
+  REnv inner; memset(&inner, 0, sizeof inner);
+  inner.args = args; inner.argc = n;
+  reduce_env_inherit(&inner, env);
+  return walk(w, &inner, proc->u.process.body);
+}
+
+static OTime walk(OWalk *w, REnv *env, const Stmt *s) {
+  OTime none = {zero(w->c), zero(w->c)};
+  if (!w->ok || w->c->failed) return fail(w);
+  if (w->depth >= ORDER_MAX_DEPTH) return fail(w);
+  w->depth++;
+  OTime r = none;
+  switch (s->kind) {
+  case ST_SKIP: break;
+  case ST_DELAY: r = time_of(w, reduce_expr(w->c, env, s->u.delay.duration)); break;
+  case ST_USE: r = walk_use(w, env, s); break;
+  case ST_BLOCK: r = walk_block(w, env, s); break;
+  case ST_SEQ:
+    r = walk_loop(w, env, s->u.loop.body, s->u.loop.var.name, reduce_expr(w->c, env, s->u.loop.lo),
+                  reduce_expr(w->c, env, s->u.loop.hi), 1);
+    break;
+  case ST_REPEAT:
+    r = walk_loop(w, env, s->u.repeat.body, "_", alg_num_int(w->c->alg, 1),
+                  reduce_expr(w->c, env, s->u.repeat.count), 0);
+    break;
+  case ST_IF: r = walk_if(w, env, s); break;
+  case ST_CALL: r = walk_call(w, env, s); break;
+  default: r = fail(w); break;   /* par, ||, choose, hold: not a chain the rules cover */
+  }
+  w->depth--;
+  return r;
+}
+
+/* 1 when the OWN uses of family res in the chain all name the same member of k (so branch k
+** alone ever uses it) and no loop of the chain changes it. */
+static int own_alone(const OWalk *w, const OStage *st) {
+  for (int i = 0; i < w->nstages; i++) {
+    const OStage *o = &w->stages[i];
+    if (o->res != st->res) continue;
+    if (o->cls != USE_OWN || o->index != st->index || !o->loop_free) return 0;
+  }
+  return 1;
+}
+
+/* 1 when st is the only use of its resource in the chain: its member gets one request per branch
+** (per iteration of its loop when the member changes with the loop). */
+static int single_stage(const OWalk *w, const OStage *st) {
+  if (st->cls != USE_STAGE || st->bad || st->loops > 1) return 0;
+  for (int i = 0; i < w->nstages; i++)
+    if (&w->stages[i] != st && w->stages[i].res == st->res) return 0;
+  return 1;
+}
+
+/* x over the loop of st (its max) when st sits in one, masked by its guard first. */
+static AlgExpr *over_stage_loop(RCtx *c, const OStage *st, AlgExpr *x) {
+  if (st->guard) x = alg_cond(c->alg, st->guard, x, zero(c));
+  if (st->loop) x = alg_max_over(c->alg, st->loop, st->loop_lo, st->loop_hi, x);
+  return x;
+}
+
+/* Rule (order-aware lower bound): for a member r that every branch requests exactly once, with
+** head(k) the contention-free time of branch k before the request, tail(k) after it:
+**   T >= min_k head(k) + max(ceil(n / m_r) * min_k t(k), sum_k t(k) / m_r) + min_k tail(k)
+** (ps(c): max(min_k t(k), sum_k t(k) / c), the ceil term does not hold). No server of r starts
+** before min head; the busiest of the m_r FCFS servers serves at least ceil(n / m_r) requests one
+** after another, and all of them together serve sum t at most m_r at a time; the branch whose
+** request ends last still has its tail to run. */
+static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *m = reduce_mult(c, st->res);
+  AlgExpr *tail = alg_sub(g, alg_sub(g, total, st->head), st->t);
+  AlgExpr *t_min = over_branches(w, ALG_MINOVER, st->t);
+  AlgExpr *busy = alg_div(g, over_branches(w, ALG_SUM, st->t), m);
+  AlgExpr *first = st->res->u.resource.discipline == DISC_PS ? t_min
+                 : alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, w->n, m)), t_min);
+  AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, st->head), alg_max(g, first, busy)),
+                        over_branches(w, ALG_MINOVER, tail));
+  return over_stage_loop(c, st, lo);
+}
+
+static int own_alone(const OWalk *w, const OStage *st);
+
+/* Rule (lockstep): every duration free of k, every use USE_FREE or USE_OWN, and each OWN use
+** either lasts > 0 or is on a member that branch k alone ever uses. All branches start together
+** and run the same steps for the same times; at each step their requests go to distinct members
+** (or to a resource with a server each), so none waits: U = phi. (A use of 0 s does not
+** separate two steps in time: at one instant the simulator runs branch 0's steps of 0 s before
+** branch 1 starts, so the next step of branch 0 could meet branch 1's current one.)
+** Returns the condition under which U = phi holds (1 when proved for every admissible value,
+** else `least > 0 and ...` for the formula to decide at each point), or NULL. */
+static AlgExpr *lockstep(const OWalk *w) {
+  AlgCtx *g = w->c->alg;
+  if (w->vary || w->other) return NULL;
+  AlgExpr *cond = alg_num_int(g, 1);
+  for (int i = 0; i < w->nstages; i++) {
+    const OStage *st = &w->stages[i];
+    if (st->cls != USE_OWN) return NULL;
+    if (own_alone(w, st) || alg_bounds(g, st->least).lo > 0) continue;
+    cond = alg_and(g, cond, alg_cmp(g, ALG_CMP_GT, st->least, zero(w->c)));
+  }
+  return cond;
+}
+
+/* Rule (tandem line): every use USE_FREE, USE_OWN that branch k alone ever uses, or a stage that
+** is its resource's only use; the stages form a line the branches pass in the same order.
+** With D(k) the contention-free time of branch k summed step by step as the max over k, and
+** t_max the longest stage request: U = D + (n - 1) t_max; with one stage outside loops,
+** U = D + (ceil(n / m) - 1) t_max. Argument: in docs/reduction.md. */
+static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  if (w->other) return NULL;
+  AlgExpr *t_max = NULL;
+  int stages = 0;
+  const OStage *one = NULL;
+  for (int i = 0; i < w->nstages; i++) {
+    const OStage *st = &w->stages[i];
+    if (st->cls == USE_OWN) { if (!own_alone(w, st)) return NULL; continue; }
+    if (!single_stage(w, st)) return NULL;
+    AlgExpr *t = over_branches(w, ALG_MAXOVER, st->t);
+    if (st->loop) t = alg_max_over(g, st->loop, st->loop_lo, st->loop_hi, t);
+    t_max = t_max ? alg_max(g, t_max, t) : t;
+    stages++;
+    one = st;
+  }
+  if (stages == 0) return stepmax;
+  AlgExpr *waits = alg_sub(g, w->n, alg_num_int(g, 1));
+  if (stages == 1 && !one->loop)
+    waits = alg_sub(g, alg_func(g, ALG_CEIL, alg_div(g, w->n, reduce_mult(c, one->res))), alg_num_int(g, 1));
+  return alg_add(g, stepmax, alg_mul(g, alg_max(g, zero(c), waits), t_max));
+}
+
+/* par (k = a, b) S(k) over one piece: tightens out->L and out->U by the rules above when S is a
+** chain they cover. env is the par's scope; p the piece (its value bound as the next index). */
+void reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
+  AlgCtx *g = c->alg;
+  if (env->depth >= EVAL_MAX_INDICES) return;
+  OWalk *w = arena_alloc(&c->arena, sizeof *w);
+  memset(w, 0, sizeof *w);
+  w->c = c; w->k = p->index; w->ka = p->lo; w->kb = p->hi; w->ok = 1;
+  w->n = alg_add(g, alg_sub(g, p->hi, p->lo), alg_num_int(g, 1));
+  int checks = c->checks.count;   /* the walk re-reads expressions: their checks are made */
+  env->idx[env->depth++] = p->value;
+  const Stmt *chain = p->stmt;
+  while (chain->kind == ST_BLOCK && chain->u.block.count == 1) chain = chain->u.block.items[0];
+  if (chain->kind == ST_IF && (!chain->u.branch.otherwise || chain->u.branch.otherwise->kind == ST_SKIP) &&
+      alg_contains(reduce_expr(c, env, chain->u.branch.cond), w->k)) {
+    /* par (k) if (cond(k)) S: the branches where cond holds run S together, the others nothing */
+    w->subset = 1;
+    chain = chain->u.branch.then;
+  }
+  int pushed = 1;
+  if (!w->subset && chain->kind == ST_PAR && env->depth < EVAL_MAX_INDICES) {
+    /* par (k) par (k2) S: one par over the pairs, when k2's range does not depend on k */
+    AlgExpr *a2 = reduce_expr(c, env, chain->u.loop.lo), *b2 = reduce_expr(c, env, chain->u.loop.hi);
+    if (alg_contains(a2, w->k) || alg_contains(b2, w->k)) { env->depth--; c->checks.count = checks; return; }
+    w->k2 = alg_index_new(g, chain->u.loop.var.name, a2, b2); w->k2a = a2; w->k2b = b2;
+    AlgExpr *n2 = alg_add(g, alg_sub(g, b2, a2), alg_num_int(g, 1));
+    w->n = alg_mul(g, alg_max(g, zero(c), w->n), alg_max(g, zero(c), n2));
+    env->idx[env->depth++] = alg_sym(g, w->k2);
+    pushed = 2;
+    chain = chain->u.loop.body;
+  }
+  OTime body = walk(w, env, chain);
+  env->depth -= pushed;
+  c->checks.count = checks;
+  if (!w->ok || c->failed) return;
+  AlgExpr *some = alg_cmp(g, ALG_CMP_GE, w->n, alg_num_int(g, 1));   /* the par runs a branch */
+  AlgExpr *lower = NULL;
+  for (int i = 0; i < w->nstages && !w->subset; i++) {
+    const OStage *st = &w->stages[i];
+    if (!single_stage(w, st)) continue;
+    AlgExpr *lo = stage_lower(w, st, body.exact);
+    lower = lower ? alg_max(g, lower, lo) : lo;
+  }
+  if (lower) out->L = alg_max(g, out->L, alg_cond(g, some, lower, zero(c)));
+  /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */
+  AlgExpr *upper = tandem_upper(w, body.stepmax);
+  AlgExpr *fallback = upper ? alg_min(g, out->U, upper) : out->U;
+  AlgExpr *steps = lockstep(w);
+  if (steps) out->U = alg_is_num(steps, 1) ? out->phi_hi : alg_cond(g, steps, out->phi_hi, fallback);
+  else out->U = fallback;
+}

@@ -1,0 +1,55 @@
+#!/bin/sh
+# tight_idioms.sh — the idioms of bench/tight (issue 15) against the simulator at a few sizes:
+# the simulated time inside [lo, hi], hi / sim <= 2, |est - sim| / sim <= 5%; and hand-derived
+# values of the rules of docs/reduction.md ("Pars whose branches are the same chain", "Consts
+# derived from params").
+set -u
+die() { echo "tight_idioms.sh: $*"; exit 1; }
+# |a - b| <= 1e-9 |b|
+close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-9 * (b < 0 ? -b : b)) }'; }
+# predict's lo, est, hi at NAME=VALUE (columns 2-4 of the csv row: the one -D name first)
+bounds() { "$PAMC" predict "$1" -D "$2" --format csv 2>/dev/null | sed -n 2p | awk -F, '{ print $2, $3, $4 }'; }
+sim() { "$PAMC" simulate "$1" -D "$2" --format csv | sed -n 2p | cut -d, -f2; }
+
+for model in bench/tight/*.pam; do
+  param=$(sed -n 's/^param \([A-Za-z_]*\).*/\1/p' "$model" | head -1)
+  for v in 1 2 3 7 16; do
+    b=$(bounds "$model" "$param=$v") || die "$model $param=$v: predict failed"
+    s=$(sim "$model" "$param=$v") || die "$model $param=$v: simulate failed"
+    echo "$b $s" | awk -v m="$model $param=$v" '{ lo = $1; est = $2; hi = $3; s = $4;
+      if (s < lo * (1 - 1e-9) || s > hi * (1 + 1e-9)) { print m ": sim " s " outside [" lo ", " hi "]"; exit 1 }
+      if (s > 0 && hi > 2 * s * (1 + 1e-9)) { print m ": hi/sim " hi / s " > 2"; exit 1 }
+      d = est - s; if (d < 0) d = -d
+      if (s > 0 && d > 0.05 * s) { print m ": |est - sim| / sim " d / s " > 5%"; exit 1 } }' || exit 1
+  done
+done
+
+# Pipeline, M = 100 items through S = 64 stages of 10us: lo = hi = (S + M - 1) t = 1.63 ms.
+set -- $(bounds bench/tight/pipeline_stages.pam S=64)
+close "$1" 1.63e-3 || die "pipeline lo $1, want 1.63 ms"
+close "$3" 1.63e-3 || die "pipeline hi $3, want 1.63 ms"
+# Ring, P = 64: 10 steps of ceil(10^6 / 64) ns + 2 * 5us, no waits: lo = hi = 256.25 us.
+set -- $(bounds bench/tight/ring_exchange.pam P=64)
+close "$1" 256.25e-6 || die "ring lo $1, want 256.25 us"
+close "$3" 256.25e-6 || die "ring hi $3, want 256.25 us"
+# Grid with two indices, Q = 10: 5 steps of 410^2 ns + 4 * (2us + 3280 * 0.5ns), no waits.
+set -- $(bounds bench/tight/grid2d_exchange.pam Q=10)
+close "$3" "$(awk 'BEGIN { printf "%.17g", 5 * (168100e-9 + 4 * (2e-6 + 3280 * 0.5e-9)) }')" || die "grid2d hi $3"
+# All-to-all, P = 100: 99 rounds of 2us + 655.36 bytes * 0.5 ns, to distinct ports.
+set -- $(bounds bench/tight/alltoall.pam P=100)
+close "$3" "$(awk 'BEGIN { printf "%.17g", 99 * (2e-6 + 65536 / 100 * 0.5e-9) }')" || die "alltoall hi $3"
+# Threads, T = 7 on 4 cores: 1us spawn + ceil(7 / 4) * 1 ms, both bounds.
+set -- $(bounds bench/tight/threads_fcfs.pam T=7)
+close "$1" 2.001e-3 || die "threads lo $1, want 2.001 ms"
+close "$3" 2.001e-3 || die "threads hi $3, want 2.001 ms"
+# ps: the ceil term does not hold (7 threads of 1 ms on ps(4) take 7/4 ms): lo = 1.75 ms.
+set -- $(bounds bench/tight/threads_ps.pam T=7)
+close "$1" 1.75e-3 || die "threads on ps lo $1, want 1.75 ms"
+# Tree reduction, P = 16: 4 levels, the receivers k * 2^(l+1) distinct in each: hi = 4 * 2.5us.
+set -- $(bounds bench/tight/tree_reduce.pam P=16)
+close "$3" 10e-6 || die "tree reduction hi $3, want 10 us"
+# Consts derived from params follow -D: chunk = ceil(10^6 / 7) ns = 142.858 us at P = 7.
+set -- $(bounds bench/tight/derived_consts.pam P=7)
+s=$(sim bench/tight/derived_consts.pam P=7)
+close "$1" "$s" || die "derived consts lo $1, simulated $s"
+exit 0
