@@ -32,6 +32,7 @@ static const char usage[] =
   "  -p PATH          compile_commands.json (or its folder): the files' compiler flags\n"
   "  -I DIR           include directory for clang (repeatable)\n"
   "  -D MACRO[=V]     macro for clang's preprocessor (repeatable)\n"
+  "  -U MACRO         undefine a macro for clang's preprocessor (repeatable)\n"
   "  --memory-level L which machine constants charge memory: t_read_L / t_write_L with L one\n"
   "                   of l1 (default), l2, llc, mem: where the working set lives\n"
   "  -o FILE          where to write the model (default: standard output)\n"

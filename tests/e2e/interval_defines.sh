@@ -25,5 +25,6 @@ done
 # a duration may be an interval: lo 1 us, hi 4 us
 printf 'param P = 4;\nprocess main = delay(P * 1us);\n' > "$tmp/duration.pam"
 row=$("$PAMC" predict -D 'P=[1,4]' "$tmp/duration.pam" --format csv | tail -1) || die "duration: predict failed"
-echo "$row" | awk -F'",' '{ split($2, v, ","); exit !(v[1] == 1e-06 && v[3] >= 4e-06 && v[3] < 4.0001e-06) }' || die "duration: $row"
+# csv: the interval as two columns P_lo,P_hi, then lo, est, hi
+echo "$row" | awk -F, '{ exit !($1 == 1 && $2 == 4 && $3 == 1e-06 && $5 >= 4e-06 && $5 < 4.0001e-06) }' || die "duration: $row"
 exit 0
