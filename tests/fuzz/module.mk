@@ -74,7 +74,7 @@ fuzz-gen: $(FUZZ_GEN_BIN)
 # The calculus (fuzz_reduce.c): check + reduce + predict at two points of each free param on every
 # model. `make fuzz-reduce SECONDS=N`. Links the library code of lang/ (no commands).
 FUZZ_REDUCE_BIN     := $(FUZZ_DIR)/fuzz_reduce
-FUZZ_LIBRARY_SRCS   := $(PARSER_SRCS) $(filter-out lang/cmd_%.c lang/cli.c,$(LANG_SRCS)) $(ALGEBRA_SRCS) $(CALIBRATE_SRCS)
+FUZZ_LIBRARY_SRCS   := $(PARSER_SRCS) $(filter-out lang/cmd_%.c lang/cli.c lang/extract/%,$(LANG_SRCS)) $(ALGEBRA_SRCS) $(CALIBRATE_SRCS)
 
 $(FUZZ_REDUCE_BIN): tests/fuzz/fuzz_reduce.c $(FUZZ_LIBRARY_SRCS) $(FUZZ_SPEC_GEN) $(PARSER_GEN_DIR)/grammar.h $(PARSER_GEN_DIR)/lexer.h $(PARSER_GEN_DIR)/spec_grammar.h $(PARSER_GEN_DIR)/spec_lexer.h
 	@mkdir -p $(@D)
