@@ -208,6 +208,15 @@ static const IdiomModel idioms[] = {
   {"bsp.pam", "P", "bulk-synchronous iterations, imbalance, a gather as barrier"},
   {"wavefront.pam", "n", "wavefront, par over max(0, d - n + 1) .. min(d, n - 1)"},
   {"derived_consts.pam", "P", "consts derived from params"},
+  {"ring_if.pam", "P", "ring written with if (p < P - 1) nic[p + 1] else nic[0]"},
+  {"ring_cond.pam", "P", "ring written with nic[p == P - 1 ? 0 : p + 1]"},
+  {"ring_proc.pam", "P", "ring through process calls send((p + 1) % P)"},
+  {"grid_flat.pam", "Q", "Q x Q halo with one index, floor(p / Q) * Q + (p % Q + 1) % Q"},
+  {"block_loop.pam", "P", "seq over a block's rows to min(N, (w + 1) * B) - 1, then a bus"},
+  {"remainder_gather.pam", "P", "floor(N / P) + (w < N % P ? 1 : 0) tasks, then a root"},
+  {"tree_mod.pam", "P", "binomial tree over all workers, p % 2^(k+1) == 0"},
+  {"threads_dealt.pam", "T", "T threads dealt over 4 cores, core[t % C]"},
+  {"alltoall_if.pam", "P", "all-to-all rounds, if (p + k < P) port[p + k] else port[p + k - P]"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

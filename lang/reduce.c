@@ -201,6 +201,7 @@ static void reduce_repeat(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
 static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   AlgCtx *g = c->alg;
   AlgExpr *a = reduce_expr(c, env, s->u.loop.lo), *b = reduce_expr(c, env, s->u.loop.hi);
+  int families = c->nfam_locs;   /* families noted before this par (reduce_approx.c) */
   RPiece *pieces; Summary *bodies;
   int count = loop_pieces(c, env, s, a, b, &pieces, &bodies);
   reduce_sum_init(c, out);
@@ -234,7 +235,14 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
     out->U = alg_max(g, out->U, alg_max_over(g, p->index, p->lo, p->hi,
                                              alg_add(g, bodies[k].phi_hi, wait)));
   }
-  if (count == 1) reduce_order_par(c, env, &pieces[0], out);   /* reduce_order.c */
+  if (count == 1) {
+    AlgExpr *before = out->U;
+    reduce_order_par(c, env, &pieces[0], out);   /* reduce_order.c */
+    /* U = phi proved: the families taken as one resource for this par's waits are in no bound
+    ** (the chain holds no par or ||, so every family noted since the par began is for its
+    ** waits; none comes from a memoised call) */
+    if (out->U != before && out->U == out->phi_hi) c->nfam_locs = families;
+  }
 }
 
 /* Combines two summaries pointwise: piecewise on cond (cond != NULL) or the hull (cond NULL:

@@ -20,6 +20,7 @@ typedef enum {
   USE_FREE,       /* at most m_r requests can be present at once: never queues */
   USE_OWN,        /* family member injective in k: no two branches share it at one step */
   USE_STAGE,      /* the same member for every branch: the branches queue there */
+  USE_SHARD,      /* (+-k + c) % K: each member serves the branches of one residue class */
   USE_OTHER       /* anything else */
 } UseClass;
 
@@ -53,6 +54,8 @@ typedef struct OWalk {
   int subset;           /* 1 when only the branches where an `if` on k holds run the chain:
                            n is then an upper bound on their number (no lower bounds) */
   int other;            /* 1 when some use is USE_OTHER or on a ps resource */
+  int kif;              /* `if`s on the branch index being walked (walk_if_branch): every use is
+                           recorded, whatever its class, to be paired with the other side's */
   OStage stages[ORDER_MAX_STAGES]; /* OWN and STAGE uses in order */
   int nstages;          /* length of stages */
   AlgSymbol *loops[EVAL_MAX_INDICES]; /* chain loops around the statement, outermost first */
@@ -121,6 +124,112 @@ static int integer_valued(RCtx *c, AlgExpr *x) {
 /* (+-i + c) % K with K - (hi - lo + 1) >= 0: its modulus K, else NULL. */
 static AlgExpr *cyclic_modulus(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
 
+/* Nesting of conditional member maps `c ? x : y` that piece_image follows. */
+#define ORDER_MAX_COND_DEPTH 8
+
+/* 1 when hi - lo is a negative number: the range is empty for every value. */
+static int surely_empty(AlgExpr *lo, AlgExpr *hi, RCtx *c) {
+  AlgExpr *d = alg_sub(c->alg, hi, lo);
+  return alg_kind(d) == ALG_NUM && mpq_sgn(alg_num_value(d)) < 0;
+}
+
+/* cond, a comparison of i with an integer-valued expression free of i (i == b, i != b, i < b,
+** i <= b, either way round), as the ranges of i where it holds and where it fails: at most 2
+** each, [lo, hi] clipped by the cut, not by the range (a superset of the true piece, enough for
+** the argument below). Returns the number of ranges in *n_true + *n_false, or 0 when cond is
+** not such a comparison. */
+static int cut_ranges(RCtx *c, AlgExpr *cond, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi,
+                      AlgExpr *t_lo[2], AlgExpr *t_hi[2], int *n_true, AlgExpr *f_lo[2],
+                      AlgExpr *f_hi[2], int *n_false) {
+  AlgCtx *g = c->alg;
+  AlgKind kind = alg_kind(cond);
+  if (kind != ALG_EQ && kind != ALG_NE && kind != ALG_LT && kind != ALG_LE) return 0;
+  AlgExpr *d = alg_sub(g, alg_kid(cond, 0), alg_kid(cond, 1));   /* cond: d op 0 */
+  AlgExpr *slope = slope_in(c, d, i);
+  if (!slope || !(alg_is_num(slope, 1) || alg_is_num(slope, -1))) return 0;
+  int up = alg_is_num(slope, 1);
+  /* d = +-(i - b) */
+  AlgExpr *rest = alg_sub(g, d, alg_mul(g, slope, alg_sym(g, i)));
+  AlgExpr *b = up ? alg_neg(g, rest) : rest;
+  if (!integer_valued(c, b)) return 0;
+  AlgExpr *one = alg_num_int(g, 1);
+  AlgExpr *below = alg_sub(g, b, one), *above = alg_add(g, b, one);
+  *n_true = *n_false = 0;
+  if (kind == ALG_EQ || kind == ALG_NE) {   /* i == b */
+    AlgExpr **pl = kind == ALG_EQ ? t_lo : f_lo, **ph = kind == ALG_EQ ? t_hi : f_hi;
+    AlgExpr **ql = kind == ALG_EQ ? f_lo : t_lo, **qh = kind == ALG_EQ ? f_hi : t_hi;
+    int *np = kind == ALG_EQ ? n_true : n_false, *nq = kind == ALG_EQ ? n_false : n_true;
+    pl[0] = b; ph[0] = b; *np = 1;
+    ql[0] = lo; qh[0] = below; ql[1] = above; qh[1] = hi; *nq = 2;
+    return 3;
+  }
+  /* LT: d < 0; LE: d <= 0. up: i < b (i <= b); down: i > b (i >= b). */
+  AlgExpr *cut_lo_hi = kind == ALG_LT ? below : b;     /* up: true on [lo, this] */
+  AlgExpr *cut_hi_lo = kind == ALG_LT ? above : b;     /* down: true on [this, hi] */
+  if (up) {
+    t_lo[0] = lo; t_hi[0] = cut_lo_hi; f_lo[0] = alg_add(g, cut_lo_hi, one); f_hi[0] = hi;
+  } else {
+    t_lo[0] = cut_hi_lo; t_hi[0] = hi; f_lo[0] = lo; f_hi[0] = alg_sub(g, cut_hi_lo, one);
+  }
+  *n_true = *n_false = 1;
+  return 2;
+}
+
+/* Rule (piecewise one-to-one member maps): e is one-to-one in i over lo..hi, its values within
+** [*im_lo, *im_hi]. a*i + b (a a nonzero number): [a lo + b, a hi + b] ordered; e free of i on a
+** range of at most one index; (+-i + c) % K as injective_in: [0, K - 1]; cond ? x : y with cond
+** a comparison of i (cut_ranges): x one-to-one on each range where cond holds, y on each where
+** it fails, and the images of all these ranges pairwise disjoint (one's top below the other's
+** bottom, proved for every admissible value): two indices in the same range get distinct values
+** by the range's rule, two in different ranges values in disjoint windows. The ranges are
+** supersets of where each side runs, so their images are supersets of the true ones.
+** `p == P - 1 ? 0 : p + 1` over 0..P-1: {0} and [1, P - 1]. */
+static int piece_image(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi, AlgExpr **im_lo,
+                       AlgExpr **im_hi, int depth) {
+  AlgCtx *g = c->alg;
+  if (depth > ORDER_MAX_COND_DEPTH) return 0;
+  if (!alg_contains(e, i)) {
+    if (!alg_is_nonneg(g, alg_sub(g, lo, hi))) return 0;
+    *im_lo = *im_hi = e;
+    return 1;
+  }
+  AlgExpr *slope = slope_in(c, e, i);
+  if (slope) {
+    if (alg_kind(slope) != ALG_NUM) return 0;
+    AlgExpr *x = alg_subst(g, e, i, lo), *y = alg_subst(g, e, i, hi);
+    int pos = mpq_sgn(alg_num_value(slope)) > 0;
+    *im_lo = pos ? x : y; *im_hi = pos ? y : x;
+    return 1;
+  }
+  if (alg_kind(e) == ALG_MOD) {
+    if (!cyclic_modulus(c, e, i, lo, hi)) return 0;
+    *im_lo = alg_num_int(g, 0); *im_hi = alg_sub(g, alg_kid(e, 1), alg_num_int(g, 1));
+    return 1;
+  }
+  if (alg_kind(e) != ALG_COND) return 0;
+  AlgExpr *rl[4], *rh[4], *vl[4], *vh[4];
+  int nt = 0, nf = 0;
+  if (!cut_ranges(c, alg_kid(e, 0), i, lo, hi, rl, rh, &nt, rl + 2, rh + 2, &nf)) return 0;
+  int n = 0;
+  AlgExpr *plo[4], *phi[4];
+  for (int r = 0; r < 4; r++) {
+    if ((r < 2 && r >= nt) || (r >= 2 && r - 2 >= nf)) continue;
+    if (surely_empty(rl[r], rh[r], c)) continue;
+    AlgExpr *side = alg_kid(e, r < 2 ? 1 : 2);
+    if (!piece_image(c, side, i, rl[r], rh[r], &vl[n], &vh[n], depth + 1)) return 0;
+    plo[n] = vl[n]; phi[n] = vh[n]; n++;
+  }
+  AlgExpr *one = alg_num_int(g, 1);
+  for (int a = 0; a < n; a++)
+    for (int b = a + 1; b < n; b++)
+      if (!alg_is_nonneg(g, alg_sub(g, alg_sub(g, plo[b], phi[a]), one)) &&
+          !alg_is_nonneg(g, alg_sub(g, alg_sub(g, plo[a], phi[b]), one))) return 0;
+  if (n == 0) { *im_lo = *im_hi = alg_num_int(g, 0); return 1; }
+  *im_lo = plo[0]; *im_hi = phi[0];
+  for (int a = 1; a < n; a++) { *im_lo = alg_min(g, *im_lo, plo[a]); *im_hi = alg_max(g, *im_hi, phi[a]); }
+  return 1;
+}
+
 /* Rule (one-to-one member maps): the index e names distinct members for distinct i in lo..hi,
 ** the other symbols of e held fixed. a*i + c with a != 0 free of i (`k * 2^(l + 1)` at level l of
 ** a tree); (i + c) % K and (-i + c) % K when the range has at most K indices
@@ -133,7 +242,9 @@ static int injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr 
   if (slope) return nonzero(c, slope);
   (void)g;
   AlgExpr *term = term_of(e, i);   /* adding what does not depend on i keeps it one-to-one */
-  return term && cyclic_modulus(c, term, i, lo, hi) != NULL;
+  if (term && cyclic_modulus(c, term, i, lo, hi) != NULL) return 1;
+  AlgExpr *im_lo, *im_hi;
+  return term && alg_kind(term) == ALG_COND && piece_image(c, term, i, lo, hi, &im_lo, &im_hi, 0);
 }
 
 static AlgExpr *cyclic_modulus(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
@@ -188,9 +299,66 @@ static int injective_pair(RCtx *c, AlgExpr *e, AlgSymbol *n, AlgExpr *nlo, AlgEx
   return f && alg_is_nonneg(g, alg_sub(g, G, W)) && integer_steps(c, f, o, olo, ohi);
 }
 
+/* e with floor(i / Q) replaced by o and i % Q by n (sums, products, powers, remainders, floors
+** and ceilings of such rebuilt); NULL when i occurs elsewhere or the nesting is too deep. */
+static AlgExpr *split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgExpr *o, AlgExpr *n,
+                             int depth) {
+  AlgCtx *g = c->alg;
+  if (!alg_contains(e, i)) return e;
+  if (depth > ORDER_MAX_COND_DEPTH * 4) return NULL;
+  AlgExpr *iv = alg_sym(g, i);
+  AlgKind kind = alg_kind(e);
+  if (kind == ALG_FLOOR && alg_kid(e, 0) == alg_div(g, iv, Q)) return o;
+  if (kind == ALG_MOD && alg_kid(e, 0) == iv && alg_kid(e, 1) == Q) return n;
+  size_t nk = alg_nkids(e);
+  if (nk == 0 || nk > 8) return NULL;
+  AlgExpr *kids[8];
+  for (size_t j = 0; j < nk; j++)
+    if (!(kids[j] = split_digits(c, alg_kid(e, j), i, Q, o, n, depth + 1))) return NULL;
+  switch (kind) {
+  case ALG_ADD: return alg_add_n(g, nk, kids);
+  case ALG_MUL: return alg_mul_n(g, nk, kids);
+  case ALG_MOD: return alg_mod(g, kids[0], kids[1]);
+  case ALG_POW: return alg_pow(g, kids[0], kids[1]);
+  case ALG_FLOOR: case ALG_CEIL: return alg_func(g, kind, kids[0]);
+  default: return NULL;
+  }
+}
+
+/* The first Q of a floor(i / Q) or i % Q in e; NULL when none. */
+static AlgExpr *digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i, int depth) {
+  if (!alg_contains(e, i) || depth > ORDER_MAX_COND_DEPTH * 4) return NULL;
+  if (alg_kind(e) == ALG_MOD && alg_kid(e, 0) == alg_sym(c->alg, i)) return alg_kid(e, 1);
+  if (alg_kind(e) == ALG_FLOOR && alg_kind(alg_kid(e, 0)) == ALG_MUL) {
+    AlgExpr *q = alg_div(c->alg, alg_sym(c->alg, i), alg_kid(e, 0));   /* i / (i / Q) = Q */
+    if (!alg_contains(q, i)) return q;
+  }
+  for (size_t j = 0; j < alg_nkids(e); j++) {
+    AlgExpr *q = digit_base(c, alg_kid(e, j), i, depth + 1);
+    if (q) return q;
+  }
+  return NULL;
+}
+
+/* Rule (one-to-one maps of one index read as two digits): i over lo..hi with lo >= 0 is
+** Q*o + n with o = floor(i / Q) and n = i % Q in 0..Q-1 (Q a positive integer), one pair per i;
+** an index e(i) that is e'(o, n) with e' one-to-one in the pairs (injective_pair over
+** o = floor(lo / Q)..floor(hi / Q), n = 0..Q-1, a box holding every pair met) is then one-to-one
+** in i. `floor(p / Q) * Q + (p % Q + 1) % Q` over p = 0..Q*Q-1: the row-wise shift of a grid. */
+static int injective_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
+  AlgCtx *g = c->alg;
+  AlgExpr *Q = digit_base(c, e, i, 0);
+  if (!Q || !integer_valued(c, Q) || alg_bounds(g, Q).lo < 1 || !alg_is_nonneg(g, lo)) return 0;
+  AlgExpr *olo = alg_func(g, ALG_FLOOR, alg_div(g, lo, Q)), *ohi = alg_func(g, ALG_FLOOR, alg_div(g, hi, Q));
+  AlgExpr *nlo = alg_num_int(g, 0), *nhi = alg_sub(g, Q, alg_num_int(g, 1));
+  AlgSymbol *o = alg_index_new(g, "o", olo, ohi), *n = alg_index_new(g, "n", nlo, nhi);
+  AlgExpr *e2 = split_digits(c, e, i, Q, alg_sym(g, o), alg_sym(g, n), 0);
+  return e2 && !alg_contains(e2, i) && injective_pair(c, e2, n, nlo, nhi, o, olo, ohi);
+}
+
 /* A member index that differs between any two branches (pairs (k, k2) when the par is nested). */
 static int injective_branches(OWalk *w, AlgExpr *e) {
-  if (!w->k2) return injective_in(w->c, e, w->k, w->ka, w->kb);
+  if (!w->k2) return injective_in(w->c, e, w->k, w->ka, w->kb) || injective_digits(w->c, e, w->k, w->ka, w->kb);
   return injective_pair(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb) ||
          injective_pair(w->c, e, w->k, w->ka, w->kb, w->k2, w->k2a, w->k2b);
 }
@@ -214,11 +382,36 @@ static int enough_servers(OWalk *w, const Decl *res) {
   return alg_is_nonneg(w->c->alg, alg_sub(w->c->alg, reduce_mult(w->c, res), w->n));
 }
 
+/* Rule (members dealt round robin): an index (+-k + c) % K + rest, K an integer >= 1 free of k
+** and rest free of k, sends the n = b - a + 1 branches to members by residue class of k: n
+** consecutive integers fall at most ceil(n / K) in one class, and exactly that many in some
+** class. Returns K, or NULL. (`core[t % C]`: T threads dealt over C cores.) */
+static AlgExpr *shard_modulus(const OWalk *w, AlgExpr *index) {
+  RCtx *c = w->c;
+  if (w->k2 || !index) return NULL;
+  AlgExpr *term = term_of(index, w->k);
+  if (!term || alg_kind(term) != ALG_MOD) return NULL;
+  AlgExpr *slope = slope_in(c, alg_kid(term, 0), w->k), *K = alg_kid(term, 1);
+  if (!slope || !(alg_is_num(slope, 1) || alg_is_num(slope, -1)) || alg_contains(K, w->k)) return NULL;
+  return K;
+}
+
+/* Where the round-robin rule holds: K an integer >= 1 (1 when proved for every admissible
+** value, else the test for the formula to decide at each point: a const `C = 4` is a number
+** there, but any value of the const's range here). */
+static AlgExpr *shard_holds(const OWalk *w, AlgExpr *K) {
+  AlgCtx *g = w->c->alg;
+  if (integer_valued(w->c, K) && alg_bounds(g, K).lo >= 1) return alg_num_int(g, 1);
+  return alg_and(g, alg_cmp(g, ALG_CMP_EQ, alg_func(g, ALG_FLOOR, K), K),
+                 alg_cmp(g, ALG_CMP_GE, K, alg_num_int(g, 1)));
+}
+
 static UseClass use_class(OWalk *w, const Decl *res, AlgExpr *index) {
   if (enough_servers(w, res)) return USE_FREE;
   if (res->u.resource.discipline == DISC_PS) return USE_OTHER;
   if (!index || !by_branch(w, index)) return USE_STAGE;
   if (res->u.resource.count && injective_branches(w, index)) return USE_OWN;
+  if (res->u.resource.count && shard_modulus(w, index)) return USE_SHARD;
   return USE_OTHER;
 }
 
@@ -243,8 +436,8 @@ static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
   AlgExpr *t = reduce_expr(c, env, s->u.use.duration);
   AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
   UseClass cls = use_class(w, res, index);
-  if (cls == USE_OTHER) w->other = 1;
-  if (cls == USE_OWN || cls == USE_STAGE) {
+  if (cls == USE_OTHER && !w->kif) w->other = 1;
+  if (cls == USE_OWN || cls == USE_STAGE || cls == USE_SHARD || (w->kif && cls == USE_OTHER)) {
     if (w->nstages == ORDER_MAX_STAGES) return fail(w);
     OStage *st = &w->stages[w->nstages++];
     memset(st, 0, sizeof *st);
@@ -281,13 +474,46 @@ static OTime walk_block(OWalk *w, REnv *env, const Stmt *s) {
   return sum;
 }
 
+/* Rule (a loop whose range depends on the branch, on members of its own): seq (j = a(k), b(k)) S
+** where every use of S the walk records names a member one-to-one in k (USE_OWN; never a stage
+** all branches share): the loop is one step of the chain, of contention-free time
+** sum_j phi_S(j) for branch k (exact in k, its max over k as the step's), and a use after it
+** sees that time in its head. The rules that use it read: lockstep needs equal times (the walk
+** marks the chain as varying), the tandem line needs its OWN members used by branch k alone,
+** and the order-aware lower bound reads only stages outside (`rows(w)` rows, then a gather). */
+static OTime walk_loop_by_branch(OWalk *w, REnv *env, const Stmt *body, const char *name, AlgExpr *a,
+                                 AlgExpr *b, int bound_in_env) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  if (env->depth >= EVAL_MAX_INDICES || w->kif) return fail(w);
+  AlgSymbol *j = alg_index_new(g, name, a, b);
+  if (bound_in_env) env->idx[env->depth++] = alg_sym(g, j);
+  int from = w->nstages;
+  OTime part = walk(w, env, body);
+  if (bound_in_env) env->depth--;
+  if (!w->ok) return part;
+  for (int i = from; i < w->nstages; i++) if (w->stages[i].cls != USE_OWN) return fail(w);
+  for (int i = from; i < w->nstages; i++) {   /* the loop's index is bound nowhere outside */
+    OStage *st = &w->stages[i];
+    if (alg_contains(st->index, j)) return fail(w);
+    st->t = alg_max_over(g, j, a, b, st->t);
+    st->least = alg_min_over(g, j, a, b, st->least);
+    st->head = zero(c);
+    st->loops++;
+  }
+  w->vary = 1;
+  AlgExpr *exact = alg_sum(g, j, a, b, part.exact);
+  OTime r = {exact, over_branches(w, ALG_MAXOVER, exact)};
+  return r;
+}
+
 /* seq (j = a, b) S inside the chain (or repeat, with a fresh index): the heads of the stages of
 ** S gain the iterations before j; a stage whose member does not change with j is met again. */
 static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, AlgExpr *a,
                        AlgExpr *b, int bound_in_env) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  if (by_branch(w, a) || by_branch(w, b)) return fail(w);   /* steps differ by branch */
+  if (by_branch(w, a) || by_branch(w, b)) return walk_loop_by_branch(w, env, body, name, a, b, bound_in_env);
   if (w->nloops == EVAL_MAX_INDICES || env->depth >= EVAL_MAX_INDICES) return fail(w);
   AlgSymbol *j = alg_index_new(g, name, a, b);
   w->loops[w->nloops] = j; w->loop_lo[w->nloops] = a; w->loop_hi[w->nloops] = b; w->nloops++;
@@ -310,11 +536,50 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
   return r;
 }
 
+/* 1 when stages x and y are the same use but for the member: same resource, duration, place
+** in the chain (head, guard, loops). */
+static int same_but_member(const OStage *x, const OStage *y) {
+  return x->res == y->res && x->t == y->t && x->head == y->head && x->guard == y->guard &&
+         x->loop == y->loop && x->loops == y->loops && x->bad == y->bad;
+}
+
+/* Rule (sides that differ only in a member): `if (cond(k)) S1 else S2` where S1 and S2 run the
+** same steps for the same times (their contention-free times are one expression of k) and
+** differ only in the members their uses name is the chain with each such use on member
+** `cond ? x : y`: every branch runs the same requests at the same instants as before, each to
+** the member its side names. The member map is then classed as any other (one-to-one pieces:
+** piece_image). Anything else: the walk gives up. */
+static OTime walk_if_branch(OWalk *w, REnv *env, const Stmt *s, AlgExpr *cond) {
+  RCtx *c = w->c;
+  if (!s->u.branch.otherwise || w->k2) return fail(w);
+  int from = w->nstages, vary = w->vary;
+  w->kif++;
+  OTime x = walk(w, env, s->u.branch.then);
+  int mid = w->nstages;
+  OTime y = walk(w, env, s->u.branch.otherwise);
+  w->kif--;
+  if (!w->ok) return x;
+  if (x.exact != y.exact || x.stepmax != y.stepmax || w->nstages - mid != mid - from) return fail(w);
+  w->vary = vary;
+  if (by_branch(w, x.exact)) w->vary = 1;
+  for (int i = 0; i < mid - from; i++) {
+    OStage *a = &w->stages[from + i];
+    const OStage *b = &w->stages[mid + i];
+    if (!same_but_member(a, b) || (a->index != b->index && (!a->index || !b->index))) return fail(w);
+    a->index = a->index == b->index ? a->index : alg_cond(c->alg, cond, a->index, b->index);
+    a->loop_free = a->loop_free && b->loop_free;
+    a->cls = use_class(w, a->res, a->index);
+    if (a->cls == USE_OTHER && !w->kif) w->other = 1;
+  }
+  w->nstages = mid;
+  return x;
+}
+
 /* if (cond) S1 else S2 with cond free of k: every branch takes the same side. */
 static OTime walk_if(OWalk *w, REnv *env, const Stmt *s) {
   AlgCtx *g = w->c->alg;
   AlgExpr *cond = reduce_expr(w->c, env, s->u.branch.cond);
-  if (by_branch(w, cond)) return fail(w);
+  if (by_branch(w, cond)) return walk_if_branch(w, env, s, cond);
   if (alg_kind(cond) == ALG_NUM) {
     const Stmt *pick = alg_is_num(cond, 0) ? s->u.branch.otherwise : s->u.branch.then;
     if (!pick) { OTime none = {zero(w->c), zero(w->c)}; return none; }
@@ -385,7 +650,8 @@ static int own_alone(const OWalk *w, const OStage *st) {
 /* 1 when st is the only use of its resource in the chain: its member gets one request per branch
 ** (per iteration of its loop when the member changes with the loop). */
 static int single_stage(const OWalk *w, const OStage *st) {
-  if (st->cls != USE_STAGE || st->bad || st->loops > 1) return 0;
+  if (st->cls == USE_SHARD && st->loops > 0) return 0;
+  if ((st->cls != USE_STAGE && st->cls != USE_SHARD) || st->bad || st->loops > 1) return 0;
   for (int i = 0; i < w->nstages; i++)
     if (&w->stages[i] != st && w->stages[i].res == st->res) return 0;
   return 1;
@@ -410,6 +676,15 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   AlgCtx *g = c->alg;
   AlgExpr *m = reduce_mult(c, st->res);
   AlgExpr *tail = alg_sub(g, alg_sub(g, total, st->head), st->t);
+  if (st->cls == USE_SHARD) {   /* its busiest member: ceil(n / K) requests */
+    AlgExpr *K = shard_modulus(w, st->index);
+    AlgExpr *q = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));
+    AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, st->head),
+                                     alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)),
+                                             over_branches(w, ALG_MINOVER, st->t))),
+                          over_branches(w, ALG_MINOVER, tail));
+    return over_stage_loop(c, st, alg_cond(g, shard_holds(w, K), lo, zero(c)));
+  }
   AlgExpr *t_min = over_branches(w, ALG_MINOVER, st->t);
   AlgExpr *busy = alg_div(g, over_branches(w, ALG_SUM, st->t), m);
   AlgExpr *first = st->res->u.resource.discipline == DISC_PS ? t_min
@@ -446,10 +721,13 @@ static AlgExpr *lockstep(const OWalk *w) {
 ** is its resource's only use; the stages form a line the branches pass in the same order.
 ** With D(k) the contention-free time of branch k summed step by step as the max over k, and
 ** t_max the longest stage request: U = D + (n - 1) t_max; with one stage outside loops,
-** U = D + (ceil(n / m) - 1) t_max. Argument: in docs/reduction.md. */
-static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax) {
+** U = D + (ceil(n / m) - 1) t_max, and for a shard (members dealt round robin, K of them)
+** U = D + (ceil(ceil(n / K) / m) - 1) t_max where K is an integer >= 1 (*holds: where that is).
+** Argument: in docs/reduction.md. */
+static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
+  *holds = alg_num_int(g, 1);
   if (w->other) return NULL;
   AlgExpr *t_max = NULL;
   int stages = 0;
@@ -466,8 +744,12 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax) {
   }
   if (stages == 0) return stepmax;
   AlgExpr *waits = alg_sub(g, w->n, alg_num_int(g, 1));
-  if (stages == 1 && !one->loop)
-    waits = alg_sub(g, alg_func(g, ALG_CEIL, alg_div(g, w->n, reduce_mult(c, one->res))), alg_num_int(g, 1));
+  if (stages == 1 && !one->loop) {
+    AlgExpr *q = w->n, *K = one->cls == USE_SHARD ? shard_modulus(w, one->index) : NULL;
+    if (K) q = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));   /* requests at its busiest member */
+    waits = alg_sub(g, alg_func(g, ALG_CEIL, alg_div(g, q, reduce_mult(c, one->res))), alg_num_int(g, 1));
+    if (K) *holds = shard_holds(w, K);
+  }
   return alg_add(g, stepmax, alg_mul(g, alg_max(g, zero(c), waits), t_max));
 }
 
@@ -516,7 +798,9 @@ void reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
   }
   if (lower) out->L = alg_max(g, out->L, alg_cond(g, some, lower, zero(c)));
   /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */
-  AlgExpr *upper = tandem_upper(w, body.stepmax);
+  AlgExpr *holds;   /* where the tandem line's bound holds (shards: K an integer >= 1) */
+  AlgExpr *upper = tandem_upper(w, body.stepmax, &holds);
+  if (upper && !alg_is_num(holds, 1)) upper = alg_cond(g, holds, upper, out->U);
   AlgExpr *fallback = upper ? alg_min(g, out->U, upper) : out->U;
   AlgExpr *steps = lockstep(w);
   if (steps) out->U = alg_is_num(steps, 1) ? out->phi_hi : alg_cond(g, steps, out->phi_hi, fallback);

@@ -77,6 +77,35 @@ grep -q 'approx.pam:6:3: note: T_lo rests on an approximation: the sum over i of
   || die "no note for the lower bound's sum: $(cat "$tmp/notes")"
 grep -q 'approx.pam:4:1: note: T_hi rests on an approximation: family cpu taken as one resource' "$tmp/notes" \
   || die "no note for the family: $(cat "$tmp/notes")"
+# a family whose par the lockstep rule proves free of waits (docs/reduction.md, "Pars whose
+# branches are the same chain": U = phi) is in no bound: no family note (issue 15 item 2)
+cat > "$tmp/ring.pam" <<'MODEL'
+param P = 64 in 1 .. 100000;
+resource cpu[P];
+resource nic[P];
+process send(dst) { use(nic[dst], 5us) }
+process main {
+  repeat (10)
+    par (p = 0, P - 1) {
+      use(cpu[p], 20us);
+      if (p == P - 1) use(nic[0], 5us) else use(nic[p + 1], 5us);
+      send((p + 1) % P)
+    }
+}
+MODEL
+"$PAMC" predict "$tmp/ring.pam" -D P=100 --format csv >"$tmp/out" 2>"$tmp/notes" || die "ring failed"
+! grep -q 'taken as one resource' "$tmp/notes" "$tmp/out" || die "family note on the ring: $(cat "$tmp/notes")"
+# 10 steps of 20us + 2 * 5us, no waits: hi = 300 us
+sed -n 2p "$tmp/out" | awk -F, '{ exit !($4 > 2.9999e-4 && $4 < 3.0001e-4) }' || die "ring hi: $(cat "$tmp/out")"
+# a par the rules do not cover (member (q * q) % P) keeps it
+cat > "$tmp/ring2.pam" <<'MODEL'
+param P = 64 in 1 .. 100000;
+resource nic[P];
+process main { par (p = 0, P - 1) { use(nic[p], 1us); use(nic[(p * p) % P], 5us) } }
+MODEL
+"$PAMC" predict "$tmp/ring2.pam" -D P=10 >/dev/null 2>"$tmp/notes" || die "ring2 failed"
+grep -q 'note: T_hi rests on an approximation: family nic taken as one resource' "$tmp/notes" \
+  || die "no family note where the bound rests on it: $(cat "$tmp/notes")"
 # a model with exact closed forms has none
 "$PAMC" predict models/halo.pam -m models/machine.mach 2>"$tmp/notes" >/dev/null || die "halo failed"
 [ ! -s "$tmp/notes" ] || die "notes on an exact model: $(cat "$tmp/notes")"

@@ -48,6 +48,20 @@ close "$1" 1.75e-3 || die "threads on ps lo $1, want 1.75 ms"
 # Tree reduction, P = 16: 4 levels, the receivers k * 2^(l+1) distinct in each: hi = 4 * 2.5us.
 set -- $(bounds bench/tight/tree_reduce.pam P=16)
 close "$3" 10e-6 || die "tree reduction hi $3, want 10 us"
+# Threads dealt round robin, T = 10 on core[t % 4]: the busiest core runs ceil(10 / 4) = 3 threads
+# of 1 ms, all ready at 0: lo = hi = 3 ms (the family as one resource gave hi = 10 ms).
+set -- $(bounds bench/tight/threads_dealt.pam T=10)
+close "$1" 3e-3 || die "threads dealt lo $1, want 3 ms"
+close "$3" 3e-3 || die "threads dealt hi $3, want 3 ms"
+# Ring written with an if, P = 100: 10 steps of 20us + 2 * 5us to distinct members: lo = hi = 300 us.
+set -- $(bounds bench/tight/ring_if.pam P=100)
+close "$1" 3e-4 || die "ring with if lo $1, want 300 us"
+close "$3" 3e-4 || die "ring with if hi $3, want 300 us"
+# Block rows then a bus, P = 100, N = 1000: 10 rows of 10us, then 100 messages of 2us queue at
+# the bus: lo = hi = 100us + 200us = 300 us.
+set -- $(bounds bench/tight/block_loop.pam P=100)
+close "$1" 3e-4 || die "block loop lo $1, want 300 us"
+close "$3" 3e-4 || die "block loop hi $3, want 300 us"
 # Consts derived from params follow -D: chunk = ceil(10^6 / 7) ns = 142.858 us at P = 7.
 set -- $(bounds bench/tight/derived_consts.pam P=7)
 s=$(sim bench/tight/derived_consts.pam P=7)

@@ -134,7 +134,8 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
   GenNode *n = &m->nodes[id];
   n->member_var = par_var;
   if (m->res[n->res].family) {
-    switch (gen_below(g, 6)) {
+    switch (gen_below(g, 7)) {
+    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 8); break;
     case 0: n->member = GEN_MEMBER_VAR; break;
     case 1: n->member = GEN_MEMBER_RING; n->member_off = gen_below(g, 3); break;
     case 2: n->member = GEN_MEMBER_RING_BACK; break;
@@ -374,7 +375,15 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
   else if (n->member == GEN_MEMBER_BLOCK) gen_put(b, "[floor(i%d / %d)]", n->member_var, n->member_val);
   else if (n->member == GEN_MEMBER_RING) gen_put(b, "[(i%d + %d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_RING_BACK) gen_put(b, "[(i%d + P - 1) %% P]", n->member_var);
-  else if (n->member == GEN_MEMBER_GRID) {
+  else if (n->member == GEN_MEMBER_PIECES) {
+    static const char *const forms[6] = {"[i%d == P - 1 ? 0 : i%d + 1]", "[i%d > 0 ? i%d - 1 : P - 1]",
+                                         "[i%d == 0 ? 1 : i%d]", "[floor(i%d / 2) * 2 + (i%d %% 2 + 1) %% 2]",
+                                         "[floor(i%d / 2) + i%d %% 2]", "[i%d < 2 ? i%d + 2 : 3 - i%d]"};
+    if (n->member_val == 6) gen_put(b, "[i%d %% 2]", n->member_var);   /* dealt round robin */
+    else if (n->member_val == 7) gen_put(b, "[(i%d + 1) %% 3]", n->member_var);
+    else if (n->member_val == 5) gen_put(b, forms[5], n->member_var, n->member_var, n->member_var);
+    else gen_put(b, forms[n->member_val], n->member_var, n->member_var);
+  } else if (n->member == GEN_MEMBER_GRID) {
     static const char *const forms[4] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
                                          "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]"};
     gen_put(b, forms[n->member_val & 3], n->member_var, n->member_off);
