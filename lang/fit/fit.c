@@ -5,6 +5,7 @@
 ** the covariance, the intervals and the quality figures.
 */
 #include "fit.h"
+#include "fit_keep.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@ typedef struct FitWork {
   const Runs *runs;                /* the configurations */
   const int *held_out;             /* per configuration: 1 when not fitted on */
   double *sigma;                   /* per configuration: its runs' sigma */
+  FitKeep *keep;                   /* per configuration: the runs fitted on (outliers left out) */
   double *est;                     /* scratch: est per configuration */
   int p;                           /* consts */
   double theta[FIT_MAX_CONSTS];    /* the consts' values (those at their bound: 0) */
@@ -68,12 +70,12 @@ static int weights(FitWork *w, const double *level) {
   if (!rel) return -1;
   int n = 0;
   for (int k = 0; k < runs->config_count; k++)
-    if (!w->held_out[k] && runs->configs[k].count > 1) rel[n++] = runs->configs[k].sd / runs->configs[k].mean;
+    if (!w->held_out[k] && w->keep[k].count > 1) rel[n++] = w->keep[k].sd / w->keep[k].mean;
   qsort(rel, (size_t)n, sizeof *rel, compare_doubles);
   double pooled = n ? runs_median(rel, n) : 1.0;
   free(rel);
   for (int k = 0; k < runs->config_count; k++) {
-    const RunsConfig *c = &runs->configs[k];
+    const FitKeep *c = &w->keep[k];
     double prior = pooled * (level ? level[k] : c->mean), own = c->count - 1;
     double var = (own * c->sd * c->sd + FIT_PRIOR_RUNS * prior * prior) / (own + FIT_PRIOR_RUNS);
     double floor = FIT_SIGMA_FLOOR * c->mean;
@@ -108,7 +110,7 @@ static int first_guess(FitWork *w, int configs) {
   }
   for (int k = 0, row = 0; k < n; k++) {
     if (w->held_out[k]) continue;
-    const RunsConfig *cf = &runs->configs[k];
+    const FitKeep *cf = &w->keep[k];
     gsl_vector_set(y, (size_t)row, cf->mean - e0[k]);
     gsl_vector_set(wt, (size_t)row, cf->count / (w->sigma[k] * w->sigma[k]));
     for (int j = 0; j < p; j++) gsl_matrix_set(X, (size_t)row, (size_t)j, g[(size_t)j * (size_t)n + (size_t)k]);
@@ -166,8 +168,8 @@ static int residuals(const gsl_vector *x, void *user, gsl_vector *f) {
   size_t i = 0;
   for (int k = 0; k < w->runs->config_count; k++) {
     if (w->held_out[k]) continue;
-    const RunsConfig *c = &w->runs->configs[k];
-    for (int t = 0; t < c->count; t++) gsl_vector_set(f, i++, (w->est[k] - c->times[t]) / w->sigma[k]);
+    const double *times = w->runs->configs[k].times + w->keep[k].first;
+    for (int t = 0; t < w->keep[k].count; t++) gsl_vector_set(f, i++, (w->est[k] - times[t]) / w->sigma[k]);
   }
   return GSL_SUCCESS;
 }
@@ -233,9 +235,9 @@ static double weighted_ssr(FitWork *w) {
   double chi2 = 0;
   for (int k = 0; k < w->runs->config_count; k++) {
     if (w->held_out[k]) continue;
-    const RunsConfig *c = &w->runs->configs[k];
-    for (int t = 0; t < c->count; t++) {
-      double r = (w->est[k] - c->times[t]) / w->sigma[k];
+    const double *times = w->runs->configs[k].times + w->keep[k].first;
+    for (int t = 0; t < w->keep[k].count; t++) {
+      double r = (w->est[k] - times[t]) / w->sigma[k];
       chi2 += r * r;
     }
   }
@@ -303,14 +305,14 @@ static int jacobian(FitWork *w, double *J, int rows) {
       minus = w->est;
       for (int k = 0, r = 0; k < n; k++) {
         if (w->held_out[k]) continue;
-        double weight = sqrt((double)w->runs->configs[k].count) / w->sigma[k];
+        double weight = sqrt((double)w->keep[k].count) / w->sigma[k];
         J[(size_t)r++ * (size_t)p + (size_t)j] = weight * (copy[k] - minus[k]) / (2 * h);
       }
       free(copy);
     } else {
       for (int k = 0, r = 0; k < n; k++) {
         if (w->held_out[k]) continue;
-        double weight = sqrt((double)w->runs->configs[k].count) / w->sigma[k];
+        double weight = sqrt((double)w->keep[k].count) / w->sigma[k];
         J[(size_t)r++ * (size_t)p + (size_t)j] = weight * (plus[k] - base[k]) / h;
       }
     }
@@ -419,7 +421,7 @@ static int quality(FitWork *w, FitResult *out) {
   long count = 0;
   for (int k = 0; k < n; k++)
     if (!w->held_out[k])
-      for (int t = 0; t < runs->configs[k].count; t++, count++) mean += runs->configs[k].times[t];
+      for (int t = w->keep[k].first; t < w->keep[k].first + w->keep[k].count; t++, count++) mean += runs->configs[k].times[t];
   mean /= count ? count : 1;
   int nf = 0, nh = 0;
   for (int k = 0; k < n; k++) {
@@ -430,7 +432,7 @@ static int quality(FitWork *w, FitResult *out) {
       continue;
     }
     fit[nf++] = rel;
-    for (int t = 0; t < c->count; t++) {
+    for (int t = w->keep[k].first; t < w->keep[k].first + w->keep[k].count; t++) {
       double y = c->times[t], r = y - out->est[k];
       ss_res += r * r;
       ss_tot += (y - mean) * (y - mean);
@@ -550,14 +552,17 @@ static int fit_solve(FitModel *m, const FitOptions *opts, FitResult *out, char *
   w.p = p;
   w.sigma = malloc((size_t)(n + 1) * sizeof *w.sigma);
   w.est = malloc((size_t)(n + 1) * sizeof *w.est);
+  w.keep = malloc((size_t)(n + 1) * sizeof *w.keep);
   double *J = malloc((size_t)(n + 1) * (size_t)p * sizeof *J);
   double C[FIT_MAX_CONSTS * FIT_MAX_CONSTS];
   int status = -1;
-  if (!w.sigma || !w.est || !J) goto done;
+  if (!w.sigma || !w.est || !w.keep || !J) goto done;
+  out->outliers = fit_keep_runs(runs, out->held_out, w.keep);
+  if (out->outliers < 0) goto done;
   for (int k = 0; k < n; k++)
     if (!out->held_out[k]) {
       out->fit_configs++;
-      out->fit_runs += runs->configs[k].count;
+      out->fit_runs += w.keep[k].count;
     }
   status = 1;
   if (out->fit_configs < p) {
@@ -589,6 +594,7 @@ static int fit_solve(FitModel *m, const FitOptions *opts, FitResult *out, char *
 done:
   free(w.sigma);
   free(w.est);
+  free(w.keep);
   free(J);
   return status;
 }

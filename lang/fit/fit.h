@@ -51,7 +51,8 @@ typedef struct FitResult {
   double *est;             /* est at every configuration (malloc'd; runs->config_count) */
   int *held_out;           /* per configuration: 1 when left out of the fit (malloc'd) */
   int fit_configs;         /* configurations fitted on */
-  long fit_runs;           /* runs fitted on */
+  long fit_runs;           /* runs fitted on (outliers left out) */
+  long outliers;           /* runs of the fitted configurations left out as outliers (fit_keep.h) */
   int dof;                 /* runs - free consts */
   double r2;               /* 1 - SS_res / SS_tot over the runs fitted on (times, unweighted) */
   double rel_median, rel_worst; /* |est - median| / median over the fitted configurations */

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "atomic_file.h"
+#include "fit_keep.h"
 #include "sim.h"
 
 /* Least width of a param column. */
@@ -27,6 +28,10 @@ void fit_format_bound(double v, int dir, char *buf, size_t size) {
   if (!(dir < 0 ? strtod(buf, NULL) <= v : strtod(buf, NULL) >= v)) snprintf(buf, size, "%.17g", v);
 }
 
+int fit_poorly_determined(const FitConst *c) {
+  return c->at_bound || c->hi - c->lo > 2 * c->value;
+}
+
 static void print_consts(FILE *out, const FitResult *fit) {
   int width = 5;
   for (int j = 0; j < fit->const_count; j++) {
@@ -41,7 +46,8 @@ static void print_consts(FILE *out, const FitResult *fit) {
     char interval[64];
     snprintf(interval, sizeof interval, "[%.4g, %.4g]", c->lo, c->hi);
     fprintf(out, "%-*s  %12.4g  %-28s  %.2g%s\n", width, c->decl->name.name, c->value, interval, c->se,
-            c->at_bound ? "  (held at its bound 0: the best fit was negative)" : "");
+            c->at_bound ? "  (held at its bound 0: the best fit was negative; the runs hardly determine it)"
+            : fit_poorly_determined(c) ? "  (poorly determined: its interval is wider than its value)" : "");
   }
 }
 
@@ -79,9 +85,14 @@ static void print_configs(FILE *out, const Runs *runs, const FitResult *fit) {
 }
 
 void fit_print(FILE *out, const char *model, const Runs *runs, const FitResult *fit) {
-  fprintf(out, "fit of %s to %s: %d const%s on %ld run%s (%d configuration%s)\n", model, runs->path,
+  fprintf(out, "fit of %s to %s: %d const%s on %ld run%s (%d configuration%s", model, runs->path,
           fit->const_count, fit->const_count == 1 ? "" : "s", fit->fit_runs, fit->fit_runs == 1 ? "" : "s",
           fit->fit_configs, fit->fit_configs == 1 ? "" : "s");
+  if (fit->outliers > 0)
+    fprintf(out, "; %ld outlier run%s left out: more than %g robust spreads from the median of %s "
+            "configuration", fit->outliers, fit->outliers == 1 ? "" : "s", FIT_OUTLIER_SPREADS,
+            fit->outliers == 1 ? "its" : "their");
+  fputs(")\n", out);
   print_consts(out, fit);
   fputc('\n', out);
   print_configs(out, runs, fit);

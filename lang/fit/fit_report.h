@@ -23,6 +23,10 @@ int fit_write_machine(const char *path, const char *model, const Runs *runs, con
 /* "1.2345e-09" rounded down (dir < 0) or up (dir > 0) to FIT_PRINT_DIGITS significant digits. */
 void fit_format_bound(double v, int dir, char *buf, size_t size);
 
+/* 1 when the runs hardly determine c: held at its bound, or its interval wider than twice its
+** value (the value could as well be 0 or double). */
+int fit_poorly_determined(const FitConst *c);
+
 /* Significant digits of the machine file's numbers. */
 #define FIT_PRINT_DIGITS 6
 
