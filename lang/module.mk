@@ -11,4 +11,4 @@ LANG_SRCS += lang/cmd_predict.c lang/predict_measured.c lang/predict.c lang/pred
 LANG_SRCS += lang/gen_print.c lang/gen_check.c lang/gen.c lang/cmd_gen.c
 LANG_SRCS += lang/cmd_extract.c
 LANG_SRCS += lang/fit/runs.c lang/fit/runs_csv.c lang/fit/runs_extrap.c lang/fit/fit_model.c lang/fit/fit_keep.c lang/fit/fit.c \
-             lang/fit/fit_report.c lang/cmd_fit.c
+             lang/fit/fit_report.c lang/fit/fit_format.c lang/cmd_fit.c

@@ -32,6 +32,9 @@ int fit_poorly_determined(const FitConst *c) {
   return c->at_bound || c->hi - c->lo > 2 * c->value;
 }
 
+static void print_header(FILE *out, const char *model, const Runs *runs, const FitResult *fit);
+static void print_quality(FILE *out, const Runs *runs, const FitResult *fit);
+
 static void print_consts(FILE *out, const FitResult *fit) {
   int width = 5;
   for (int j = 0; j < fit->const_count; j++) {
@@ -85,6 +88,21 @@ static void print_configs(FILE *out, const Runs *runs, const FitResult *fit) {
 }
 
 void fit_print(FILE *out, const char *model, const Runs *runs, const FitResult *fit) {
+  print_header(out, model, runs, fit);
+  print_consts(out, fit);
+  fputc('\n', out);
+  print_configs(out, runs, fit);
+  fputc('\n', out);
+  print_quality(out, runs, fit);
+}
+
+void fit_print_summary(FILE *out, const char *model, const Runs *runs, const FitResult *fit) {
+  print_header(out, model, runs, fit);
+  print_consts(out, fit);
+  print_quality(out, runs, fit);
+}
+
+static void print_header(FILE *out, const char *model, const Runs *runs, const FitResult *fit) {
   fprintf(out, "fit of %s to %s: %d const%s on %ld run%s (%d configuration%s", model, runs->path,
           fit->const_count, fit->const_count == 1 ? "" : "s", fit->fit_runs, fit->fit_runs == 1 ? "" : "s",
           fit->fit_configs, fit->fit_configs == 1 ? "" : "s");
@@ -93,10 +111,9 @@ void fit_print(FILE *out, const char *model, const Runs *runs, const FitResult *
             "configuration", fit->outliers, fit->outliers == 1 ? "" : "s", FIT_OUTLIER_SPREADS,
             fit->outliers == 1 ? "its" : "their");
   fputs(")\n", out);
-  print_consts(out, fit);
-  fputc('\n', out);
-  print_configs(out, runs, fit);
-  fputc('\n', out);
+}
+
+static void print_quality(FILE *out, const Runs *runs, const FitResult *fit) {
   fprintf(out, "quality: R^2 = %.4f; |est - median| / median: median %.1f%%, worst %.1f%%; rms "
           "relative residual of the runs %.1f%%; condition number %.3g\n", fit->r2,
           100 * fit->rel_median, 100 * fit->rel_worst, 100 * fit->rel_rms, fit->cond);
@@ -133,10 +150,14 @@ static int write_file(FILE *out, void *user, CalError *err) {
           fit->r2, 100 * fit->rel_rms, fit->cond);
   for (int j = 0; j < fit->const_count; j++) {
     const FitConst *c = &fit->consts[j];
-    char lo[64], hi[64], decl[256];
+    char lo[64], hi[64], typ[64], decl[256];
     fit_format_bound(c->lo, -1, lo, sizeof lo);
     fit_format_bound(c->hi, 1, hi, sizeof hi);
-    snprintf(decl, sizeof decl, "const %s = [%s, %s];", c->decl->name.name, lo, hi);
+    /* typ: predict's est is then the fit's (the midpoint of an interval clipped at 0 is not) */
+    snprintf(typ, sizeof typ, "%.*g", FIT_PRINT_DIGITS, c->value);
+    if (strtod(typ, NULL) < strtod(lo, NULL)) snprintf(typ, sizeof typ, "%s", lo);
+    if (strtod(typ, NULL) > strtod(hi, NULL)) snprintf(typ, sizeof typ, "%s", hi);
+    snprintf(decl, sizeof decl, "const %s = [%s, %s] typ %s;", c->decl->name.name, lo, hi, typ);
     fprintf(out, "%-44s # fitted %.6g in [%.4g, %.4g] (%g%%), %ld runs, rms relative residual %.2f%%%s\n",
             decl, c->value, c->lo, c->hi, 100 * fit->level, fit->fit_runs, 100 * fit->rel_rms,
             c->at_bound ? ", held at its bound 0" : "");
