@@ -16,15 +16,6 @@ void fit_print(FILE *out, const char *model, const Runs *runs, const FitResult *
 /* The header line, the consts' table and the quality lines (what --format csv puts on stderr). */
 void fit_print_summary(FILE *out, const char *model, const Runs *runs, const FitResult *fit);
 
-/* --format csv (fit_format.c): one row per configuration: its params, runs, runs_fitted (0 when
-** held out), measured (the median), measured_min, measured_max, est (seconds), error ((est -
-** median) / median), held_out (0 or 1). */
-void fit_print_csv(FILE *out, const Runs *runs, const FitResult *fit);
-/* --format json: {"model", "runs", "level", "consts": [{name, value, lo, hi, se, status: fitted,
-** at_bound or poorly_determined}], "configurations": [the csv's columns], "quality": {...},
-** "held_out": {configurations, error_median, error_worst} (with --holdout)}. */
-void fit_print_json(FILE *out, const char *model, const Runs *runs, const FitResult *fit);
-
 /* The machine file at path, written atomically: a header naming the model, the runs, the level
 ** and the command, then `const NAME = [LO, HI] typ VALUE;  # fitted VALUE ...` per const (ends rounded
 ** outward; typ the estimate, so that predict's est is the fit's). 0, or -1 with err filled (path untouched). */

@@ -1,5 +1,5 @@
 /*
-** fit_format.c — `pamc fit --format csv|json` (fit_report.h): the fit for programs, plain SI
+** fit_format.c — `pamc fit --format csv|json` (fit_format.h): the fit for programs, plain SI
 ** (seconds, relative errors as fractions), in step with `predict --measured`'s columns (measured,
 ** measured_min, measured_max, error). csv: one row per configuration; json: the consts, the
 ** configurations and the quality in one object.
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "fit_report.h"
+#include "fit_format.h"
 
 /* A number for csv and json: the shortest round-trip text; json has no inf or nan (null). */
 static void put_number(FILE *out, double v, int json) {

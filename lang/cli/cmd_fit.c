@@ -14,6 +14,7 @@
 #include "eval.h"
 #include "fit/fit.h"
 #include "fit/fit_report.h"
+#include "fit_format.h"
 #include "fit/runs.h"
 #include "sweep.h"
 
