@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # fit.sh — the driver of `make validate-fit`: `pamc fit` on a real program. bench/validate/mutex.c
 # (T threads, N iterations of private work and a critical section) is measured at small sizes
-# (N = 8, 16 iterations; T = 1, 2, 4), the unknown consts of its model (models/validate_mutex.pam:
-# t_add_double, latency) are fitted to those runs with `pamc fit`, and the fitted model predicts
+# (N = 8, 16 iterations; T = 1, 2, 4), two consts of its model (models/validate_mutex.pam:
+# t_add_double, t_lock) are fitted to those runs with `pamc fit`, and the fitted model predicts
 # sizes 8x and 64x larger (N = 128, 1024), which are then measured beside the prediction with
-# `pamc predict --measured`. No calibration: the fit replaces it; the machine file holds only the
-# cores (this machine's CPU count).
+# `pamc predict --measured`. No arithmetic calibration: the fit replaces it; the machine file
+# holds the cores (this machine's CPU count) and t_handoff, which only picks the model's regime
+# (est counts no hand-off, so runs cannot determine it): taken from VALIDATE_MACHINE, else from
+# build/validate/machine.mach (kept by `make validate`).
 #
 # Environment: PAMC (default ./pamc), VALIDATE_BIN (the built programs, default build/validate),
-# VALIDATE_K (runs per configuration, default 5). Run from the repository root.
+# VALIDATE_K (runs per configuration, default 5), VALIDATE_MACHINE (a machine file with t_handoff).
+# Run from the repository root.
 set -u
 
 PAMC=${PAMC:-./pamc}
@@ -27,8 +30,11 @@ case $K in ''|*[!0-9]*|0) die "VALIDATE_K must be a positive integer, not '$K'" 
 [ -x "$BIN/mutex" ] || die "$BIN/mutex not built (make validate-fit builds it)"
 
 cores=$(nproc 2>/dev/null || echo 1)
-printf '# validate-fit: the cores of this machine; the other consts are fitted\nresource cores = fcfs(%s);\n' \
-  "$cores" > "$work/cores.mach"
+source_mach=${VALIDATE_MACHINE:-$BIN/machine.mach}
+handoff=$(grep -m1 '^const t_handoff' "$source_mach" 2>/dev/null) \
+  || die "no t_handoff in $source_mach (run make validate or pamc calibrate, or set VALIDATE_MACHINE)"
+printf '# validate-fit: the cores of this machine and the hand-off; the other consts are fitted\nresource cores = fcfs(%s);\n%s\n' \
+  "$cores" "$handoff" > "$work/cores.mach"
 
 # measure SIZES: K runs of mutex per (T, N), as CSV rows T,N,time
 measure() {
@@ -45,7 +51,8 @@ measure() {
 load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 { echo "T,N,time"; measure "$SMALL"; } > "$work/small.csv"
 echo "== pamc fit models/validate_mutex.pam small.csv (N = ${SMALL// /, }; T = ${THREADS// /, }; $K runs each)"
-"$PAMC" fit models/validate_mutex.pam "$work/small.csv" -m "$work/cores.mach" -o "$work/fitted.mach" \
+"$PAMC" fit models/validate_mutex.pam "$work/small.csv" -m "$work/cores.mach" --fit t_add_double,t_lock \
+  -o "$work/fitted.mach" \
   || die "pamc fit failed"
 { echo "T,N,time"; measure "$LARGE"; } > "$work/large.csv"
 echo
