@@ -144,7 +144,7 @@ static int par_series(CalRun *run, const char *name, const char *bench, ParWork 
       th[i].words = words;
     }
     th[0].sink = sink;
-    for (int rep = 0; rep < run->opt.reps && status == 0; rep++) {
+    for (int rep = 0; rep < run->round_reps && status == 0; rep++) {
       double ratio = 0;
       status = par_sample(th, n, &ratio, err);
       if (status == 0) cal_series_push(s, ratio);

@@ -38,7 +38,7 @@ int cal_bench_omp(CalRun *run, CalError *err) {
   double one = omp_regions(16, threads) / 16;        /* warm-up: starts the thread pool */
   long regions = one > 0 ? (long)(run->opt.sample_seconds / one) : 1000;
   if (regions < 1) regions = 1;
-  for (int rep = 0; rep < run->opt.reps; rep++)
+  for (int rep = 0; rep < run->round_reps; rep++)
     cal_series_push(s, omp_regions(regions, threads) / (double)regions);
   cal_run_finished(run, s);
   return 0;

@@ -107,7 +107,7 @@ static int bench_handoff(CalRun *run, CalError *err) {
   }
   int round = 0;
   handoff_sample(h, &round, run->opt.sample_seconds / 4);     /* warm-up */
-  for (int rep = 0; rep < run->opt.reps; rep++)
+  for (int rep = 0; rep < run->round_reps; rep++)
     cal_series_push(s, handoff_sample(h, &round, run->opt.sample_seconds));
   atomic_store(&h->round, -1);
   pthread_join(waiter, NULL);
@@ -125,7 +125,7 @@ static int bench_thread(CalRun *run, CalError *err) {
   CalSeries *s = cal_run_add_series(run, "t_thread", "pthread_create of an empty thread + "
                                     "pthread_join", CAL_KIND_TIME, 0, err);
   if (!s) return -1;
-  for (int rep = -1; rep < run->opt.reps; rep++) {      /* rep -1: warm-up */
+  for (int rep = -1; rep < run->round_reps; rep++) {      /* rep -1: warm-up */
     double t0 = cal_now(), until = t0 + run->opt.sample_seconds;
     long n = 0;
     do {
@@ -175,7 +175,7 @@ static int bench_barrier(CalRun *run, CalError *err) {
   /* Rounds per sample from a first guess of 20 us per barrier (a wake-up across CPUs). */
   b->rounds = (long)(run->opt.sample_seconds / 20e-6);
   if (b->rounds < CAL_BARRIER_MIN_ROUNDS) b->rounds = CAL_BARRIER_MIN_ROUNDS;
-  b->samples = run->opt.reps + 1;
+  b->samples = run->round_reps + 1;
   pthread_barrier_init(&b->barrier, NULL, (unsigned)n);
   int started = 0, status = 0;
   for (; started < n - 1 && status == 0; started++)
@@ -184,7 +184,7 @@ static int bench_barrier(CalRun *run, CalError *err) {
       started--;
     }
   atomic_store(&b->go, status == 0 ? 1 : -1);
-  for (int rep = -1; status == 0 && rep < run->opt.reps; rep++) {
+  for (int rep = -1; status == 0 && rep < run->round_reps; rep++) {
     double t0 = cal_now();
     for (long r = 0; r < b->rounds; r++) pthread_barrier_wait(&b->barrier);
     if (rep >= 0) cal_series_push(s, (cal_now() - t0) / (double)b->rounds);

@@ -46,6 +46,8 @@ typedef struct CalSeries {
   size_t count;                   /* samples held, oldest first (history, then this run) */
   size_t fresh;                   /* how many of the last samples come from this run */
   double samples[CAL_MAX_SAMPLES];/* seconds (per operation, per byte or per message) */
+  int rounds;                     /* rounds of this run that measured it (calibrate.c) */
+  double first, last;             /* cal_now() at this run's first and last sample (their span) */
   unsigned run[CAL_MAX_SAMPLES];  /* the calibration run each sample came from: its serial in the
                                   ** history (this run's is the largest), 0 without history */
 } CalSeries;

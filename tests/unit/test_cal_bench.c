@@ -19,6 +19,8 @@ static CalRun *new_run(void) {
   run->opt.reps = 5;
   run->opt.quick = 1;
   run->opt.sample_seconds = 0.0005;
+  run->rounds = 1;
+  run->round_reps = run->opt.reps;
   cal_read_caches(&run->caches);
   return run;
 }
