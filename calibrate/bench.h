@@ -76,6 +76,14 @@ int cal_bench_memory(CalRun *run, CalError *err);
 /* The working-set sweep (bench_memsweep.c): series t_OP_SIZE with x = SIZE. */
 int cal_bench_memsweep_count(const CalOptions *opt);
 int cal_bench_memsweep(CalRun *run, CalError *err);
+/* Its working sets, ascending, into sizes (at most max); returns how many. */
+int cal_sweep_sizes(int quick, size_t llc, size_t *sizes, int max);
+/* One pass of its kernel op over buf (0, 1, 2: scalar read, write, copy; 3, 4, 5: vector code);
+** returns the bytes read, written or copied. */
+size_t cal_sweep_pass(int op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink);
+/* Memory under T threads at once (bench_mempar.c): series t_OP_parT_SIZE, T = 2 .. N. */
+int cal_bench_mempar_count(const CalOptions *opt);
+int cal_bench_mempar(CalRun *run, CalError *err);
 int cal_bench_message_count(const CalOptions *opt);
 int cal_bench_message(CalRun *run, CalError *err);
 long cal_bench_cores(void);

@@ -17,6 +17,7 @@
 #include "history.h"
 #include "machine_file.h"
 #include "memory_fns.h"
+#include "thread_fns.h"
 #include "messages.h"
 
 void cal_options_default(CalOptions *opt, int quick) {
@@ -135,7 +136,9 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
       cal_machine_note(m, "flops: t_flop_vec, time per flop of a blocked double matrix product "
                           "compiled -O3 -march=native; t_flop_blas, of the BLAS's dgemm.", err) ||
       cal_machine_note(m, "threads: t_lock, mutex lock + unlock uncontended; t_handoff, unlock to a "
-                          "blocked waiter running; t_thread, create + join; t_barrier; t_omp_for.", err) ||
+                          "blocked waiter running; t_thread, create + join;", err) ||
+      cal_machine_note(m, "  t_barrier_T, t_omp_for_T: a barrier, an OpenMP parallel for of T = 1 .. "
+                          "N threads (fn t_barrier_of(threads), t_omp_for_of).", err) ||
       cal_machine_note(m, "parallelism: cores_eff, membw_eff = N t1 / tN, one thread's time t1 "
                           "against N threads' tN doing as much each at once", err) ||
       cal_machine_note(m, "  (a double add chain; a read of a private buffer), N = the CPUs online, "
@@ -150,7 +153,9 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
   if (cal_machine_note(m, "memory sweep: t_OP_SIZE, working sets 4 KiB x 4^k up to 4 x LLC (at most "
                           "512 MiB, 64 MiB with --quick), scalar 8-byte", err) ||
       cal_machine_note(m, "  accesses (read, write, copy) and vector code (read_vec: vectorised "
-                          "sum, write_vec: memset, copy_vec: memcpy); fn t_OP(ws_bytes) interpolates.", err))
+                          "sum, write_vec: memset, copy_vec: memcpy); fn t_OP(ws_bytes) interpolates;", err) ||
+      cal_machine_note(m, "  t_OP_parT_SIZE: the same scalar kernels, per thread with T = 2 .. N "
+                          "threads at once (fn t_OP_shared(ws_bytes, threads)).", err))
     return -1;
   char pinned[64] = "";
   if (run->message_cpus[0] >= 0)
@@ -205,6 +210,7 @@ static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
   int status = add_header(run, m, err);
   if (status == 0) status = add_series_consts(run, CAL_GROUP_LOCAL, m, date, scratch, err);
   if (status == 0) status = cal_memory_fns(run, m, err);
+  if (status == 0) status = cal_thread_fns(run, m, err);
   if (status == 0) status = cal_generic_consts(run, m, date, scratch, err);
   if (status == 0) status = cal_machine_text(m, "", err);
   if (status == 0) status = cal_machine_text(m, "# messages between two processes of this machine:", err);
@@ -236,6 +242,7 @@ static int measure_round(CalRun *run, CalError *err) {
   if (cal_bench_flops(run, err)) return -1;
   if (cal_bench_memory(run, err)) return -1;
   if (cal_bench_memsweep(run, err)) return -1;
+  if (cal_bench_mempar(run, err)) return -1;
   if (cal_bench_threads(run, err)) return -1;
   if (cal_bench_omp(run, err)) return -1;
   if (cal_bench_parallel(run, err)) return -1;
@@ -274,6 +281,7 @@ int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progr
                      cal_bench_flops_count(opt) + cal_bench_threads_count(opt) +
                      cal_bench_omp_count(opt) + cal_bench_parallel_count(opt) +
                      cal_bench_memory_count(opt) + cal_bench_memsweep_count(opt) +
+                     cal_bench_mempar_count(opt) +
                      cal_bench_message_count(opt);
     run->planned = run->rounds * run->per_round + cal_bench_mpi_count(opt);
     cal_read_caches(&run->caches);
