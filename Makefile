@@ -23,7 +23,7 @@ PARSER_GEN     :=
 ALGEBRA_SRCS   :=
 CALIBRATE_SRCS :=
 LANG_SRCS      :=
-PAMC_MAIN      := lang/main.c
+PAMC_MAIN      := lang/cli/main.c
 
 include parser/module.mk
 include algebra/module.mk

@@ -1,5 +1,5 @@
 /*
-** predict_bench.c — speed of `pamc predict`'s evaluation (lang/predict.h): points per second of a
+** predict_bench.c — speed of `pamc predict`'s evaluation (lang/predict/predict.h): points per second of a
 ** 10^6-point sweep of the halo model (LANGUAGE.md §7, interval constants), measured in one run:
 ** the tapes alone (lo, est, hi, bottleneck), then with the checks that give errors a place (the
 ** batch hull when it is certainly fine: a sweep over N), then with a check at every point (a

@@ -1,5 +1,5 @@
 /*
-** reduce_bench.c — speed of the reduction (lang/reduce.h), measured in one run:
+** reduce_bench.c — speed of the reduction (lang/reduce/reduce.h), measured in one run:
 **   1. generated models of about 10, 100, 1000 and 10000 statements (a mix of every statement
 **      form: use of single resources, of families by member, modulo and block index, delays,
 **      seq and par loops with symbolic bounds, repeat, if on the loop index, choose, calls):

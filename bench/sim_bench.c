@@ -1,5 +1,5 @@
 /*
-** sim_bench.c — speed of the reference simulator (lang/sim.h): events per second on a halo-style
+** sim_bench.c — speed of the reference simulator (lang/sim/sim.h): events per second on a halo-style
 ** model with a handful of threads, and P = 10^5 processes of 100 activities each on shared
 ** resources (heap of 10^5 pending events). Prints events, wall time and events per second.
 ** Usage: sim_bench [scale]   (scale < 1 shrinks the models, for a quick look)

@@ -1,14 +1,14 @@
-# lang/module.mk — checks, reduction, simulator and the command line (owned by lang/).
-LANG_SRCS += lang/cmd_calibrate.c
-LANG_SRCS += lang/eval.c lang/load.c lang/check.c lang/check_cycles.c lang/check_holds.c lang/check_whole.c lang/check_ends.c lang/check_values.c lang/cli.c \
-             lang/cmd_check.c
-LANG_SRCS += lang/sim.c lang/sim_compile.c lang/sim_eval.c lang/sim_engine.c lang/sim_events.c lang/sim_ps.c lang/sim_estimate.c
-LANG_SRCS += lang/cmd_simulate.c
-LANG_SRCS += lang/reduce.c lang/reduce_expr.c lang/reduce_demand.c lang/reduce_split.c lang/reduce_check.c lang/reduce_hold.c lang/reduce_ps.c lang/reduce_memo.c lang/reduce_approx.c lang/reduce_order.c \
-             lang/cmd_reduce.c
-LANG_SRCS += lang/sweep.c
-LANG_SRCS += lang/cmd_predict.c lang/predict_measured.c lang/predict.c lang/predict_approx.c lang/predict_check.c lang/predict_plot.c lang/predict_plot_script.c
-LANG_SRCS += lang/gen_print.c lang/gen_check.c lang/gen.c lang/cmd_gen.c
-LANG_SRCS += lang/cmd_extract.c
-LANG_SRCS += lang/fit/runs.c lang/fit/runs_csv.c lang/fit/runs_extrap.c lang/fit/fit_model.c lang/fit/fit.c \
-             lang/fit/fit_report.c lang/cmd_fit.c
+# lang/module.mk — the language's semantics and the command line (owned by lang/): the model
+# loader and the interval evaluator live here; each subsystem has a room with its own module.mk:
+#   check/    semantic checks of a loaded model (LANGUAGE.md's rules, located errors)
+#   sim/      the reference simulator (discrete events, processor sharing, holds)
+#   reduce/   the calculus: closed-form lower/upper bounds (REDUCTION.md and docs/reduction.md)
+#   predict/  evaluation of the reduced bounds over param sweeps, measured runs, plots
+#   gen/      `pamc gen`: models from task specifications (GEN.md)
+#   fit/      `pamc fit`: consts fitted to measured runs (GSL multifit_nlinear)
+#   extract/  `pamc extract`: models from C source (the only code that links libclang)
+#   cli/      the command line: option parsing and one file per subcommand
+LANG_ROOMS := check sim reduce predict gen fit cli
+LANG_SRCS  += lang/eval.c lang/load.c
+CPPFLAGS   += $(addprefix -Ilang/,$(LANG_ROOMS))
+include $(addprefix lang/,$(addsuffix /module.mk,$(LANG_ROOMS)))

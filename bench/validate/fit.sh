@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # fit.sh — the driver of `make validate-fit`: `pamc fit` on a real program. bench/validate/mutex.c
 # (T threads, N iterations of private work and a critical section) is measured at small sizes
-# (N = 8, 16 iterations; T = 1, 2, 4), the unknown consts of its model (models/validate_mutex.pam:
-# t_add_double, latency) are fitted to those runs with `pamc fit`, and the fitted model predicts
-# sizes 8x and 64x larger (N = 128, 1024), which are then measured beside the prediction with
-# `pamc predict --measured`. No calibration: the fit replaces it; the machine file holds only the
-# cores (this machine's CPU count).
+# (N = 16, 32 iterations; T = 1, 2, 4), the unknown consts of its model (bench/validate/fit_mutex.pam:
+# t_add_double, t_handoff, t_start) are fitted to those runs with `pamc fit`, and the fitted model
+# predicts sizes 8x and 64x larger (N = 256, 2048), which are then measured beside the prediction
+# with `pamc predict --measured`. No calibration: the fit replaces it; the machine file holds only
+# the cores (this machine's CPU count).
 #
 # Environment: PAMC (default ./pamc), VALIDATE_BIN (the built programs, default build/validate),
 # VALIDATE_K (runs per configuration, default 5). Run from the repository root.
@@ -16,9 +16,10 @@ BIN=${VALIDATE_BIN:-build/validate}
 K=${VALIDATE_K:-5}
 A=30000           # additions outside the lock per iteration (the model's default)
 B=100000          # additions inside the lock per iteration
-SMALL="8 16"      # iterations measured for the fit
-LARGE="128 1024"  # 8x and 64x the largest fitted size
+SMALL="16 32"     # iterations measured for the fit (N = 8 runs take 0.5 ms: thread start-up)
+LARGE="256 2048"  # 8x and 64x the largest fitted size
 THREADS="1 2 4"
+MODEL=bench/validate/fit_mutex.pam   # the consts without values (models/validate_mutex.pam has them)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pamc-validate-fit.XXXXXX") || exit 3
 trap 'rm -rf "$work"' EXIT
@@ -44,12 +45,12 @@ measure() {
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 { echo "T,N,time"; measure "$SMALL"; } > "$work/small.csv"
-echo "== pamc fit models/validate_mutex.pam small.csv (N = ${SMALL// /, }; T = ${THREADS// /, }; $K runs each)"
-"$PAMC" fit models/validate_mutex.pam "$work/small.csv" -m "$work/cores.mach" -o "$work/fitted.mach" \
+echo "== pamc fit $MODEL small.csv (N = ${SMALL// /, }; T = ${THREADS// /, }; $K runs each)"
+"$PAMC" fit $MODEL "$work/small.csv" -m "$work/cores.mach" -o "$work/fitted.mach" \
   || die "pamc fit failed"
 { echo "T,N,time"; measure "$LARGE"; } > "$work/large.csv"
 echo
 echo "== pamc predict at N = ${LARGE// /, } (8x and 64x) with the fitted consts, measured beside"
-"$PAMC" predict models/validate_mutex.pam -m "$work/cores.mach" -m "$work/fitted.mach" \
+"$PAMC" predict $MODEL -m "$work/cores.mach" -m "$work/fitted.mach" \
   -D N=${LARGE// /,} -D T=${THREADS// /,} --measured "$work/large.csv" || die "pamc predict failed"
 echo "load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

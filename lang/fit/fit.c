@@ -5,6 +5,7 @@
 ** the covariance, the intervals and the quality figures.
 */
 #include "fit.h"
+#include "fit_keep.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@ typedef struct FitWork {
   const Runs *runs;                /* the configurations */
   const int *held_out;             /* per configuration: 1 when not fitted on */
   double *sigma;                   /* per configuration: its runs' sigma */
+  FitKeep *keep;                   /* per configuration: the runs fitted on (outliers left out) */
   double *est;                     /* scratch: est per configuration */
   int p;                           /* consts */
   double theta[FIT_MAX_CONSTS];    /* the consts' values (those at their bound: 0) */
@@ -68,12 +70,12 @@ static int weights(FitWork *w, const double *level) {
   if (!rel) return -1;
   int n = 0;
   for (int k = 0; k < runs->config_count; k++)
-    if (!w->held_out[k] && runs->configs[k].count > 1) rel[n++] = runs->configs[k].sd / runs->configs[k].mean;
+    if (!w->held_out[k] && w->keep[k].count > 1) rel[n++] = w->keep[k].sd / w->keep[k].mean;
   qsort(rel, (size_t)n, sizeof *rel, compare_doubles);
   double pooled = n ? runs_median(rel, n) : 1.0;
   free(rel);
   for (int k = 0; k < runs->config_count; k++) {
-    const RunsConfig *c = &runs->configs[k];
+    const FitKeep *c = &w->keep[k];
     double prior = pooled * (level ? level[k] : c->mean), own = c->count - 1;
     double var = (own * c->sd * c->sd + FIT_PRIOR_RUNS * prior * prior) / (own + FIT_PRIOR_RUNS);
     double floor = FIT_SIGMA_FLOOR * c->mean;
@@ -108,7 +110,7 @@ static int first_guess(FitWork *w, int configs) {
   }
   for (int k = 0, row = 0; k < n; k++) {
     if (w->held_out[k]) continue;
-    const RunsConfig *cf = &runs->configs[k];
+    const FitKeep *cf = &w->keep[k];
     gsl_vector_set(y, (size_t)row, cf->mean - e0[k]);
     gsl_vector_set(wt, (size_t)row, cf->count / (w->sigma[k] * w->sigma[k]));
     for (int j = 0; j < p; j++) gsl_matrix_set(X, (size_t)row, (size_t)j, g[(size_t)j * (size_t)n + (size_t)k]);
@@ -166,8 +168,8 @@ static int residuals(const gsl_vector *x, void *user, gsl_vector *f) {
   size_t i = 0;
   for (int k = 0; k < w->runs->config_count; k++) {
     if (w->held_out[k]) continue;
-    const RunsConfig *c = &w->runs->configs[k];
-    for (int t = 0; t < c->count; t++) gsl_vector_set(f, i++, (w->est[k] - c->times[t]) / w->sigma[k]);
+    const double *times = w->runs->configs[k].times + w->keep[k].first;
+    for (int t = 0; t < w->keep[k].count; t++) gsl_vector_set(f, i++, (w->est[k] - times[t]) / w->sigma[k]);
   }
   return GSL_SUCCESS;
 }
@@ -233,9 +235,9 @@ static double weighted_ssr(FitWork *w) {
   double chi2 = 0;
   for (int k = 0; k < w->runs->config_count; k++) {
     if (w->held_out[k]) continue;
-    const RunsConfig *c = &w->runs->configs[k];
-    for (int t = 0; t < c->count; t++) {
-      double r = (w->est[k] - c->times[t]) / w->sigma[k];
+    const double *times = w->runs->configs[k].times + w->keep[k].first;
+    for (int t = 0; t < w->keep[k].count; t++) {
+      double r = (w->est[k] - times[t]) / w->sigma[k];
       chi2 += r * r;
     }
   }
@@ -303,14 +305,14 @@ static int jacobian(FitWork *w, double *J, int rows) {
       minus = w->est;
       for (int k = 0, r = 0; k < n; k++) {
         if (w->held_out[k]) continue;
-        double weight = sqrt((double)w->runs->configs[k].count) / w->sigma[k];
+        double weight = sqrt((double)w->keep[k].count) / w->sigma[k];
         J[(size_t)r++ * (size_t)p + (size_t)j] = weight * (copy[k] - minus[k]) / (2 * h);
       }
       free(copy);
     } else {
       for (int k = 0, r = 0; k < n; k++) {
         if (w->held_out[k]) continue;
-        double weight = sqrt((double)w->runs->configs[k].count) / w->sigma[k];
+        double weight = sqrt((double)w->keep[k].count) / w->sigma[k];
         J[(size_t)r++ * (size_t)p + (size_t)j] = weight * (plus[k] - base[k]) / h;
       }
     }
@@ -419,7 +421,7 @@ static int quality(FitWork *w, FitResult *out) {
   long count = 0;
   for (int k = 0; k < n; k++)
     if (!w->held_out[k])
-      for (int t = 0; t < runs->configs[k].count; t++, count++) mean += runs->configs[k].times[t];
+      for (int t = w->keep[k].first; t < w->keep[k].first + w->keep[k].count; t++, count++) mean += runs->configs[k].times[t];
   mean /= count ? count : 1;
   int nf = 0, nh = 0;
   for (int k = 0; k < n; k++) {
@@ -430,7 +432,7 @@ static int quality(FitWork *w, FitResult *out) {
       continue;
     }
     fit[nf++] = rel;
-    for (int t = 0; t < c->count; t++) {
+    for (int t = w->keep[k].first; t < w->keep[k].first + w->keep[k].count; t++) {
       double y = c->times[t], r = y - out->est[k];
       ss_res += r * r;
       ss_tot += (y - mean) * (y - mean);
@@ -448,8 +450,50 @@ static int quality(FitWork *w, FitResult *out) {
   return 0;
 }
 
-/* chi^2, degrees of freedom, the consts' values, standard errors and intervals at the level. */
-static int intervals(FitWork *w, const double *C, FitResult *out) {
+/* Configuration-level covariance: measured tables have an offset per configuration that no
+** repetition averages away (the model is not exact; a configuration's runs share a node, a
+** placement, a warm cache), and run-level intervals, which count every run as independent, are too
+** narrow then. So each configuration's kept mean is also taken as one observation of weight
+** 1/sigma_c^2: s_cfg^2 = sum_c ((mean_c - est_c) / sigma_c)^2 / (configurations - free consts) and
+** C_cfg = (J_cfg^T J_cfg)^-1, J_cfg the rows of J without their sqrt(n_c). Without such offsets
+** mean_c scatters by sigma_c / sqrt(n_c) and both give the same intervals. C_cfg into Cc (p x p);
+** 0, 1 when there is no configuration-level estimate (too few configurations, singular), -1 out
+** of memory. */
+static int config_covariance(FitWork *w, const double *J, int rows, int free_count, double *s2, double *Cc) {
+  int p = w->p;
+  if (rows - free_count <= 0) return 1;
+  gsl_matrix *M = gsl_matrix_calloc((size_t)p, (size_t)p);
+  if (!M) return -1;
+  double chi2 = 0;
+  if (eval_est(w, w->theta)) {
+    gsl_matrix_free(M);
+    return -1;
+  }
+  for (int k = 0, r = 0; k < w->runs->config_count; k++) {
+    if (w->held_out[k]) continue;
+    double unweight = 1 / sqrt((double)w->keep[k].count);
+    double res = (w->keep[k].mean - w->est[k]) / w->sigma[k];
+    chi2 += res * res;
+    for (int a = 0; a < p; a++)
+      for (int b = 0; b < p; b++) {
+        double v = J[(size_t)r * (size_t)p + (size_t)a] * J[(size_t)r * (size_t)p + (size_t)b] * unweight * unweight;
+        gsl_matrix_set(M, (size_t)a, (size_t)b, gsl_matrix_get(M, (size_t)a, (size_t)b) + v);
+      }
+    r++;
+  }
+  int status = gsl_linalg_cholesky_decomp1(M) || gsl_linalg_cholesky_invert(M) ? 1 : 0;
+  if (status == 0)
+    for (int a = 0; a < p; a++)
+      for (int b = 0; b < p; b++) Cc[a * p + b] = gsl_matrix_get(M, (size_t)a, (size_t)b);
+  *s2 = chi2 / (rows - free_count);
+  gsl_matrix_free(M);
+  return status;
+}
+
+/* chi^2, degrees of freedom, the consts' values, standard errors and intervals at the level: the
+** wider of the run-level interval (s^2 (J^T J)^-1, Student's t with runs - consts degrees of
+** freedom) and the configuration-level one (config_covariance; configurations - consts). */
+static int intervals(FitWork *w, const double *J, int rows, const double *C, FitResult *out) {
   double chi2 = weighted_ssr(w);
   if (isnan(chi2)) return -1;
   out->chi2 = chi2;
@@ -458,14 +502,27 @@ static int intervals(FitWork *w, const double *C, FitResult *out) {
   out->dof = (int)(out->fit_runs - free_count);
   double s2 = out->dof > 0 ? chi2 / out->dof : NAN;
   double t = out->dof > 0 ? gsl_cdf_tdist_Pinv(0.5 + out->level / 2, out->dof) : NAN;
+  double Cc[FIT_MAX_CONSTS * FIT_MAX_CONSTS], s2c = NAN;
+  int config_level = config_covariance(w, J, rows, free_count, &s2c, Cc);
+  if (config_level < 0) return -1;
+  double tc = config_level == 0 ? gsl_cdf_tdist_Pinv(0.5 + out->level / 2, rows - free_count) : NAN;
   for (int j = 0; j < w->p; j++) {
     FitConst *fc = &out->consts[j];
     fc->decl = w->m->consts[j];
     fc->value = w->theta[j];
     fc->at_bound = w->at_bound[j];
     fc->se = sqrt(s2 * C[j * w->p + j]);
-    fc->lo = fc->value - t * fc->se;
-    fc->hi = fc->value + t * fc->se;
+    double half = t * fc->se;
+    if (config_level == 0) {
+      double se_c = sqrt(s2c * Cc[j * w->p + j]);
+      if (tc * se_c > half) {
+        half = tc * se_c;
+        fc->se = se_c;
+        out->config_level = 1;
+      }
+    }
+    fc->lo = fc->value - half;
+    fc->hi = fc->value + half;
     if (fc->lo < 0 || fc->at_bound) fc->lo = 0;
   }
   return 0;
@@ -499,6 +556,7 @@ static int fit_solve(FitModel *m, const FitOptions *opts, FitResult *out, char *
 void fit_result_free(FitResult *out) {
   free(out->est);
   free(out->held_out);
+  free(out->kept);
   memset(out, 0, sizeof *out);
 }
 
@@ -535,7 +593,8 @@ static int fit_solve(FitModel *m, const FitOptions *opts, FitResult *out, char *
   out->const_count = p;
   out->est = calloc((size_t)n + 1, sizeof *out->est);
   out->held_out = calloc((size_t)n + 1, sizeof *out->held_out);
-  if (!out->est || !out->held_out) return -1;
+  out->kept = calloc((size_t)n + 1, sizeof *out->kept);
+  if (!out->est || !out->held_out || !out->kept) return -1;
   if (opts->holdout >= n) {
     snprintf(message, size, "--holdout %d leaves nothing to fit on: the runs hold %d configuration%s",
              opts->holdout, n, n == 1 ? "" : "s");
@@ -550,14 +609,18 @@ static int fit_solve(FitModel *m, const FitOptions *opts, FitResult *out, char *
   w.p = p;
   w.sigma = malloc((size_t)(n + 1) * sizeof *w.sigma);
   w.est = malloc((size_t)(n + 1) * sizeof *w.est);
+  w.keep = malloc((size_t)(n + 1) * sizeof *w.keep);
   double *J = malloc((size_t)(n + 1) * (size_t)p * sizeof *J);
   double C[FIT_MAX_CONSTS * FIT_MAX_CONSTS];
   int status = -1;
-  if (!w.sigma || !w.est || !J) goto done;
+  if (!w.sigma || !w.est || !w.keep || !J) goto done;
+  out->outliers = fit_keep_runs(runs, out->held_out, w.keep);
+  if (out->outliers < 0) goto done;
+  for (int k = 0; k < n; k++) out->kept[k] = w.keep[k].count;
   for (int k = 0; k < n; k++)
     if (!out->held_out[k]) {
       out->fit_configs++;
-      out->fit_runs += runs->configs[k].count;
+      out->fit_runs += w.keep[k].count;
     }
   status = 1;
   if (out->fit_configs < p) {
@@ -584,11 +647,12 @@ static int fit_solve(FitModel *m, const FitOptions *opts, FitResult *out, char *
   status = analyse(&w, J, out->fit_configs, &out->cond, C, message, size);
   if (status != 0) goto done;
   status = -1;
-  if (intervals(&w, C, out) || quality(&w, out)) goto done;
+  if (intervals(&w, J, out->fit_configs, C, out) || quality(&w, out)) goto done;
   status = 0;
 done:
   free(w.sigma);
   free(w.est);
+  free(w.keep);
   free(J);
   return status;
 }

@@ -8,8 +8,11 @@
 ** (r m_c)^2) / (n_c - 1 + FIT_PRIOR_RUNS), r the median of sd/mean over the configurations with
 ** repetitions, m_c the configuration's mean, then, for a second solve, its est): a configuration
 ** measured once, or whose few runs happen to agree, neither vanishes nor dominates. Without repetitions anywhere, r is 1 (relative
-** least squares). The covariance is s^2 (J^T W J)^-1 with s^2 = chi^2 / (runs - consts), so
-** the intervals carry the misfit of the model as well as the noise (Student's t quantile).
+** least squares). Outlier runs are left out first (fit_keep.h). The covariance is s^2 (J^T W J)^-1
+** with s^2 = chi^2 / (runs - consts), so the intervals carry the misfit of the model as well as
+** the noise (Student's t quantile); where the configurations' means scatter about est more than
+** their runs' spread explains (an offset per configuration), the wider configuration-level interval
+** is taken, each configuration one observation.
 */
 #ifndef PAMC_FIT_H
 #define PAMC_FIT_H
@@ -50,9 +53,14 @@ typedef struct FitResult {
   double level;            /* the level of the intervals */
   double *est;             /* est at every configuration (malloc'd; runs->config_count) */
   int *held_out;           /* per configuration: 1 when left out of the fit (malloc'd) */
+  int *kept;               /* per configuration: its runs fitted on, outliers left out (malloc'd) */
   int fit_configs;         /* configurations fitted on */
-  long fit_runs;           /* runs fitted on */
+  long fit_runs;           /* runs fitted on (outliers left out) */
+  long outliers;           /* runs of the fitted configurations left out as outliers (fit_keep.h) */
   int dof;                 /* runs - free consts */
+  int config_level;        /* 1: some interval is configuration-level (fit.c: the configurations
+                              scatter more than their runs' spread says), with configurations -
+                              free consts degrees of freedom */
   double r2;               /* 1 - SS_res / SS_tot over the runs fitted on (times, unweighted) */
   double rel_median, rel_worst; /* |est - median| / median over the fitted configurations */
   double rel_rms;          /* root mean square of the runs' relative residuals (y - est) / est */

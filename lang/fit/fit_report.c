@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "atomic_file.h"
+#include "fit_keep.h"
 #include "sim.h"
 
 /* Least width of a param column. */
@@ -27,6 +28,13 @@ void fit_format_bound(double v, int dir, char *buf, size_t size) {
   if (!(dir < 0 ? strtod(buf, NULL) <= v : strtod(buf, NULL) >= v)) snprintf(buf, size, "%.17g", v);
 }
 
+int fit_poorly_determined(const FitConst *c) {
+  return c->at_bound || c->hi - c->lo > 2 * c->value;
+}
+
+static void print_header(FILE *out, const char *model, const Runs *runs, const FitResult *fit);
+static void print_quality(FILE *out, const Runs *runs, const FitResult *fit);
+
 static void print_consts(FILE *out, const FitResult *fit) {
   int width = 5;
   for (int j = 0; j < fit->const_count; j++) {
@@ -41,7 +49,8 @@ static void print_consts(FILE *out, const FitResult *fit) {
     char interval[64];
     snprintf(interval, sizeof interval, "[%.4g, %.4g]", c->lo, c->hi);
     fprintf(out, "%-*s  %12.4g  %-28s  %.2g%s\n", width, c->decl->name.name, c->value, interval, c->se,
-            c->at_bound ? "  (held at its bound 0: the best fit was negative)" : "");
+            c->at_bound ? "  (held at its bound 0: the best fit was negative; the runs hardly determine it)"
+            : fit_poorly_determined(c) ? "  (poorly determined: its interval is wider than its value)" : "");
   }
 }
 
@@ -79,13 +88,32 @@ static void print_configs(FILE *out, const Runs *runs, const FitResult *fit) {
 }
 
 void fit_print(FILE *out, const char *model, const Runs *runs, const FitResult *fit) {
-  fprintf(out, "fit of %s to %s: %d const%s on %ld run%s (%d configuration%s)\n", model, runs->path,
-          fit->const_count, fit->const_count == 1 ? "" : "s", fit->fit_runs, fit->fit_runs == 1 ? "" : "s",
-          fit->fit_configs, fit->fit_configs == 1 ? "" : "s");
+  print_header(out, model, runs, fit);
   print_consts(out, fit);
   fputc('\n', out);
   print_configs(out, runs, fit);
   fputc('\n', out);
+  print_quality(out, runs, fit);
+}
+
+void fit_print_summary(FILE *out, const char *model, const Runs *runs, const FitResult *fit) {
+  print_header(out, model, runs, fit);
+  print_consts(out, fit);
+  print_quality(out, runs, fit);
+}
+
+static void print_header(FILE *out, const char *model, const Runs *runs, const FitResult *fit) {
+  fprintf(out, "fit of %s to %s: %d const%s on %ld run%s (%d configuration%s", model, runs->path,
+          fit->const_count, fit->const_count == 1 ? "" : "s", fit->fit_runs, fit->fit_runs == 1 ? "" : "s",
+          fit->fit_configs, fit->fit_configs == 1 ? "" : "s");
+  if (fit->outliers > 0)
+    fprintf(out, "; %ld outlier run%s left out: more than %g robust spreads from the median of %s "
+            "configuration", fit->outliers, fit->outliers == 1 ? "" : "s", FIT_OUTLIER_SPREADS,
+            fit->outliers == 1 ? "its" : "their");
+  fputs(")\n", out);
+}
+
+static void print_quality(FILE *out, const Runs *runs, const FitResult *fit) {
   fprintf(out, "quality: R^2 = %.4f; |est - median| / median: median %.1f%%, worst %.1f%%; rms "
           "relative residual of the runs %.1f%%; condition number %.3g\n", fit->r2,
           100 * fit->rel_median, 100 * fit->rel_worst, 100 * fit->rel_rms, fit->cond);
@@ -122,10 +150,14 @@ static int write_file(FILE *out, void *user, CalError *err) {
           fit->r2, 100 * fit->rel_rms, fit->cond);
   for (int j = 0; j < fit->const_count; j++) {
     const FitConst *c = &fit->consts[j];
-    char lo[64], hi[64], decl[256];
+    char lo[64], hi[64], typ[64], decl[256];
     fit_format_bound(c->lo, -1, lo, sizeof lo);
     fit_format_bound(c->hi, 1, hi, sizeof hi);
-    snprintf(decl, sizeof decl, "const %s = [%s, %s];", c->decl->name.name, lo, hi);
+    /* typ: predict's est is then the fit's (the midpoint of an interval clipped at 0 is not) */
+    snprintf(typ, sizeof typ, "%.*g", FIT_PRINT_DIGITS, c->value);
+    if (strtod(typ, NULL) < strtod(lo, NULL)) snprintf(typ, sizeof typ, "%s", lo);
+    if (strtod(typ, NULL) > strtod(hi, NULL)) snprintf(typ, sizeof typ, "%s", hi);
+    snprintf(decl, sizeof decl, "const %s = [%s, %s] typ %s;", c->decl->name.name, lo, hi, typ);
     fprintf(out, "%-44s # fitted %.6g in [%.4g, %.4g] (%g%%), %ld runs, rms relative residual %.2f%%%s\n",
             decl, c->value, c->lo, c->hi, 100 * fit->level, fit->fit_runs, 100 * fit->rel_rms,
             c->at_bound ? ", held at its bound 0" : "");

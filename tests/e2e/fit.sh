@@ -18,8 +18,12 @@ grep -q '^# each const is its 95% confidence interval' "$tmp/w.mach" || die "lev
 for kv in a=2e-6 b=5e-7 c=1e-5; do
   name=${kv%%=*}; want=${kv#*=}
   line=$(grep "^const $name = \[" "$tmp/w.mach") || die "no const $name: $(cat "$tmp/w.mach")"
-  lo=$(echo "$line" | sed 's/.*= \[\([^,]*\), .*/\1/'); hi=$(echo "$line" | sed 's/.*, \([^]]*\)\];.*/\1/')
-  awk -v lo="$lo" -v hi="$hi" -v w="$want" 'BEGIN { exit !(lo <= w && w <= hi) }' \
+  lo=$(echo "$line" | sed 's/^const [^=]*= \[\([^,]*\), .*/\1/'); hi=$(echo "$line" | sed 's/^const [^=]*= \[[^,]*, \([^]]*\)\] typ .*/\1/')
+  # typ is the fitted value (predict's est is then the fit's), inside the interval
+  typ=$(echo "$line" | sed 's/^const [^=]*= \[[^]]*\] typ \([^;]*\);.*/\1/'); fitted=$(echo "$line" | sed 's/.*# fitted \([^ ]*\) .*/\1/')
+  [ "$typ" = "$fitted" ] || die "$name: typ $typ, fitted $fitted: $line"
+  awk -v lo="$lo" -v hi="$hi" -v t="$typ" 'BEGIN { exit !(lo + 0 <= t + 0 && t + 0 <= hi + 0) }' || die "$name: typ outside: $line"
+  awk -v lo="$lo" -v hi="$hi" -v w="$want" 'BEGIN { exit !(lo + 0 <= w + 0 && w + 0 <= hi + 0) }' \
     || die "$name = $want not within [$lo, $hi]"
   echo "$line" | grep -q '# fitted .* in \[.*\] (95%), 45 runs, rms relative residual' || die "comment of $name: $line"
 done

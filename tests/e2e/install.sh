@@ -39,11 +39,11 @@ fi
 # --- every option the code accepts is in --help and in the man page ------------------------------
 # option NAME FILE: options spelled as string literals in a source file ("--plot", "-l")
 options_in() { grep -oE '"(--[a-z][a-z-]*|-[a-zA-Z])"' "$1" | tr -d '"' | sort -u; }
-common=$( (grep -oE '(match|strcmp)\(arg, "--?[a-zA-Z][a-z-]*"\)' lang/cli.c | grep -oE -- '"--?[a-zA-Z][a-z-]*"' | tr -d '"';
-           grep -oE 'strncmp\(arg, "-[a-zA-Z]", 2\)' lang/cli.c | grep -oE -- '-[a-zA-Z]') | sort -u)
+common=$( (grep -oE '(match|strcmp)\(arg, "--?[a-zA-Z][a-z-]*"\)' lang/cli/cli.c | grep -oE -- '"--?[a-zA-Z][a-z-]*"' | tr -d '"';
+           grep -oE 'strncmp\(arg, "-[a-zA-Z]", 2\)' lang/cli/cli.c | grep -oE -- '-[a-zA-Z]') | sort -u)
 common=$(echo "$common" | grep -vx -- -h)   # -h: --help by another name (the man page says so)
 echo "$common" | grep -qx -- --quiet || die "the extraction of the common options misses --quiet: $common"
-[ -n "$common" ] || die "found no common options in lang/cli.c"
+[ -n "$common" ] || die "found no common options in lang/cli/cli.c"
 commands=$("$PAMC" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
 [ "$(echo "$commands" | wc -w)" -ge 6 ] || die "pamc --help lists no commands: $commands"
 for cmd in $commands; do

@@ -75,6 +75,13 @@ grep -q '<title>Gnuplot</title>' "$tmp/two.svg" && die "svg titled Gnuplot"
 [ "$(grep -c '^# N=' "$tmp/two.svg.d/plot.dat")" -eq 3 ] || die "want 3 data blocks"
 plot two.png $H -D P=1..1024:*2 -D N=1e5,1e6,1e7
 png_check two.png
+# two curves whose bottleneck changes the same way between the same two points share one label
+# (halo.pam at iters = 10 and 100: both go from the critical path to the bus between P = 8 and 16):
+# two arrows, one in each curve's colour, and one label, not two stacked copies
+plot same.png $H -D P=1..1024:*2 -D iters=10,100
+[ "$(grep -c '^set arrow' "$tmp/same.png.d/plot.gp")" -eq 2 ] || die "same change: want 2 marks: $(grep '^set arrow' "$tmp/same.png.d/plot.gp")"
+[ "$(grep -c "^set label 'critical path → bus'" "$tmp/same.png.d/plot.gp")" -eq 1 ] \
+  || die "same change: want one label: $(grep '^set label' "$tmp/same.png.d/plot.gp")"
 
 # too many curves is refused before any work (status 2), nothing written
 "$PAMC" predict $H -D P=1..4 -D N=1..20 --plot "$tmp/many.png" >/dev/null 2>"$tmp/err"

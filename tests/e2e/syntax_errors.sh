@@ -1,22 +1,7 @@
 #!/usr/bin/env bash
 # tests/e2e/syntax_errors.sh — `pamc check` on models with syntax errors prints each error as
 # file:line:col: error: message (several per run) and fails; a good model passes.
-set -u
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-status=0
-
-# expect FILE-CONTENT EXPECTED-LINES: the errors printed must be exactly these lines.
-expect() {
-  printf '%s' "$1" > "$work/m.pam"
-  if out=$("$PAMC" check "$work/m.pam" 2>&1); then
-    echo "FAIL: pamc check succeeded on: $1"; status=1; return
-  fi
-  got=$(printf '%s\n' "$out" | grep ': error: ' | sed "s|$work/||")
-  if [ "$got" != "$2" ]; then
-    printf 'FAIL on: %s\n--- expected\n%s\n--- got\n%s\n' "$1" "$2" "$got"; status=1
-  fi
-}
+. "$(dirname "$0")/lib/expect_errors.sh"
 
 expect $'process main = a\nprocess q = b;\n' \
        "m.pam:2:1: error: expected ';' before 'process'"

@@ -1,22 +1,7 @@
 #!/usr/bin/env bash
 # tests/e2e/version2_check.sh — the checks of language version 2 (LANGUAGE.md §8): each bad use
 # of ps, hold, handoff and typ is an error at its line:col with its message; the §8 examples check.
-set -u
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-status=0
-
-# expect FILE-CONTENT EXPECTED-LINES: the errors printed must be exactly these lines.
-expect() {
-  printf '%s' "$1" > "$work/m.pam"
-  if out=$("$PAMC" check "$work/m.pam" 2>&1); then
-    echo "FAIL: pamc check succeeded on: $1"; status=1; return
-  fi
-  got=$(printf '%s\n' "$out" | grep ': error: ' | sed "s|$work/||")
-  if [ "$got" != "$2" ]; then
-    printf 'FAIL on: %s\n--- expected\n%s\n--- got\n%s\n' "$1" "$2" "$got"; status=1
-  fi
-}
+. "$(dirname "$0")/lib/expect_errors.sh"
 
 # ps capacity not positive (0, negative, an interval entirely <= 0)
 expect $'resource r = ps(0);\nprocess main = use(r, 1);\n' \

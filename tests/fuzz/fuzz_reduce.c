@@ -89,21 +89,15 @@ static void predict_points(Program *prog, const ReduceResult *r) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  char *text = fuzz_model_text(data, size);
-  if (!text) return 0;
-  DiagList diags;
-  Program program;
-  diag_init(&diags);
-  ProgramStatus status = program_load_string(&program, &diags, "fuzz.pam", text, NULL);
-  if (status == PROGRAM_OK && diags.errors == 0 && check_program(&program) == 0 && diags.errors == 0 &&
-      program_entry(&program)) {
+  FuzzModel model;
+  int loaded = fuzz_model_load(&model, data, size);
+  if (loaded < 0) return 0;
+  if (loaded == 1 && program_entry(&model.program)) {
     ReduceOptions opts = {0, 0};
     ReduceResult r;
-    if (reduce_program(&program, &opts, &r, &diags) == 0) predict_points(&program, &r);
+    if (reduce_program(&model.program, &opts, &r, &model.diags) == 0) predict_points(&model.program, &r);
     reduce_result_free(&r);
   }
-  program_free(&program);
-  diag_free(&diags);
-  free(text);
+  fuzz_model_free(&model);
   return 0;
 }

@@ -23,7 +23,7 @@ fuzz: $(FUZZ_BIN)
 
 # The loader and checker on top of the parser: `make fuzz-check SECONDS=N`.
 FUZZ_CHECK_BIN     := $(FUZZ_DIR)/fuzz_check
-FUZZ_CHECK_SOURCES := tests/fuzz/fuzz_check.c $(FUZZ_PARSER) $(filter lang/load.c lang/check%.c lang/eval.c,$(LANG_SRCS)) algebra/interval.c
+FUZZ_CHECK_SOURCES := tests/fuzz/fuzz_check.c $(FUZZ_PARSER) $(filter lang/load.c lang/check/%.c lang/eval.c,$(LANG_SRCS)) algebra/interval.c
 
 $(FUZZ_CHECK_BIN): $(FUZZ_CHECK_SOURCES) $(PARSER_GEN_DIR)/grammar.c $(PARSER_GEN_DIR)/lexer.c $(PARSER_GEN_DIR)/grammar.h $(PARSER_GEN_DIR)/lexer.h
 	@mkdir -p $(@D)
@@ -56,7 +56,7 @@ fuzz-spec: $(FUZZ_SPEC_BIN)
 # written must check. `make fuzz-gen SECONDS=N`. Links the library code of lang/ (no commands).
 FUZZ_GEN_BIN     := $(FUZZ_DIR)/fuzz_gen
 FUZZ_GEN_LIBRARY := $(abspath models/gen/primes_costs.pam)
-FUZZ_GEN_SOURCES := tests/fuzz/fuzz_gen.c $(PARSER_SRCS) $(filter-out lang/cmd_%.c lang/cli.c $(EXTRACT_SRCS),$(LANG_SRCS)) \
+FUZZ_GEN_SOURCES := tests/fuzz/fuzz_gen.c $(PARSER_SRCS) $(filter-out lang/cli/% $(EXTRACT_SRCS),$(LANG_SRCS)) \
                     $(ALGEBRA_SRCS) $(CALIBRATE_SRCS)
 
 $(FUZZ_GEN_BIN): $(FUZZ_GEN_SOURCES) $(FUZZ_SPEC_GEN) $(PARSER_GEN_DIR)/grammar.h $(PARSER_GEN_DIR)/lexer.h $(PARSER_GEN_DIR)/spec_grammar.h $(PARSER_GEN_DIR)/spec_lexer.h
@@ -74,7 +74,7 @@ fuzz-gen: $(FUZZ_GEN_BIN)
 # The calculus (fuzz_reduce.c): check + reduce + predict at two points of each free param on every
 # model. `make fuzz-reduce SECONDS=N`. Links the library code of lang/ (no commands).
 FUZZ_REDUCE_BIN     := $(FUZZ_DIR)/fuzz_reduce
-FUZZ_LIBRARY_SRCS   := $(PARSER_SRCS) $(filter-out lang/cmd_%.c lang/cli.c lang/extract/%,$(LANG_SRCS)) $(ALGEBRA_SRCS) $(CALIBRATE_SRCS)
+FUZZ_LIBRARY_SRCS   := $(PARSER_SRCS) $(filter-out lang/cli/% lang/extract/%,$(LANG_SRCS)) $(ALGEBRA_SRCS) $(CALIBRATE_SRCS)
 
 $(FUZZ_REDUCE_BIN): tests/fuzz/fuzz_reduce.c $(FUZZ_LIBRARY_SRCS) $(FUZZ_SPEC_GEN) $(PARSER_GEN_DIR)/grammar.h $(PARSER_GEN_DIR)/lexer.h $(PARSER_GEN_DIR)/spec_grammar.h $(PARSER_GEN_DIR)/spec_lexer.h
 	@mkdir -p $(@D)

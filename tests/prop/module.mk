@@ -6,10 +6,10 @@ PROP_SRCS := tests/prop/genmodel.c tests/prop/propcheck.c tests/prop/propdrive.c
 PROPTEST  := $(BUILD)/proptest
 
 # The bounds are checked once lang/ builds the reduction (reduce_program); until then only load,
-# check and simulate run. Rebuilt when lang/module.mk changes.
-PROP_HAVE_REDUCE := $(if $(filter lang/reduce%.c,$(LANG_SRCS)),-DPROP_HAVE_REDUCE)
+# check and simulate run. Rebuilt when lang/reduce/module.mk changes.
+PROP_HAVE_REDUCE := $(if $(filter lang/reduce/%.c,$(LANG_SRCS)),-DPROP_HAVE_REDUCE)
 $(BUILD)/obj/tests/prop/propcheck.o: CPPFLAGS += $(PROP_HAVE_REDUCE)
-$(BUILD)/obj/tests/prop/propcheck.o: lang/module.mk
+$(BUILD)/obj/tests/prop/propcheck.o: lang/reduce/module.mk
 
 # The unit test binary links the generator and driver before the libraries they use (this rule
 # replaces the pattern rule $(BUILD)/tests/% of tests/module.mk for this one test).

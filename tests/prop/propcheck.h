@@ -28,7 +28,7 @@ typedef enum PropStatus {
   PROP_SIM_ERROR,     /* the simulator failed on a checked model */
   PROP_REDUCE_ERROR,  /* reduce_program failed on a checked model */
   PROP_VIOLATION,     /* a bound does not hold */
-  PROP_NO_REDUCE      /* lang/reduce.h is not there yet: only load, check and simulate ran */
+  PROP_NO_REDUCE      /* lang/reduce/reduce.h is not there yet: only load, check and simulate ran */
 } PropStatus;
 
 typedef struct PropOutcome {

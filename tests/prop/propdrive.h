@@ -20,7 +20,7 @@ typedef struct PropRun {
   long failures;         /* counterexamples (violations, reduce and simulator errors) */
   long invalid;          /* generated models that do not check (generator bugs) */
   long skipped;          /* seeds skipped as known open cases */
-  int reduce_missing;    /* 1: built without lang/reduce.h */
+  int reduce_missing;    /* 1: built without lang/reduce/reduce.h */
 } PropRun;
 
 /* A verdict on a model text (prop_check_text, or a stand-in in tests of the shrinker). */

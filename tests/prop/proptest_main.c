@@ -15,7 +15,7 @@ int main(int argc, char **argv) {
   const char *save_dir = argc > 3 ? argv[3] : "tests/regress/open";
   PropRun run;
   prop_run(first, count, save_dir, NULL, stdout, &run);
-  if (run.reduce_missing) printf("note: built without lang/reduce.h: only load, check and simulate ran\n");
+  if (run.reduce_missing) printf("note: built without lang/reduce/reduce.h: only load, check and simulate ran\n");
   if (run.invalid) printf("%ld generated models did not check (generator bug)\n", run.invalid);
   printf("%ld cases, %ld counterexamples\n", run.cases, run.failures);
   return run.failures || run.invalid ? 1 : 0;

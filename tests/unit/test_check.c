@@ -1,5 +1,5 @@
 /*
-** test_check.c — the semantic checks (lang/check.h, lang/program.h) on small models: each bad
+** test_check.c — the semantic checks (lang/check/check.h, lang/program.h) on small models: each bad
 ** model gives exactly the expected first error, `line:col` and text derived by hand from the
 ** model; each good model (every example of LANGUAGE.md among them) gives no diagnostic.
 */

@@ -1,5 +1,5 @@
 /*
-** test_check_cli.c — the common options of the subcommands (lang/cli.h): -m, -D, -e, --format,
+** test_check_cli.c — the common options of the subcommands (lang/cli/cli.h): -m, -D, -e, --format,
 ** -o, extras with and without values, positional files, usage errors, the default machine file.
 */
 #include <setjmp.h>

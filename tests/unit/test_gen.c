@@ -1,7 +1,7 @@
 /*
 ** test_gen.c — `pamc gen` below the command line: the specification front end (parser/spec_*)
 ** builds the tree GEN.md describes, recovers from syntax errors, and the division of a batch
-** that the generator writes as closed expressions (lang/gen.c) equals largest-remainder rounding
+** that the generator writes as closed expressions (lang/gen/gen.c) equals largest-remainder rounding
 ** computed here independently, worker by worker, for groups of several speeds.
 */
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /*
-** test_predict.c — the evaluation plan and the point checks of `pamc predict` (lang/predict.h)
+** test_predict.c — the evaluation plan and the point checks of `pamc predict` (lang/predict/predict.h)
 ** against the numbers of EXAMPLES.md §1 and bounds derived by hand in the comments.
 */
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /*
-** test_reduce.c — the reduction (lang/reduce.h) on the worked examples of EXAMPLES.md and small
+** test_reduce.c — the reduction (lang/reduce/reduce.h) on the worked examples of EXAMPLES.md and small
 ** models whose bounds are derived by hand in the comments.
 */
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 /*
-** test_reduce_hold.c — the reduction's rules for LANGUAGE.md §8 (lang/reduce_hold.c,
-** lang/reduce_ps.c): ps(c), hold (r) S and handoff(h), on small models whose schedule is worked
+** test_reduce_hold.c — the reduction's rules for LANGUAGE.md §8 (lang/reduce/reduce_hold.c,
+** lang/reduce/reduce_ps.c): ps(c), hold (r) S and handoff(h), on small models whose schedule is worked
 ** out by hand in the comments (the simulated time) and whose bounds are derived by hand from
 ** the rules of docs/reduction.md. Each test checks lo <= simulated <= hi and the bounds' values.
 */

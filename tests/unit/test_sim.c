@@ -1,5 +1,5 @@
 /*
-** test_sim.c — the reference simulator (lang/sim.h) on small models whose makespans are derived
+** test_sim.c — the reference simulator (lang/sim/sim.h) on small models whose makespans are derived
 ** by hand in the comments: the worked examples of EXAMPLES.md, FCFS order at equal times,
 ** multiplicity, fork/join, families, choose, if on an index, repeat, scenarios, run-time errors,
 ** and a seq of 10^7 steps in bounded memory.

@@ -1,5 +1,5 @@
 /*
-** test_sim_time.c — the simulator's clock (lang/sim_internal.h, SimTime): times equal in exact
+** test_sim_time.c — the simulator's clock (lang/sim/sim_internal.h, SimTime): times equal in exact
 ** arithmetic tie whatever their binary rounding (issue 14 item 7), zero-length activities and
 ** ties, and sums of durations exact to the last digit (issue 14 item 8). Each expectation is
 ** derived by hand in the comment above it.

@@ -219,26 +219,56 @@ static void write_log_y_ticks(const PredictPlotAxes *axes, FILE *out) {
   fputs(")\n", out);
 }
 
-/* Where the bottleneck changes along each curve: a dotted vertical line in the curve's colour
-** between the two points, labelled "before → after". */
-static void write_marks(const PredictPlot *plot, const PredictPlotAxes *axes, FILE *out) {
-  int marks = 0;
-  for (long i = 1; i < plot->point_count && marks < PREDICT_PLOT_MAX_MARKS; i++) {
+/* One change of bottleneck along a curve, between two of its points. */
+typedef struct {
+  double x;          /* where the mark stands: between the two points' x */
+  double where;      /* x as a fraction of the axis (labels right of 0.6 stand left of the line) */
+  int curve;         /* the curve whose bottleneck changes */
+  char text[256];    /* "before → after" */
+} PlotMark;
+
+/* The changes of bottleneck along each curve, in the order of the points, at most max. */
+static int find_marks(const PredictPlot *plot, const PredictPlotAxes *axes, PlotMark *marks, int max) {
+  int count = 0;
+  for (long i = 1; i < plot->point_count && count < max; i++) {
     const PredictPlotPoint *a = &plot->points[i - 1], *b = &plot->points[i];
     if (a->curve != b->curve || !strcmp(a->bottleneck, b->bottleneck)) continue;
-    double x = axes->logx ? sqrt(a->x * b->x) : (a->x + b->x) / 2;
-    double where = axes->logx ? log(x / axes->x_min) / log(axes->x_max / axes->x_min)
-                              : (x - axes->x_min) / (axes->x_max - axes->x_min);
-    const char *colour = colours[a->curve];
+    PlotMark *m = &marks[count++];
+    m->x = axes->logx ? sqrt(a->x * b->x) : (a->x + b->x) / 2;
+    m->where = axes->logx ? log(m->x / axes->x_min) / log(axes->x_max / axes->x_min)
+                          : (m->x - axes->x_min) / (axes->x_max - axes->x_min);
+    m->curve = a->curve;
+    snprintf(m->text, sizeof m->text, "%s → %s", a->bottleneck, b->bottleneck);
+  }
+  return count;
+}
+
+/* The index of an earlier mark with the same place and text as marks[k], or -1. */
+static int same_mark_before(const PlotMark *marks, int k) {
+  for (int j = 0; j < k; j++)
+    if (marks[j].x == marks[k].x && !strcmp(marks[j].text, marks[k].text)) return j;
+  return -1;
+}
+
+/* Where the bottleneck changes along each curve: a dotted vertical line in the curve's colour
+** between the two points, labelled "before → after". Curves that change the same way at the same
+** place share one label, in grey (one per curve would stack the same words). */
+static void write_marks(const PredictPlot *plot, const PredictPlotAxes *axes, FILE *out) {
+  PlotMark marks[PREDICT_PLOT_MAX_MARKS];
+  int count = find_marks(plot, axes, marks, PREDICT_PLOT_MAX_MARKS), labels = 0;
+  for (int k = 0; k < count; k++) {
+    const PlotMark *m = &marks[k];
     fprintf(out, "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead dashtype 3 lw 1.5 "
-                 "lc rgb '%s'\n", x, x, colour);
-    char text[256];
-    snprintf(text, sizeof text, "%s → %s", a->bottleneck, b->bottleneck);
+                 "lc rgb '%s'\n", m->x, m->x, colours[m->curve]);
+    if (same_mark_before(marks, k) >= 0) continue;
+    int shared = 0;
+    for (int j = k + 1; j < count; j++) shared |= marks[j].x == m->x && !strcmp(marks[j].text, m->text);
     fputs("set label ", out);
-    quoted(out, text);
-    fprintf(out, " at %.17g, graph %.3f %s offset character %s, 0 textcolor rgb '%s' front\n", x,
-            0.96 - 0.05 * marks, where < 0.6 ? "left" : "right", where < 0.6 ? "0.6" : "-0.6", colour);
-    marks++;
+    quoted(out, m->text);
+    fprintf(out, " at %.17g, graph %.3f %s offset character %s, 0 textcolor rgb '%s' front\n", m->x,
+            0.96 - 0.05 * labels, m->where < 0.6 ? "left" : "right", m->where < 0.6 ? "0.6" : "-0.6",
+            shared ? "#444444" : colours[m->curve]);
+    labels++;
   }
 }
 

@@ -14,13 +14,14 @@
 #include "eval.h"
 #include "fit/fit.h"
 #include "fit/fit_report.h"
+#include "fit_format.h"
 #include "fit/runs.h"
 #include "sweep.h"
 
 static const char usage[] =
   "usage: pamc fit MODEL RUNS [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
   "                [--fit NAME[,NAME...]]... [--holdout K] [--level L] [-o FITTED.mach]\n"
-  "                [--region R] [--metric M] [--loop-limit N]\n"
+  "                [--region R] [--metric M] [--format table|csv|json] [--loop-limit N]\n"
   "\n"
   "Fits consts of MODEL to measured run times: weighted nonlinear least squares of est (T_lo\n"
   "with the consts as points) against the runs, each const >= 0, and prints each const with its\n"
@@ -43,13 +44,20 @@ static const char usage[] =
   "  --level L        confidence level of the intervals (default 0.95)\n"
   "  -o FILE          write the fitted consts as a machine file: each const its interval\n"
   "  --region R, --metric M  the series of an Extra-P file holding several\n"
+  "  --format F       table (default; times with units), csv (one row per configuration:\n"
+  "                   params, runs, runs_fitted, measured, measured_min, measured_max, est,\n"
+  "                   error, held_out; the consts and the quality on stderr) or json (the\n"
+  "                   consts, the configurations and the quality); seconds, errors as fractions\n"
   "  --loop-limit N   as for predict\n"
   "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
   "  -q, --quiet      no notes (default machine file; a machine file overriding the model)\n"
   "  --help           this text\n"
   "\n"
   "A const the runs cannot determine (no effect on est, or a combination of consts the runs\n"
-  "cannot separate) is an error naming the consts; nothing is written.\n"
+  "cannot separate) is an error naming the consts; nothing is written. A const the runs hardly\n"
+  "determine (its interval wider than twice its value) is flagged as poorly determined.\n"
+  "A run more than 4 robust spreads (median absolute deviations, scaled) from the median of its\n"
+  "configuration is an outlier and left out of the fit; the header line counts them.\n"
   "\n"
   "Exit status: 0 ok, 1 model or runs error (or the runs cannot determine the consts), 2 usage\n"
   "error, 3 unreadable or unwritable file.\n";
@@ -71,6 +79,7 @@ typedef struct FitArgs {
   int name_count;                  /* length of names */
   char *names_text;                /* the --fit values, copied to split at commas (malloc'd) */
   FitOptions fit;                  /* level and holdout */
+  int format;                      /* 0 table, 1 csv, 2 json */
   RunsSelect select;               /* --region, --metric */
   long loop_limit;                 /* --loop-limit */
   char command[FIT_COMMAND_MAX];   /* the command line, for the machine file */
@@ -114,7 +123,12 @@ static int parse_args(FitArgs *a, int argc, char **argv) {
   if (status != EXIT_OK || a->opts.help) return status;
   status = cli_loop_limit("fit", loop_text, &a->loop_limit);
   if (status != EXIT_OK) return status;
-  if (a->opts.format) return usage_error("takes no", "--format (the fit is a table; -o writes the machine file)");
+  if (a->opts.format) {
+    if (!strcmp(a->opts.format, "table")) a->format = 0;
+    else if (!strcmp(a->opts.format, "csv")) a->format = 1;
+    else if (!strcmp(a->opts.format, "json")) a->format = 2;
+    else return usage_error("unknown format (table, csv, json):", a->opts.format);
+  }
   a->fit.level = FIT_DEFAULT_LEVEL;
   if (level) {
     char *end;
@@ -235,7 +249,14 @@ static int fit_reduced(const FitArgs *a, Program *prog, Runs *runs, DiagList *di
     }
   }
   if (result == EXIT_OK) {
-    fit_print(stdout, a->opts.files[0], runs, &fit);
+    if (a->format == 1) {
+      fit_print_summary(stderr, a->opts.files[0], runs, &fit);
+      fit_print_csv(stdout, runs, &fit);
+    } else if (a->format == 2) {
+      fit_print_json(stdout, a->opts.files[0], runs, &fit);
+    } else {
+      fit_print(stdout, a->opts.files[0], runs, &fit);
+    }
     if (fflush(stdout) != 0) result = EXIT_IO;
   }
   if (result == EXIT_OK && a->opts.output) {

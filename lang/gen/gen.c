@@ -460,7 +460,7 @@ static void write_header(GenWriter *w, const GenOptions *opts) {
           opts->spec_path, opts->library_path, w->spec->app_path ? " " : "",
           w->spec->app_path ? w->spec->app_path : "");
   fputs(""
-        "// Regenerate rather than edit. The system (GEN.md): one coordinator runs the batches of\n"
+        "// Regenerate rather than edit. The system (manual §4.6): one coordinator runs the batches of\n"
         "// cardinality 1; the other batches are divided among the workers in proportion to their\n"
         "// speed; workers exchange data with the coordinator only, over one network `net`.\n", out);
   fprintf(out, "// Levels, in order:");
