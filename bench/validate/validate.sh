@@ -112,6 +112,9 @@ configs=(
   "stream|no|write,64MiB,T=1|1 67108864 8 w|T=1 S=67108864 P=8 W=1 M=1"
   "stream|no|write,64MiB,T=2|2 67108864 8 w|T=2 S=67108864 P=8 W=1 M=1"
   "stream|no|write,64MiB,T=4|4 67108864 8 w|T=4 S=67108864 P=8 W=1 M=1"
+  "compress|no|T=1|1 16777216 131072|T=1 S=16777216 K=131072 %COMPRESS_COUNTS%"
+  "compress|no|T=2|2 16777216 131072|T=2 S=16777216 K=131072 %COMPRESS_COUNTS%"
+  "compress|no|T=4|4 16777216 131072|T=4 S=16777216 K=131072 %COMPRESS_COUNTS%"
   "copy|no|T=1|1 128 8|T=1 S=134217728 P=8"
   "copy|no|T=2|2 128 8|T=2 S=134217728 P=8"
   "copy|no|T=4|4 128 8|T=4 S=134217728 P=8"
@@ -170,9 +173,17 @@ if [ -x "$BIN/primes" ]; then
     || die "primes --count failed"
 fi
 
+# The compress model's operation counts (positions hashed H, literals L, matches M, match-extension
+# compares X of the whole input) are counted by the program itself (`compress --count S K`).
+compress_counts=
+if [ -x "$BIN/compress" ]; then
+  compress_counts=$("$BIN/compress" --count 16777216 131072 |
+    awk '{ printf "H=%s L=%s M=%s X=%s", $2, $4, $6, $8 }') || die "compress --count failed"
+fi
+
 # Other processes share this machine's cores (other builds, tests): a run they slow down measures
 # them, not the program. So each run waits (up to QUIET_WAIT seconds) until no other task is
-# runnable, and afterwards the CPU time the whole machine spent is compared with what our own
+# busy, and afterwards the CPU time the whole machine spent is compared with what our own
 # children spent: a run during which others took more than LOAD_LIMIT of a core is retried (up to
 # LOAD_RETRIES times) and, if still loaded, kept and marked.
 QUIET_WAIT=${VALIDATE_QUIET_WAIT:-10}   # seconds to wait for an idle machine before a run
@@ -185,13 +196,16 @@ cpu_busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8; exit }' /proc/st
 child_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $14 + $15 }'; }
 now_ns() { date +%s%N; }
 
-# Waits until /proc/loadavg shows no runnable task but the reader, three samples in a row.
+# Waits (up to QUIET_WAIT seconds) until the machine has been idle for two windows of 0.2 s in a
+# row: all CPUs together busy for at most LOAD_LIMIT of a core. (The runnable count of /proc/loadavg
+# was the test before: on this VM it reads 2 or 3 on an idle machine, the reader and kernel threads
+# included, so every run waited the full QUIET_WAIT and a full `make validate` took an hour.)
 wait_quiet() {
-  local deadline=$((SECONDS + QUIET_WAIT)) calm=0 running
-  while [ $SECONDS -lt $deadline ] && [ $calm -lt 3 ]; do
-    running=$(cut -d' ' -f4 /proc/loadavg); running=${running%%/*}
-    if [ "$running" -le 1 ]; then calm=$((calm + 1)); else calm=0; fi
-    sleep 0.1
+  local deadline=$((SECONDS + QUIET_WAIT)) calm=0 b0 b1
+  local limit=$(awk -v hz="$TICKS" -v l="$LOAD_LIMIT" 'BEGIN { printf "%d", hz * 0.2 * l + 0.5 }')
+  while [ $SECONDS -lt $deadline ] && [ $calm -lt 2 ]; do
+    b0=$(cpu_busy_ticks); sleep 0.2; b1=$(cpu_busy_ticks)
+    if [ $((b1 - b0)) -le "$limit" ]; then calm=$((calm + 1)); else calm=0; fi
   done
 }
 
@@ -240,6 +254,7 @@ for cfg in "${configs[@]}"; do
     END { med = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.9g %.9g %.9g", v[1], v[NR], med }')
   dargs=()
   defs=${defs//%PRIMES_COUNTS%/$primes_counts}
+  defs=${defs//%COMPRESS_COUNTS%/$compress_counts}
   for d in $defs; do dargs+=(-D "$d"); done
   csv=$("$PAMC" predict "$model" -m "$machine" "${dargs[@]}" --format csv 2>"$work/predict.log") \
     || { cat "$work/predict.log" >&2; die "pamc predict $model failed"; }
