@@ -127,26 +127,26 @@ configs=(
   "halo|yes|C=8192,ROWS=8|8192 8 1000|C=8192 ROWS=8 I=1000"
   "halo|yes|C=32768,ROWS=2|32768 2 1000|C=32768 ROWS=2 I=1000"
   # Models extracted from the programs' unmarked C by `pamc extract` (bench/validate/extract/):
-  # MEM=L is the extraction's --memory-level, by rule the smallest cache that holds the data the
-  # call touches (L1d 48 KiB, L2 2 MiB here; beyond: llc), nothing fitted to a run.
-  "x_dot|no|n=2000|2000 20000|n=2000 MEM=l1"
-  "x_dot|no|n=100000|100000 400|n=100000 MEM=l2"
-  "x_dot|no|n=8000000|8000000 5|n=8000000 MEM=llc"
-  "x_matmul|no|n=48|48 200|n=48 MEM=l2"
-  "x_matmul|no|n=128|128 10|n=128 MEM=l2"
-  "x_matmul|no|n=384|384 1|n=384 MEM=llc"
-  "x_stencil|no|n=64,it=100|64 100 20|n=64 iters=100 MEM=l2"
-  "x_stencil|no|n=256,it=20|256 20 5|n=256 iters=20 MEM=l2"
-  "x_stencil|no|n=1024,it=5|1024 5 2|n=1024 iters=5 MEM=llc"
-  "x_omp|no|T=1,n=100000|1 100000 200|threads=1 n=100000 MEM=l2"
-  "x_omp|no|T=2,n=100000|2 100000 200|threads=2 n=100000 MEM=l2"
-  "x_omp|no|T=4,n=100000|4 100000 200|threads=4 n=100000 MEM=l2"
-  "x_omp|no|T=1,n=4000000|1 4000000 5|threads=1 n=4000000 MEM=llc"
-  "x_omp|no|T=2,n=4000000|2 4000000 5|threads=2 n=4000000 MEM=llc"
-  "x_omp|no|T=4,n=4000000|4 4000000 5|threads=4 n=4000000 MEM=llc"
-  "x_mpi|yes|n=1000,it=1000|1000 1000|P=2 n=1000 iters=1000 MEM=l1"
-  "x_mpi|yes|n=100000,it=100|100000 100|P=2 n=100000 iters=100 MEM=l2"
-  "x_mpi|yes|n=1000000,it=20|1000000 20|P=2 n=1000000 iters=20 MEM=llc"
+  # MEM=auto is the extraction's --memory-level (the default): each loop nest's working set and
+  # traffic from the source, charged with the machine file's memory sweep; nothing fitted to a run.
+  "x_dot|no|n=2000|2000 20000|n=2000 MEM=auto"
+  "x_dot|no|n=100000|100000 400|n=100000 MEM=auto"
+  "x_dot|no|n=8000000|8000000 5|n=8000000 MEM=auto"
+  "x_matmul|no|n=48|48 200|n=48 MEM=auto"
+  "x_matmul|no|n=128|128 10|n=128 MEM=auto"
+  "x_matmul|no|n=384|384 1|n=384 MEM=auto"
+  "x_stencil|no|n=64,it=100|64 100 20|n=64 iters=100 MEM=auto"
+  "x_stencil|no|n=256,it=20|256 20 5|n=256 iters=20 MEM=auto"
+  "x_stencil|no|n=1024,it=5|1024 5 2|n=1024 iters=5 MEM=auto"
+  "x_omp|no|T=1,n=100000|1 100000 200|threads=1 n=100000 MEM=auto"
+  "x_omp|no|T=2,n=100000|2 100000 200|threads=2 n=100000 MEM=auto"
+  "x_omp|no|T=4,n=100000|4 100000 200|threads=4 n=100000 MEM=auto"
+  "x_omp|no|T=1,n=4000000|1 4000000 5|threads=1 n=4000000 MEM=auto"
+  "x_omp|no|T=2,n=4000000|2 4000000 5|threads=2 n=4000000 MEM=auto"
+  "x_omp|no|T=4,n=4000000|4 4000000 5|threads=4 n=4000000 MEM=auto"
+  "x_mpi|yes|n=1000,it=1000|1000 1000|P=2 n=1000 iters=1000 MEM=auto"
+  "x_mpi|yes|n=100000,it=100|100000 100|P=2 n=100000 iters=100 MEM=auto"
+  "x_mpi|yes|n=1000000,it=20|1000000 20|P=2 n=1000000 iters=20 MEM=auto"
 )
 
 # The model of an extracted program at a memory level (pamc extract, once per program and level).

@@ -15,7 +15,7 @@
 
 static const char usage[] =
   "usage: pamc extract FILE.c... [-f FUNCTION]... [-p compile_commands.json] [-I DIR]...\n"
-  "                    [-D MACRO[=VALUE]]... [--memory-level l1|l2|llc|mem] [-o OUT.pam]\n"
+  "                    [-D MACRO[=VALUE]]... [--memory-level auto|l1|l2|llc|mem] [-o OUT.pam]\n"
   "\n"
   "Writes a model (a .pam file) from unmarked C source, read with clang: one process per C\n"
   "function (its integer parameters as the process's parameters), every operation counted by\n"
@@ -33,8 +33,10 @@ static const char usage[] =
   "  -I DIR           include directory for clang (repeatable)\n"
   "  -D MACRO[=V]     macro for clang's preprocessor (repeatable)\n"
   "  -U MACRO         undefine a macro for clang's preprocessor (repeatable)\n"
-  "  --memory-level L which machine constants charge memory: t_read_L / t_write_L with L one\n"
-  "                   of l1 (default), l2, llc, mem: where the working set lives\n"
+  "  --memory-level L how memory is charged: auto (default): every access at L1 (t_read_l1,\n"
+  "                   t_write_l1) and each loop nest's data from where its working set lives\n"
+  "                   (the machine file's t_read_vec(ws), t_write_vec(ws), t_read, t_write);\n"
+  "                   l1, l2, llc, mem: every access at t_read_L / t_write_L, one level\n"
   "  -o FILE          where to write the model (default: standard output)\n"
   "  --help           this text\n"
   "\n"
@@ -62,10 +64,12 @@ static char *command_line(int argc, char **argv) {
 
 /* What the model takes from a machine file besides constants: stand-ins while checking. */
 static const char machine_stub[] =
-  "\nresource cores = fcfs(1);\nfn mpi_send_measured(bytes) = bytes;\n";
+  "\nresource cores = fcfs(1);\nfn mpi_send_measured(bytes) = bytes;\n"
+  "fn t_read(ws) = ws;\nfn t_write(ws) = ws;\nfn t_read_vec(ws) = ws;\nfn t_write_vec(ws) = ws;\n"
+  "fn t_copy_vec(ws) = ws;\n";
 
-/* Checks the model text as `pamc check -m MACHINE` would (constants without value, `cores` and
-** mpi_send_measured are the machine file's business, not errors here); prints what is wrong. */
+/* Checks the model text as `pamc check -m MACHINE` would (constants without value, `cores`,
+** mpi_send_measured and the memory sweep's fns are the machine file's business, not errors here); prints what is wrong. */
 static int check_text(const char *text, int library) {
   DiagList diags;
   diag_init(&diags);
@@ -152,7 +156,7 @@ int cmd_extract(int argc, char **argv) {
   Args files = {NULL, 0}, funcs = {NULL, 0}, clang = {NULL, 0};
   char **owned = calloc((size_t)argc + 1, sizeof *owned);   /* "-Idir" built from "-I dir" */
   int nowned = 0, status = EXIT_OK;
-  const char *output = NULL, *db = NULL, *level = "l1";
+  const char *output = NULL, *db = NULL, *level = "auto";
   for (int i = 1; i < argc && status == EXIT_OK; i++) {
     const char *a = argv[i];
     const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -182,8 +186,8 @@ int cmd_extract(int argc, char **argv) {
     }
   }
   if (status == EXIT_OK && !files.count) status = usage_error("no C file given", NULL);
-  if (status == EXIT_OK && strcmp(level, "l1") && strcmp(level, "l2") && strcmp(level, "llc") && strcmp(level, "mem"))
-    status = usage_error("--memory-level wants l1, l2, llc or mem, not", level);
+  if (status == EXIT_OK && strcmp(level, "auto") && strcmp(level, "l1") && strcmp(level, "l2") && strcmp(level, "llc") && strcmp(level, "mem"))
+    status = usage_error("--memory-level wants auto, l1, l2, llc or mem, not", level);
   char *cmd = status == EXIT_OK ? command_line(argc - 1, argv + 1) : NULL;
   if (status == EXIT_OK) {
     ExOptions opts = {files.list, files.count, funcs.list, funcs.count, clang.list, clang.count, db, level, cmd, 0};

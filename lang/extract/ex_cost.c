@@ -98,8 +98,16 @@ const char *ex_use_const(ExCtx *x, const char *name) {
   for (int i = 0; i < x->nconsts; i++)
     if (!strcmp(x->consts[i], name)) return x->consts[i];
   x->consts = ex_grow(x->consts, &x->consts_cap, x->nconsts, sizeof *x->consts);
-  x->consts[x->nconsts++] = arena_strdup(&x->arena, name);
-  return x->consts[x->nconsts - 1];
+  const char *kept = x->consts[x->nconsts++] = arena_strdup(&x->arena, name);
+  size_t n = strlen(name);
+  int op = !strncmp(name, "t_", 2) && strncmp(name, "t_read", 6) && strncmp(name, "t_write", 7) &&
+           strncmp(name, "t_copy", 6);
+  if (op && (n < 3 || strcmp(name + n - 3, "_tp"))) {   /* the ranged charge names its throughput */
+    char tp[160];
+    snprintf(tp, sizeof tp, "%s_tp", name);
+    ex_use_const(x, tp);
+  }
+  return kept;
 }
 
 const char *ex_type_name(CXType t) {

@@ -34,18 +34,26 @@ static void add(ExCtx *x, ExCost *cost, const char *name, AlgExpr *weight, long 
   ex_cost_add_term(x, cost, name, NULL, 0, alg_mul(x->alg, weight, alg_num_int(x->alg, times)));
 }
 
-/* A memory access of the bytes of type t. */
-static void access(ExCtx *x, CXType t, Mode mode, ExCost *cost, AlgExpr *weight) {
+/* The memory constants' level: with --memory-level auto every access is charged at L1 and the
+** traffic from beyond it per loop nest (ex_memory.c). */
+static const char *level(ExCtx *x) { return ex_auto_memory(x) ? "l1" : x->opts->memory_level; }
+
+/* A memory access of the bytes of type t: the element base[index] (index a null cursor when the
+** access is through a pointer). */
+static void access(ExCtx *x, CXType t, Mode mode, ExCost *cost, AlgExpr *weight, CXCursor base,
+                   CXCursor index) {
   if (mode == ADDR) return;
   long long bytes = clang_Type_getSizeOf(t);
   if (bytes <= 0 || clang_getCanonicalType(t).kind == CXType_ConstantArray) return;
+  if (!clang_Cursor_isNull(base))
+    ex_footprint_note(x, base, index, (long)bytes, mode == READ || mode == RW, mode == WRITE || mode == RW);
   char name[64];
   if (mode == READ || mode == RW) {
-    snprintf(name, sizeof name, "t_read_%s", x->opts->memory_level);
+    snprintf(name, sizeof name, "t_read_%s", level(x));
     add(x, cost, ex_use_const(x, name), weight, (long)bytes);
   }
   if (mode == WRITE || mode == RW) {
-    snprintf(name, sizeof name, "t_write_%s", x->opts->memory_level);
+    snprintf(name, sizeof name, "t_write_%s", level(x));
     add(x, cost, ex_use_const(x, name), weight, (long)bytes);
   }
 }
@@ -116,6 +124,12 @@ static void count_mem_call(ExCtx *x, CXCursor call, const char *name, CXCursor *
   AlgExpr *bytes = ex_value(x, kids[3]);
   if (!bytes) bytes = ex_unknown_param(x, call, "bytes", "1000", "bytes of a memory call not known from the source");
   char c[64];
+  if (ex_auto_memory(x)) {   /* the machine file's rate of vector code at this many bytes */
+    snprintf(c, sizeof c, "t_%s_vec", strcmp(name, "memset") ? "copy" : "write");
+    AlgExpr *args[1] = {bytes};
+    ex_cost_add_term(x, cost, ex_use_const(x, c), args, 1, alg_mul(x->alg, weight, bytes));
+    return;
+  }
   snprintf(c, sizeof c, "t_%s_%s", strcmp(name, "memset") ? "copy" : "write", x->opts->memory_level);
   ex_cost_add_term(x, cost, ex_use_const(x, c), NULL, 0, alg_mul(x->alg, weight, bytes));
 }
@@ -161,8 +175,10 @@ static int count_call(ExCtx *x, CXCursor call, ExCost *cost, AlgExpr *weight) {
     } else if (!status) {
       push_pending(x, call);
     }
-  } else if (m) {
-    add(x, cost, ex_use_const(x, m), weight, 1);
+  } else if (m) {   /* independent calls in a loop overlap (throughput), like operators */
+    char tp[80];
+    snprintf(tp, sizeof tp, "%s%s", m, throughput(x, 0) ? "_tp" : "");
+    add(x, cost, ex_use_const(x, tp), weight, 1);
   } else if (!strcmp(name, "memcpy") || !strcmp(name, "memmove") || !strcmp(name, "memset")) {
     count_mem_call(x, call, name, kids, n, cost, weight);
   } else if (ex_is_mpi_name(name) || !strcmp(name, "pthread_create") || !strcmp(name, "pthread_join")) {
@@ -234,7 +250,7 @@ static int count_unary(ExCtx *x, CXCursor e, Mode mode, ExCost *cost, AlgExpr *w
     x->in_address = 1;
     int status = count(x, kids[0], READ, cost, weight);
     x->in_address = saved;
-    access(x, t, mode, cost, weight);
+    access(x, t, mode, cost, weight, ex_strip(kids[0]), clang_getNullCursor());
     return status;
   }
   if (!strcmp(op, "&")) return count(x, kids[0], ADDR, cost, weight);
@@ -262,7 +278,7 @@ static void count_conversion(ExCtx *x, CXCursor e, CXCursor from, ExCost *cost, 
   if (k == CXCursor_IntegerLiteral || k == CXCursor_FloatingLiteral || k == CXCursor_CharacterLiteral)
     return;   /* a constant: converted by the compiler */
   char name[64];
-  snprintf(name, sizeof name, "t_cvt_%s_%s", fr, to);
+  snprintf(name, sizeof name, "t_cvt_%s_%s%s", fr, to, throughput(x, 0) ? "_tp" : "");
   add(x, cost, ex_use_const(x, name), weight, 1);
 }
 
@@ -293,7 +309,7 @@ static int count(ExCtx *x, CXCursor e, Mode mode, ExCost *cost, AlgExpr *weight)
     x->in_address = 1;
     if (!status) status = count(x, kids[1], READ, cost, weight);
     x->in_address = saved;
-    access(x, clang_getCursorType(e), mode, cost, weight);
+    access(x, clang_getCursorType(e), mode, cost, weight, kids[0], kids[1]);
     break;
   }
   case CXCursor_MemberRefExpr: {
@@ -301,11 +317,12 @@ static int count(ExCtx *x, CXCursor e, Mode mode, ExCost *cost, AlgExpr *weight)
     CXType bt = clang_getCanonicalType(clang_getCursorType(kids[0]));
     if (bt.kind == CXType_Pointer) {
       status = count(x, kids[0], READ, cost, weight);
-      access(x, clang_getCursorType(e), mode, cost, weight);
+      access(x, clang_getCursorType(e), mode, cost, weight, clang_getNullCursor(), clang_getNullCursor());
     } else {
       CXCursor base = ex_strip(kids[0]);
       status = count(x, kids[0], ADDR, cost, weight);
-      if (clang_getCursorKind(base) != CXCursor_DeclRefExpr) access(x, clang_getCursorType(e), mode, cost, weight);
+      if (clang_getCursorKind(base) != CXCursor_DeclRefExpr)
+        access(x, clang_getCursorType(e), mode, cost, weight, clang_getNullCursor(), clang_getNullCursor());
     }
     break;
   }

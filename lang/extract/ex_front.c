@@ -433,11 +433,12 @@ int ex_front_open(ExCtx *x) {
     /* Without -fopenmp: libclang 14 does not show the statements under an OpenMP directive
     ** (captured statements have no children), so the directives are read as tokens, like ours,
     ** and the loops stay plain loops (_OPENMP is not defined: omp.h wants -fopenmp for it).
-    ** Unknown pragmas (ours, omp) are quiet. */
+    ** Unknown pragmas (ours, omp) are quiet. A compile command's -fopenmp is left out for this. */
     const char *args[EX_MAX_ARGS + 64];
     int nargs = 0;
     args[nargs++] = "-Wno-unknown-pragmas";
-    for (int k = 0; k < ndb; k++) args[nargs++] = dbargs[k];
+    for (int k = 0; k < ndb; k++)   /* -fopenmp (a build's flag) would hide the loops' bodies */
+      if (strncmp(dbargs[k], "-fopenmp", 8)) args[nargs++] = dbargs[k];
     for (int k = 0; k < o->clang_arg_count && nargs < EX_MAX_ARGS + 60; k++) args[nargs++] = o->clang_args[k];
     CXTranslationUnit tu = NULL;
     enum CXErrorCode code = clang_parseTranslationUnit2(x->index, o->files[i], args, nargs, NULL, 0,

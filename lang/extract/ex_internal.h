@@ -140,6 +140,22 @@ typedef struct ExOmp {
   const char *reduction;  /* the reduction clause's "op : vars", or NULL */
 } ExOmp;
 
+/* A loop around the statement being counted (ex_walk_for): what the data footprint needs. */
+typedef struct ExLoopLevel {
+  AlgSymbol *index;       /* the model index (NULL: a loop of unknown count, no index) */
+  AlgExpr *trip;          /* how many iterations (outer indices replaced by their last value) */
+  AlgExpr *last;          /* the index's last value (NULL without an index) */
+} ExLoopLevel;
+
+/* An array (or pointer) that the loop nest being walked reads or writes: its footprint. */
+typedef struct ExBase {
+  CXCursor decl;          /* the array's or pointer's declaration */
+  long bytes;             /* size of one element */
+  AlgExpr *distinct;      /* elements touched in one pass: the largest over its accesses */
+  AlgExpr *read;          /* elements read from beyond the cache at most (distinct x repeats), or NULL */
+  AlgExpr *write;         /* elements written likewise, or NULL */
+} ExBase;
+
 /* Shared state of one extraction. */
 typedef struct ExCtx {
   const ExOptions *opts;  /* the command line */
@@ -186,6 +202,10 @@ typedef struct ExCtx {
   int mpi_libs;           /* collectives used: bit i for ex_mpi_collectives[i] */
   const char **locks;     /* lock resources the model declares (critical, atomic) */
   int nlocks, locks_cap;
+  ExLoopLevel loops[EX_MAX_DEPTH]; /* the loops around the statement being counted */
+  int nloops;             /* how many */
+  ExBase *bases;          /* arrays the outermost loop nest being walked touches (malloc'd) */
+  int nbases, bases_cap;
   CXCursor chain;         /* the binary operator of `s = s OP e` being counted: a chain */
   CXCursor *pending;      /* calls met inside expressions that are statements of their own */
   int npending, pending_cap; /*   (process calls, MPI, pthreads): the statement walker's job */
@@ -231,6 +251,15 @@ int ex_cost_depends(const ExCost *c, AlgSymbol *index);
 int ex_cost_sum(ExCtx *x, ExCost *out, const ExCost *c, AlgSymbol *index, AlgExpr *lo, AlgExpr *hi);
 /* Records that the model uses machine constant name. */
 const char *ex_use_const(ExCtx *x, const char *name);
+/* Auto working set (--memory-level auto): an access of bytes to the element base[index] (index
+** NULL: unknown) inside the loops of x->loops, for the nest's footprint. */
+void ex_footprint_note(ExCtx *x, CXCursor base, CXCursor index, long bytes, int read, int write);
+/* At the end of an outermost loop nest of trip iterations: the time its data takes to come from
+** beyond the L1 cache (ex_stall_read / ex_stall_write of the nest's working set), per iteration,
+** added to per_iter; the table is emptied. */
+void ex_footprint_charge(ExCtx *x, ExCost *per_iter, AlgExpr *trip);
+/* 1 when the memory level is chosen from the working set (--memory-level auto). */
+int ex_auto_memory(const ExCtx *x);
 /* The name of the constant for operation op ("add", ...) on C type t, latency or throughput. */
 const char *ex_op_const(ExCtx *x, const char *op, CXType t, int throughput);
 /* "int", "long", "float", "double", "char", or NULL for types with no arithmetic constant. */
@@ -290,6 +319,17 @@ extern const char *const ex_mpi_collectives[];
 
 /* ---- ex_print.c: the model text --------------------------------------------------------------- */
 int ex_print_model(ExCtx *x, FILE *out);
+/* count * name (name NULL: the term's own) with the call's arguments. */
+void ex_print_term(ExCtx *x, FILE *out, const ExTerm *t, const char *name);
+/* The terms of c joined by + (continuation lines indented to level + 1); "0" when none. */
+void ex_print_sum(ExCtx *x, FILE *out, const ExCost *c, int level);
+
+/* ---- ex_range.c: the ranged charge ---------------------------------------------------------- */
+/* c as LOW + ex_est_share * (EST - LOW) + ex_hi_share * (HI - EST): est at the likely case,
+** [lo, hi] what the compiler and the core may make of the counted operations. */
+void ex_print_ranged(ExCtx *x, FILE *out, const ExCost *c, int level);
+/* The model's declarations the ranged charge and the stall fns need. */
+void ex_print_range_decls(ExCtx *x, FILE *out);
 
 /* ---- small growable-array helper ------------------------------------------------------------- */
 void *ex_grow(void *items, int *cap, int count, size_t size);

@@ -177,6 +177,7 @@ int ex_extract(const ExOptions *opts, FILE *out, FILE *err) {
   free(x.consts);
   free(x.ignored);
   free(x.pending);
+  free(x.bases);
   free(x.locks);
   ex_front_close(&x);
   alg_ctx_free(x.alg);

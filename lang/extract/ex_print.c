@@ -40,6 +40,10 @@ static int declared(const char **done, int n, const char *name) {
 /* Declares name (and what its stand-in needs first). */
 static void print_const(ExCtx *x, FILE *out, const char *name, const char **done, int *ndone) {
   if (declared(done, *ndone, name)) return;
+  if (!strncmp(name, "ex_", 3) || !strcmp(name, "t_copy_vec") || !strcmp(name, "t_write_vec")) {
+    done[(*ndone)++] = name;   /* fns: ours (ex_print_range_decls) or the machine file's */
+    return;
+  }
   size_t n = strlen(name);
   if (n > 3 && !strcmp(name + n - 3, "_tp")) {
     char base[128];
@@ -72,13 +76,13 @@ static void indent(FILE *out, int level) {
 }
 
 /* count * name: parenthesised where the count is a sum or a condition. */
-static void print_term(ExCtx *x, FILE *out, const ExTerm *t) {
+void ex_print_term(ExCtx *x, FILE *out, const ExTerm *t, const char *name) {
   AlgKind k = alg_kind(t->count);
   int one = alg_is_num(t->count, 1);
   int wrap = k == ALG_ADD || k == ALG_COND || k == ALG_LT || k == ALG_LE || k == ALG_EQ ||
              k == ALG_NE || k == ALG_AND || k == ALG_OR || k == ALG_NOT;
   if (!one) fprintf(out, wrap ? "(%s) * " : "%s * ", alg_print(x->alg, t->count, ALG_FMT_TEXT));
-  fputs(t->name, out);
+  fputs(name ? name : t->name, out);
   if (t->args || strncmp(t->name, "cost_", 5) == 0) {
     fputc('(', out);
     for (int i = 0; i < t->nargs; i++)
@@ -87,7 +91,7 @@ static void print_term(ExCtx *x, FILE *out, const ExTerm *t) {
   }
 }
 
-static void print_cost_expr(ExCtx *x, FILE *out, const ExCost *c, int level) {
+void ex_print_sum(ExCtx *x, FILE *out, const ExCost *c, int level) {
   int first = 1;
   for (int i = 0; i < c->count; i++) {
     if (alg_is_num(c->terms[i].count, 0)) continue;
@@ -96,13 +100,20 @@ static void print_cost_expr(ExCtx *x, FILE *out, const ExCost *c, int level) {
       indent(out, level + 1);
       fputs("+ ", out);
     }
-    print_term(x, out, &c->terms[i]);
+    ex_print_term(x, out, &c->terms[i], NULL);
     first = 0;
   }
   if (first) fputc('0', out);
 }
 
 static void print_block(ExCtx *x, FILE *out, const ExBlock *b, int level);
+
+/* A cost as the model charges it: the ranged charge (ex_range.c), or the plain sum for a cost
+** library of `pamc gen -l`. */
+static void print_cost_expr(ExCtx *x, FILE *out, const ExCost *c, int level) {
+  if (x->opts->library) ex_print_sum(x, out, c, level);
+  else ex_print_ranged(x, out, c, level);
+}
 
 static void print_comment(FILE *out, const ExItem *it, int level) {
   indent(out, level);
@@ -203,6 +214,12 @@ static void print_notes(ExCtx *x, FILE *out) {
     if (x->params[i].note) fprintf(out, "// NOTE: param %s = %s: %s\n", x->params[i].name, x->params[i].value, x->params[i].note);
   if (x->threads_used)
     fputs("// NOTE: threads' work is use(cores, ...): the machine file (pamc calibrate) declares `resource cores`\n", out);
+  for (int i = 0; i < x->nconsts; i++)
+    if (!strncmp(x->consts[i], "ex_stall_", 9) || !strcmp(x->consts[i], "t_copy_vec")) {
+      fputs("// NOTE: memory beyond L1 costs t_read_vec(ws), t_write_vec(ws), t_read(ws), t_write(ws): a machine\n"
+            "//   file of `pamc calibrate` (its memory sweep); or extract with --memory-level l1|l2|llc|mem\n", out);
+      break;
+    }
   if (x->mpi_used)
     fputs("// NOTE: MPI messages cost mpi_send_measured(bytes): a machine file of `pamc calibrate --mpi`\n", out);
   if (x->nignored) {
@@ -219,6 +236,7 @@ int ex_print_model(ExCtx *x, FILE *out) {
   const char **done = arena_alloc(&x->arena, (size_t)(2 * x->nconsts + 16) * sizeof *done);
   int ndone = 0;
   for (int i = 0; i < x->nconsts; i++) print_const(x, out, x->consts[i], done, &ndone);
+  if (!x->opts->library) ex_print_range_decls(x, out);
   for (int i = 0; i < x->nlocks; i++)
     fprintf(out, "resource %s;   // %s\n", x->locks[i], !strcmp(x->locks[i], "ex_atomic")
             ? "atomic updates: one at a time" : "an OpenMP critical section's lock");

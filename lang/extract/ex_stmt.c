@@ -505,6 +505,21 @@ static int walk_body(ExCtx *x, CXCursor body, ExBlock *out) {
   return status;
 }
 
+/* Walks a loop body as one level of the loop nest (ex_memory.c): an outermost loop's nest is
+** charged the traffic of its data from beyond the L1 cache, per iteration (in iter). */
+static int walk_nest(ExCtx *x, CXCursor body, ExBlock *out, const LoopShape *shape, ExCost *iter) {
+  if (x->nloops >= EX_MAX_DEPTH) return walk_body(x, body, out);
+  AlgExpr *trip = shape->trip ? shape->trip : alg_num_int(x->alg, 1);
+  for (int l = 0; l < x->nloops; l++)   /* a triangular count: at most its outer index's last */
+    if (x->loops[l].index && alg_contains(trip, x->loops[l].index))
+      trip = alg_subst(x->alg, trip, x->loops[l].index, x->loops[l].last);
+  x->loops[x->nloops++] = (ExLoopLevel){shape->index, trip, shape->last};
+  int status = walk_body(x, body, out);
+  x->nloops--;
+  if (!status && x->nloops == 0) ex_footprint_charge(x, iter, trip);
+  return status;
+}
+
 static int count_in_loop(ExCtx *x, CXCursor e, CXCursor body, ExCost *cost) {
   if (clang_Cursor_isNull(e)) return 0;
   unsigned saved_start = x->loop_start, saved_end = x->loop_end;
@@ -558,7 +573,7 @@ int ex_walk_for(ExCtx *x, CXCursor s, ExBlock *out, const ExOmp *omp) {
     ex_cost_free(&last);
   }
   ExBlock body = {NULL, 0, 0};
-  if (!status) status = walk_body(x, l.body, &body);
+  if (!status) status = walk_nest(x, l.body, &body, &shape, &iter);
   if (!status) status = emit_loop(x, s, out, &once, &iter, &body, &shape, omp);
   ex_cost_free(&once);
   ex_cost_free(&iter);
@@ -580,7 +595,7 @@ static int walk_while(ExCtx *x, CXCursor s, ExBlock *out, int is_do) {
   int status = count_in_loop(x, cond, bodyc, &iter);
   if (!status && !is_do && !clang_Cursor_isNull(cond)) status = ex_count_expr(x, cond, &once);
   ExBlock body = {NULL, 0, 0};
-  if (!status) status = walk_body(x, bodyc, &body);
+  if (!status) status = walk_nest(x, bodyc, &body, &shape, &iter);
   if (!status) status = emit_loop(x, s, out, &once, &iter, &body, &shape, NULL);
   ex_cost_free(&once);
   ex_cost_free(&iter);
@@ -824,6 +839,12 @@ int ex_walk_function(ExCtx *x, ExFunc *f) {
   int saved_nvars = x->nvars, saved_in = x->in_loop, saved_pending = x->npending;
   unsigned saved_start = x->loop_start, saved_end = x->loop_end;
   CXCursor saved_chain = x->chain;
+  int saved_nloops = x->nloops, saved_nbases = x->nbases;
+  ExBase *saved_bases = x->bases;
+  int saved_bases_cap = x->bases_cap;
+  x->nloops = 0;   /* the callee's loop nests are its own */
+  x->bases = NULL;
+  x->nbases = x->bases_cap = 0;
   x->func = f;
   x->in_loop = 0;
   x->loop_start = x->loop_end = 0;
@@ -860,5 +881,10 @@ int ex_walk_function(ExCtx *x, ExFunc *f) {
   x->loop_start = saved_start;
   x->loop_end = saved_end;
   x->chain = saved_chain;
+  free(x->bases);
+  x->bases = saved_bases;
+  x->nbases = saved_nbases;
+  x->bases_cap = saved_bases_cap;
+  x->nloops = saved_nloops;
   return status;
 }

@@ -5,7 +5,8 @@ LLVM_INCDIR    := $(if $(LLVM_CONFIG),$(shell $(LLVM_CONFIG) --includedir),/usr/
 LLVM_LIBDIR    := $(if $(LLVM_CONFIG),$(shell $(LLVM_CONFIG) --libdir),/usr/lib/llvm-14/lib)
 EXTRACT_SRCS   := lang/extract/ex_front.c lang/extract/ex_cost.c lang/extract/ex_value.c \
                   lang/extract/ex_count.c lang/extract/ex_stmt.c lang/extract/ex_par.c \
-                  lang/extract/ex_print.c lang/extract/ex_main.c
+                  lang/extract/ex_print.c lang/extract/ex_main.c \
+                  lang/extract/ex_memory.c lang/extract/ex_range.c
 LANG_SRCS      += $(EXTRACT_SRCS)
 # libclang's headers for these files only; the rpath finds libclang.so at run time.
 $(patsubst %.c,$(BUILD)/obj/%.o,$(EXTRACT_SRCS)): CPPFLAGS += -isystem $(LLVM_INCDIR) -Ilang/extract
