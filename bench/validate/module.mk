@@ -4,7 +4,7 @@
 # measured, not tested); the MPI ones only when mpicc exists.
 VALIDATE_DIR     := $(BUILD)/validate
 VALIDATE_CFLAGS  := -std=c11 -Wall -Wextra -Werror -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-VALIDATE_THREADS := $(addprefix $(VALIDATE_DIR)/,compute mutex copy primes matmul stream)
+VALIDATE_THREADS := $(addprefix $(VALIDATE_DIR)/,compute mutex copy primes matmul stream compress)
 VALIDATE_MPI     := $(addprefix $(VALIDATE_DIR)/,pingpong halo)
 VALIDATE_HAVE_MPI := $(HAVE_MPICC)
 

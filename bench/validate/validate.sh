@@ -112,6 +112,9 @@ configs=(
   "stream|no|write,64MiB,T=1|1 67108864 8 w|T=1 S=67108864 P=8 W=1 M=1"
   "stream|no|write,64MiB,T=2|2 67108864 8 w|T=2 S=67108864 P=8 W=1 M=1"
   "stream|no|write,64MiB,T=4|4 67108864 8 w|T=4 S=67108864 P=8 W=1 M=1"
+  "compress|no|T=1|1 16777216 131072|T=1 S=16777216 K=131072 %COMPRESS_COUNTS%"
+  "compress|no|T=2|2 16777216 131072|T=2 S=16777216 K=131072 %COMPRESS_COUNTS%"
+  "compress|no|T=4|4 16777216 131072|T=4 S=16777216 K=131072 %COMPRESS_COUNTS%"
   "copy|no|T=1|1 128 8|T=1 S=134217728 P=8"
   "copy|no|T=2|2 128 8|T=2 S=134217728 P=8"
   "copy|no|T=4|4 128 8|T=4 S=134217728 P=8"
@@ -168,6 +171,14 @@ primes_counts=
 if [ -x "$BIN/primes" ]; then
   primes_counts=$("$BIN/primes" --count 10000 | awk '{ printf "C=%s D=%s", $2, $4 }') \
     || die "primes --count failed"
+fi
+
+# The compress model's operation counts (positions hashed H, literals L, matches M, match-extension
+# compares X of the whole input) are counted by the program itself (`compress --count S K`).
+compress_counts=
+if [ -x "$BIN/compress" ]; then
+  compress_counts=$("$BIN/compress" --count 16777216 131072 |
+    awk '{ printf "H=%s L=%s M=%s X=%s", $2, $4, $6, $8 }') || die "compress --count failed"
 fi
 
 # Other processes share this machine's cores (other builds, tests): a run they slow down measures
@@ -240,6 +251,7 @@ for cfg in "${configs[@]}"; do
     END { med = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.9g %.9g %.9g", v[1], v[NR], med }')
   dargs=()
   defs=${defs//%PRIMES_COUNTS%/$primes_counts}
+  defs=${defs//%COMPRESS_COUNTS%/$compress_counts}
   for d in $defs; do dargs+=(-D "$d"); done
   csv=$("$PAMC" predict "$model" -m "$machine" "${dargs[@]}" --format csv 2>"$work/predict.log") \
     || { cat "$work/predict.log" >&2; die "pamc predict $model failed"; }
