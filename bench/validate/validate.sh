@@ -183,7 +183,7 @@ fi
 
 # Other processes share this machine's cores (other builds, tests): a run they slow down measures
 # them, not the program. So each run waits (up to QUIET_WAIT seconds) until no other task is
-# runnable, and afterwards the CPU time the whole machine spent is compared with what our own
+# busy, and afterwards the CPU time the whole machine spent is compared with what our own
 # children spent: a run during which others took more than LOAD_LIMIT of a core is retried (up to
 # LOAD_RETRIES times) and, if still loaded, kept and marked.
 QUIET_WAIT=${VALIDATE_QUIET_WAIT:-10}   # seconds to wait for an idle machine before a run
@@ -196,13 +196,16 @@ cpu_busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8; exit }' /proc/st
 child_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $14 + $15 }'; }
 now_ns() { date +%s%N; }
 
-# Waits until /proc/loadavg shows no runnable task but the reader, three samples in a row.
+# Waits (up to QUIET_WAIT seconds) until the machine has been idle for two windows of 0.2 s in a
+# row: all CPUs together busy for at most LOAD_LIMIT of a core. (The runnable count of /proc/loadavg
+# was the test before: on this VM it reads 2 or 3 on an idle machine, the reader and kernel threads
+# included, so every run waited the full QUIET_WAIT and a full `make validate` took an hour.)
 wait_quiet() {
-  local deadline=$((SECONDS + QUIET_WAIT)) calm=0 running
-  while [ $SECONDS -lt $deadline ] && [ $calm -lt 3 ]; do
-    running=$(cut -d' ' -f4 /proc/loadavg); running=${running%%/*}
-    if [ "$running" -le 1 ]; then calm=$((calm + 1)); else calm=0; fi
-    sleep 0.1
+  local deadline=$((SECONDS + QUIET_WAIT)) calm=0 b0 b1
+  local limit=$(awk -v hz="$TICKS" -v l="$LOAD_LIMIT" 'BEGIN { printf "%d", hz * 0.2 * l + 0.5 }')
+  while [ $SECONDS -lt $deadline ] && [ $calm -lt 2 ]; do
+    b0=$(cpu_busy_ticks); sleep 0.2; b1=$(cpu_busy_ticks)
+    if [ $((b1 - b0)) -le "$limit" ]; then calm=$((calm + 1)); else calm=0; fi
   done
 }
 
