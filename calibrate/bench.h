@@ -18,7 +18,11 @@ typedef struct CalRun {
   CalOptions opt;                 /* as given, with defaults filled */
   CalSeries series[CAL_MAX_SERIES]; /* measured so far, in measurement order */
   int count;                      /* series used */
-  int planned;                    /* series the run will measure (for progress) */
+  int planned;                    /* series the run will measure (for progress), every round */
+  int round;                      /* the round under way, 0 .. rounds - 1 (calibrate.c: rounds) */
+  int rounds;                     /* rounds of the local families: each measures every series */
+  int round_reps;                 /* samples each series takes in this round */
+  int per_round;                  /* series one round of the local families adds */
   CalProgress progress;           /* NULL: silent */
   void *progress_user;            /* passed to progress */
   CalCaches caches;               /* for the memory working sets and the header */
@@ -27,10 +31,11 @@ typedef struct CalRun {
   int message_cpus[2];            /* CPUs the two message processes were pinned to; -1: not pinned */
 } CalRun;
 
-/* A new empty series at the end of run->series; NULL (err filled) when full. */
+/* A new empty series at the end of run->series; in rounds after the first, the series of that
+** name already measured (its samples kept, this round's appended); NULL (err filled) when full. */
 CalSeries *cal_run_add_series(CalRun *run, const char *name, const char *bench, CalKind kind,
                               double x, CalError *err);
-/* Appends one sample to a series of this run (ignored beyond CAL_MAX_REPS). */
+/* Appends one sample to a series of this run (ignored beyond CAL_MAX_REPS), noting its time. */
 void cal_series_push(CalSeries *series, double sample);
 /* Reports a finished series to the progress callback. */
 void cal_run_finished(CalRun *run, const CalSeries *series);
@@ -71,6 +76,14 @@ int cal_bench_memory(CalRun *run, CalError *err);
 /* The working-set sweep (bench_memsweep.c): series t_OP_SIZE with x = SIZE. */
 int cal_bench_memsweep_count(const CalOptions *opt);
 int cal_bench_memsweep(CalRun *run, CalError *err);
+/* Its working sets, ascending, into sizes (at most max); returns how many. */
+int cal_sweep_sizes(int quick, size_t llc, size_t *sizes, int max);
+/* One pass of its kernel op over buf (0, 1, 2: scalar read, write, copy; 3, 4, 5: vector code);
+** returns the bytes read, written or copied. */
+size_t cal_sweep_pass(int op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink);
+/* Memory under T threads at once (bench_mempar.c): series t_OP_parT_SIZE, T = 2 .. N. */
+int cal_bench_mempar_count(const CalOptions *opt);
+int cal_bench_mempar(CalRun *run, CalError *err);
 int cal_bench_message_count(const CalOptions *opt);
 int cal_bench_message(CalRun *run, CalError *err);
 long cal_bench_cores(void);

@@ -151,7 +151,7 @@ int cal_bench_arith_count(const CalOptions *opt) {
 int cal_bench_arith(CalRun *run, CalError *err) {
   /* Spin first so that the core has left its idle clock before the first sample. */
   CalSeed spin = {1.0, 0.0, 1.0, 3.0};
-  double until = cal_now() + (run->opt.quick ? CAL_WARMUP_QUICK : CAL_WARMUP);
+  double until = run->round > 0 ? 0 : cal_now() + (run->opt.quick ? CAL_WARMUP_QUICK : CAL_WARMUP);
   while (cal_now() < until) kernel_add_long(1000, &spin);
   for (size_t t = 0; t < N_TYPES; t++) {
     const ArithType *type = &arith_types[t];

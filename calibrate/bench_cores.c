@@ -16,14 +16,13 @@
 **               one stream's.
 ** Each thread's work lasts ~4 x sample_seconds alone (a few scheduler ticks).
 */
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "bench_kernel.h"
+#include "par_run.h"
 
 #define CAL_PAR_MEM_BYTES (64u << 20)        /* per thread; far beyond L2, beyond most LLCs */
 #define CAL_PAR_MEM_BYTES_QUICK (16u << 20)
@@ -54,55 +53,30 @@ static double work_read(long amount, uint64_t *buf, size_t words) {
 }
 
 typedef struct ParThread {
-  pthread_t id;                   /* the thread (unused for the main thread's slot) */
-  atomic_int *go;                 /* 0: wait; 1: run; -1: leave without running */
   ParWork work;                   /* the kernel */
   long amount;                    /* units of work */
   uint64_t *buf;                  /* private buffer (memory kernel) */
   size_t words;                   /* its length in 64-bit words */
-  double end;                     /* when this thread finished */
   double sink;                    /* the kernel's value */
 } ParThread;
 
-static void *par_member(void *arg) {
+/* A ParThread's work as a CalParWork. */
+static void par_work(void *arg) {
   ParThread *t = arg;
-  int go;
-  while ((go = atomic_load(t->go)) == 0) {}       /* spin: released within nanoseconds */
-  if (go < 0) return NULL;
-  t->sink = t->work(t->amount, t->buf, t->words);
-  t->end = cal_now();
-  return NULL;
+  t->sink += t->work(t->amount, t->buf, t->words);
 }
 
 /* One sample, N * t1 / tN, into *out; -1 (err filled) when a thread cannot be started. */
-static int par_sample(ParThread *th, int n, double *out, CalError *err) {
+static int par_sample(ParThread *th, CalParMember *members, int n, double *out, CalError *err) {
   double t0 = cal_now();
-  th[0].sink += th[0].work(th[0].amount, th[0].buf, th[0].words);
-  double t1 = cal_now() - t0;
-  atomic_int go = 0;
-  int started = 1;
-  for (; started < n; started++) {
-    th[started].go = &go;
-    if (pthread_create(&th[started].id, NULL, par_member, &th[started])) break;
-  }
-  if (started < n) {
-    atomic_store(&go, -1);
-    for (int i = 1; i < started; i++) pthread_join(th[i].id, NULL);
-    return cal_fail(err, "cannot start %d threads for the parallelism benchmark", n);
-  }
-  double release = cal_now();
-  atomic_store(&go, 1);
-  th[0].sink += th[0].work(th[0].amount, th[0].buf, th[0].words);
-  double last = cal_now();
-  for (int i = 1; i < n; i++) {
-    pthread_join(th[i].id, NULL);
-    if (th[i].end > last) last = th[i].end;
-  }
+  par_work(&th[0]);
+  double t1 = cal_now() - t0, tn;
+  if (cal_par_run(members, n, &tn, err)) return -1;
   /* N threads cannot do more than N times one thread's work, nor (on N >= 1 CPUs) less than one
   ** thread's: a sample above N means the lone run was preempted, one below 1 that the N threads
   ** were (a loaded machine); they are clamped to [1, N], so that ps(cores_eff) never runs a lone
   ** thread slower than alone, which is the unit. */
-  double ratio = (double)n * t1 / (last - release);
+  double ratio = (double)n * t1 / tn;
   *out = ratio > n ? (double)n : ratio < 1 ? 1 : ratio;
   return 0;
 }
@@ -127,7 +101,11 @@ static int par_series(CalRun *run, const char *name, const char *bench, ParWork 
   int n = run->cores < 1 ? 1 : run->cores > CAL_PAR_MAX_THREADS ? CAL_PAR_MAX_THREADS : (int)run->cores;
   CalSeries *s = cal_run_add_series(run, name, bench, CAL_KIND_RATIO, 0, err);
   ParThread *th = s ? calloc((size_t)n, sizeof *th) : NULL;
-  if (!th) return s ? cal_fail(err, "out of memory") : -1;
+  CalParMember *members = th ? calloc((size_t)n, sizeof *members) : NULL;
+  if (!members) {
+    free(th);
+    return s ? cal_fail(err, "out of memory") : -1;
+  }
   int status = 0;
   size_t words = bytes / sizeof(uint64_t);
   for (int i = 0; i < n && status == 0 && bytes; i++) {
@@ -142,16 +120,19 @@ static int par_series(CalRun *run, const char *name, const char *bench, ParWork 
       th[i].work = work;
       th[i].amount = amount;
       th[i].words = words;
+      members[i].work = par_work;
+      members[i].arg = &th[i];
     }
     th[0].sink = sink;
-    for (int rep = 0; rep < run->opt.reps && status == 0; rep++) {
+    for (int rep = 0; rep < run->round_reps && status == 0; rep++) {
       double ratio = 0;
-      status = par_sample(th, n, &ratio, err);
+      status = par_sample(th, members, n, &ratio, err);
       if (status == 0) cal_series_push(s, ratio);
     }
   }
   for (int i = 0; i < n; i++) free(th[i].buf);
   free(th);
+  free(members);
   if (status == 0) cal_run_finished(run, s);
   return status;
 }

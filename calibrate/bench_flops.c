@@ -106,7 +106,7 @@ static int measure_product(CalRun *run, const char *name, const char *bench, Pro
   double one = cal_now() - t0;
   long reps = one > 0 ? (long)(run->opt.sample_seconds / one) : 1;
   if (reps < 1) reps = 1;
-  for (int rep = 0; rep < run->opt.reps; rep++) {
+  for (int rep = 0; rep < run->round_reps; rep++) {
     memset(p->c, 0, nn * sizeof *p->c);
     double start = cal_now();
     for (long r = 0; r < reps; r++) product_once(p);

@@ -26,7 +26,7 @@ int cal_measure_kernel(CalRun *run, const char *name, const char *bench, CalKern
   if (!series) return -1;
   op(CAL_KERNEL_MIN_ITERS, seed);     /* warm up code and clock */
   long iters = iterations_for(op, seed, run->opt.sample_seconds);
-  for (int rep = 0; rep < run->opt.reps; rep++) {
+  for (int rep = 0; rep < run->round_reps; rep++) {
     double t_empty = empty(iters, seed);
     double t_op = op(iters, seed);
     cal_series_push(series, (t_op - t_empty) / ((double)iters * CAL_UNROLL * per_op));

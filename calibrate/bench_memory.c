@@ -4,7 +4,7 @@
 **
 ** Working sets: half of L1, half of L2, half of the LLC (so other data and the other buffers of
 ** the benchmark stay cached too), and main memory at 4 x LLC (2 x LLC with --quick), at least
-** 64 MiB (32 MiB). Cache sizes come from /sys/devices/system/cpu/cpu0/cache, else from
+** 64 MiB (32 MiB), at most 512 MiB (64 MiB). Cache sizes come from /sys/devices/system/cpu/cpu0/cache, else from
 ** sysconf(_SC_LEVEL1_DCACHE_SIZE ...), else 32 KiB / 256 KiB / 8 MiB (sysfs first: glibc's
 ** sysconf reports an aggregate LLC on some AMD parts).
 **
@@ -29,6 +29,8 @@
 #define CAL_MEM_MIN_BYTES (4 * 1024)        /* below this the loop overhead dominates */
 #define CAL_MEM_MAIN_MIN (64u << 20)         /* main-memory set: well beyond any LLC we know */
 #define CAL_MEM_MAIN_MIN_QUICK (32u << 20)
+#define CAL_MEM_MAIN_MAX (512u << 20)        /* as the sweep's: a VM may report its host's LLC */
+#define CAL_MEM_MAIN_MAX_QUICK (64u << 20)   /* (480 MiB here: 4 x LLC took 7 s per round) */
 #define CAL_MEM_ALIGN 64                     /* one cache line */
 
 static size_t read_sysfs_size(int index, int *level, char *type, size_t type_size) {
@@ -134,7 +136,7 @@ void cal_measure_passes(CalRun *run, CalSeries *series, CalPassFn fn, int op, ui
   double one_pass = cal_now() - t0;
   long passes = one_pass > 0 ? (long)(run->opt.sample_seconds / one_pass) : 1;
   if (passes < 1) passes = 1;
-  for (int rep = 0; rep < run->opt.reps; rep++) {
+  for (int rep = 0; rep < run->round_reps; rep++) {
     size_t done = 0;
     double start = cal_now();
     for (long p = 0; p < passes; p++) done += fn(op, buf, bytes, pass++, &sink);
@@ -157,7 +159,9 @@ int cal_bench_memory(CalRun *run, CalError *err) {
   const CalCaches *c = &run->caches;
   size_t main_set = (run->opt.quick ? 2 : 4) * c->llc;
   size_t main_min = run->opt.quick ? CAL_MEM_MAIN_MIN_QUICK : CAL_MEM_MAIN_MIN;
+  size_t main_max = run->opt.quick ? CAL_MEM_MAIN_MAX_QUICK : CAL_MEM_MAIN_MAX;
   if (main_set < main_min) main_set = main_min;
+  if (main_set > main_max) main_set = main_max;
   MemLevel levels[4] = {{"l1", c->l1 / 2}, {"l2", c->l2 / 2}, {"llc", c->llc / 2}, {"mem", main_set}};
   static const char *const op_names[3] = {"read", "write", "copy"};
   for (int l = 0; l < 4; l++) {

@@ -49,7 +49,7 @@ static size_t sweep_max(int quick, size_t llc) {
 }
 
 /* One pass; returns the bytes read, written or copied (the vector kernels: bench_memory.c's). */
-static size_t sweep_pass(int op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink) {
+size_t cal_sweep_pass(int op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink) {
   size_t words = bytes / sizeof *buf, half = words / 2;
   volatile uint64_t *v = buf;
   switch ((SweepOp)op) {
@@ -74,7 +74,7 @@ static size_t sweep_pass(int op, uint64_t *buf, size_t bytes, uint64_t pass, vol
   return 0;
 }
 
-static int sweep_sizes(int quick, size_t llc, size_t *sizes, int max) {
+int cal_sweep_sizes(int quick, size_t llc, size_t *sizes, int max) {
   int n = 0;
   size_t top = sweep_max(quick, llc);
   for (size_t ws = CAL_SWEEP_MIN; ws <= top && n < max; ws *= 4) sizes[n++] = ws;
@@ -86,12 +86,12 @@ int cal_bench_memsweep_count(const CalOptions *opt) {
   CalCaches caches;
   cal_read_caches(&caches);
   size_t sizes[32];
-  return N_SWEEP_OPS * sweep_sizes(opt->quick, caches.llc, sizes, 32);
+  return N_SWEEP_OPS * cal_sweep_sizes(opt->quick, caches.llc, sizes, 32);
 }
 
 int cal_bench_memsweep(CalRun *run, CalError *err) {
   size_t sizes[32];
-  int n = sweep_sizes(run->opt.quick, run->caches.llc, sizes, 32);
+  int n = cal_sweep_sizes(run->opt.quick, run->caches.llc, sizes, 32);
   for (int k = 0; k < n; k++) {
     size_t bytes = (sizes[k] + CAL_SWEEP_ALIGN - 1) / CAL_SWEEP_ALIGN * CAL_SWEEP_ALIGN;
     uint64_t *buf = aligned_alloc(CAL_SWEEP_ALIGN, bytes);
@@ -108,7 +108,7 @@ int cal_bench_memsweep(CalRun *run, CalError *err) {
         free(buf);
         return -1;
       }
-      cal_measure_passes(run, series, sweep_pass, op, buf, bytes);
+      cal_measure_passes(run, series, cal_sweep_pass, op, buf, bytes);
     }
     free(buf);
   }

@@ -98,7 +98,7 @@ static int measure_sizes(CalRun *run, int fd, char *buf, CalError *err) {
     long rounds = (long)(run->opt.sample_seconds / (2 * (one_way > 1e-9 ? one_way : 1e-9)));
     if (rounds < 1) rounds = 1;
     if (rounds > CAL_MSG_MAX_ROUNDS) rounds = CAL_MSG_MAX_ROUNDS;
-    for (int rep = 0; rep < run->opt.reps; rep++) {
+    for (int rep = 0; rep < run->round_reps; rep++) {
       double t = ping_pong(fd, buf, size, rounds);
       if (t < 0) return cal_fail(err, "message benchmark: the echo process stopped");
       cal_series_push(series, t);

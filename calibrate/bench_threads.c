@@ -14,8 +14,10 @@
 **            switch; another: a wake-up across CPUs), so the spread is real. Per sample, the mean
 **            over the hand-offs that fit in it.
 ** t_thread   pthread_create of a thread that returns at once, then pthread_join.
-** t_barrier  N = the CPUs online (at least 2) threads each call pthread_barrier_wait in a loop;
-**            time per barrier, timed on one of them over the rounds of a sample.
+** t_barrier_T  T threads each call pthread_barrier_wait in a loop, T = 1 .. N (N = the CPUs
+**            online, at least 2); time per barrier, timed on one of them over the rounds of a
+**            sample. calibrate.c writes t_barrier (the N-thread one, the name models know) and
+**            fn t_barrier_of(threads) choosing among them.
 */
 #include <pthread.h>
 #include <sched.h>
@@ -26,6 +28,7 @@
 
 #define CAL_HANDOFF_SETTLE 20e-6  /* seconds the holder waits after the waiter asked: it sleeps */
 #define CAL_BARRIER_MIN_ROUNDS 16 /* barriers per sample at least */
+#define CAL_BARRIER_MAX_THREADS 64 /* barrier sizes measured at most (one series each) */
 
 /* ---- t_lock: kernels of the shared timing loop ---- */
 
@@ -107,7 +110,7 @@ static int bench_handoff(CalRun *run, CalError *err) {
   }
   int round = 0;
   handoff_sample(h, &round, run->opt.sample_seconds / 4);     /* warm-up */
-  for (int rep = 0; rep < run->opt.reps; rep++)
+  for (int rep = 0; rep < run->round_reps; rep++)
     cal_series_push(s, handoff_sample(h, &round, run->opt.sample_seconds));
   atomic_store(&h->round, -1);
   pthread_join(waiter, NULL);
@@ -125,7 +128,7 @@ static int bench_thread(CalRun *run, CalError *err) {
   CalSeries *s = cal_run_add_series(run, "t_thread", "pthread_create of an empty thread + "
                                     "pthread_join", CAL_KIND_TIME, 0, err);
   if (!s) return -1;
-  for (int rep = -1; rep < run->opt.reps; rep++) {      /* rep -1: warm-up */
+  for (int rep = -1; rep < run->round_reps; rep++) {      /* rep -1: warm-up */
     double t0 = cal_now(), until = t0 + run->opt.sample_seconds;
     long n = 0;
     do {
@@ -159,11 +162,22 @@ static void *barrier_member(void *arg) {
   return NULL;
 }
 
-static int bench_barrier(CalRun *run, CalError *err) {
-  int n = run->cores >= 2 ? (int)run->cores : 2;
-  char bench[CAL_BENCH_MAX];
-  snprintf(bench, sizeof bench, "pthread_barrier_wait of %d threads, time per barrier", n);
-  CalSeries *s = cal_run_add_series(run, "t_barrier", bench, CAL_KIND_TIME, 0, err);
+/* Barriers per sample for one thread alone (no wake-ups: tens of nanoseconds each). */
+static long barrier_rounds_alone(double seconds) {
+  pthread_barrier_t barrier;
+  pthread_barrier_init(&barrier, NULL, 1);
+  double t0 = cal_now();
+  for (int r = 0; r < 1000; r++) pthread_barrier_wait(&barrier);
+  double one = (cal_now() - t0) / 1000;
+  pthread_barrier_destroy(&barrier);
+  return one > 0 ? (long)(seconds / one) : 1000;
+}
+
+static int bench_barrier(CalRun *run, int n, CalError *err) {
+  char bench[CAL_BENCH_MAX], name[CAL_NAME_MAX];
+  snprintf(bench, sizeof bench, "pthread_barrier_wait of %d thread%s, time per barrier", n, n > 1 ? "s" : "");
+  snprintf(name, sizeof name, "t_barrier_%d", n);
+  CalSeries *s = cal_run_add_series(run, name, bench, CAL_KIND_TIME, 0, err);
   if (!s) return -1;
   Barrier *b = calloc(1, sizeof *b);
   pthread_t *members = calloc((size_t)n, sizeof *members);
@@ -173,9 +187,10 @@ static int bench_barrier(CalRun *run, CalError *err) {
     return cal_fail(err, "out of memory");
   }
   /* Rounds per sample from a first guess of 20 us per barrier (a wake-up across CPUs). */
-  b->rounds = (long)(run->opt.sample_seconds / 20e-6);
+  b->rounds = n == 1 ? barrier_rounds_alone(run->opt.sample_seconds)
+                     : (long)(run->opt.sample_seconds / 20e-6);
   if (b->rounds < CAL_BARRIER_MIN_ROUNDS) b->rounds = CAL_BARRIER_MIN_ROUNDS;
-  b->samples = run->opt.reps + 1;
+  b->samples = run->round_reps + 1;
   pthread_barrier_init(&b->barrier, NULL, (unsigned)n);
   int started = 0, status = 0;
   for (; started < n - 1 && status == 0; started++)
@@ -184,7 +199,7 @@ static int bench_barrier(CalRun *run, CalError *err) {
       started--;
     }
   atomic_store(&b->go, status == 0 ? 1 : -1);
-  for (int rep = -1; status == 0 && rep < run->opt.reps; rep++) {
+  for (int rep = -1; status == 0 && rep < run->round_reps; rep++) {
     double t0 = cal_now();
     for (long r = 0; r < b->rounds; r++) pthread_barrier_wait(&b->barrier);
     if (rep >= 0) cal_series_push(s, (cal_now() - t0) / (double)b->rounds);
@@ -197,9 +212,14 @@ static int bench_barrier(CalRun *run, CalError *err) {
   return status;
 }
 
+/* Barrier sizes: 1 .. the CPUs online, at least 2. */
+static int barrier_max(long cores) {
+  return cores >= 2 ? (int)(cores > CAL_BARRIER_MAX_THREADS ? CAL_BARRIER_MAX_THREADS : cores) : 2;
+}
+
 int cal_bench_threads_count(const CalOptions *opt) {
   (void)opt;
-  return 4;
+  return 3 + barrier_max(cal_bench_cores());
 }
 
 int cal_bench_threads(CalRun *run, CalError *err) {
@@ -207,6 +227,8 @@ int cal_bench_threads(CalRun *run, CalError *err) {
   if (cal_measure_kernel(run, "t_lock", "pthread_mutex_lock + unlock, uncontended, loop overhead "
                          "subtracted", kernel_lock, kernel_lock_empty, &seed, 1, err))
     return -1;
-  if (bench_handoff(run, err) || bench_thread(run, err) || bench_barrier(run, err)) return -1;
+  if (bench_handoff(run, err) || bench_thread(run, err)) return -1;
+  for (int n = 1; n <= barrier_max(run->cores); n++)
+    if (bench_barrier(run, n, err)) return -1;
   return 0;
 }

@@ -15,7 +15,8 @@
 #define CAL_MAX_REPS 200          /* more repetitions add minutes and nothing to [min, max] */
 #define CAL_HISTORY_KEEP_MAX 1000 /* history per benchmark: enough for months of daily runs */
 #define CAL_MAX_SAMPLES (CAL_MAX_REPS + CAL_HISTORY_KEEP_MAX) /* one run merged with history */
-#define CAL_MAX_SERIES 640        /* ~150 local (arithmetic, math, threads, memory, its sweep) + 23 message
+#define CAL_MAX_SERIES 1024       /* ~170 local (arithmetic, math, threads, memory, its sweep) + 30 sizes x
+                                  ** 3 ops x (T - 1) of memory under T <= 8 threads + 23 message
                                   ** sizes + 15 MPI pairs x 23 */
 
 typedef struct CalError {
@@ -46,6 +47,8 @@ typedef struct CalSeries {
   size_t count;                   /* samples held, oldest first (history, then this run) */
   size_t fresh;                   /* how many of the last samples come from this run */
   double samples[CAL_MAX_SAMPLES];/* seconds (per operation, per byte or per message) */
+  int rounds;                     /* rounds of this run that measured it (calibrate.c) */
+  double first, last;             /* cal_now() at this run's first and last sample (their span) */
   unsigned run[CAL_MAX_SAMPLES];  /* the calibration run each sample came from: its serial in the
                                   ** history (this run's is the largest), 0 without history */
 } CalSeries;

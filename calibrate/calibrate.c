@@ -17,6 +17,7 @@
 #include "history.h"
 #include "machine_file.h"
 #include "memory_fns.h"
+#include "thread_fns.h"
 #include "messages.h"
 
 void cal_options_default(CalOptions *opt, int quick) {
@@ -29,23 +30,39 @@ void cal_options_default(CalOptions *opt, int quick) {
   opt->mpirun = "mpirun";
 }
 
+/* The series named `name` measured in an earlier round, or NULL. */
+static CalSeries *earlier_series(CalRun *run, const char *name) {
+  for (int i = 0; i < run->count; i++)
+    if (!strcmp(run->series[i].name, name)) return &run->series[i];
+  return NULL;
+}
+
 CalSeries *cal_run_add_series(CalRun *run, const char *name, const char *bench, CalKind kind,
                               double x, CalError *err) {
+  CalSeries *s = run->round > 0 ? earlier_series(run, name) : NULL;
+  if (s) {
+    s->rounds++;
+    return s;
+  }
   if (run->count == CAL_MAX_SERIES) {
     cal_fail(err, "more than %d benchmarks", CAL_MAX_SERIES);
     return NULL;
   }
-  CalSeries *s = &run->series[run->count++];
+  s = &run->series[run->count++];
   memset(s, 0, sizeof *s);
   snprintf(s->name, sizeof s->name, "%s", name);
   snprintf(s->bench, sizeof s->bench, "%s", bench);
   s->kind = kind;
   s->x = x;
+  s->rounds = 1;
   return s;
 }
 
 void cal_series_push(CalSeries *series, double sample) {
   if (series->count < CAL_MAX_REPS) {
+    double now = cal_now();
+    if (series->count == 0) series->first = now;
+    series->last = now;
     series->run[series->count] = 0;
     series->samples[series->count++] = sample;
     series->fresh = series->count;
@@ -53,16 +70,25 @@ void cal_series_push(CalSeries *series, double sample) {
 }
 
 void cal_run_finished(CalRun *run, const CalSeries *series) {
-  if (run->progress) run->progress(run->progress_user, (int)(series - run->series) + 1, run->planned, series);
+  /* Series i of round r is the (r * per_round + i + 1)th measured; the MPI family's series come
+  ** after the last round's, numbered on from there. */
+  int round = run->round < run->rounds ? run->round : run->rounds - 1;
+  if (round < 0) round = 0;
+  int index = round * run->per_round + (int)(series - run->series) + 1;
+  if (run->progress) run->progress(run->progress_user, index, run->planned, series);
 }
 
 static void describe_kept(const CalSeries *s, const CalSummary *sum, const char *date, char *buf,
                           size_t size) {
+  char spread[64] = "";
+  if (s->rounds > 1)
+    snprintf(spread, sizeof spread, " (%d rounds over %.0f s)", s->rounds, s->last - s->first);
   if (s->fresh < s->count)
-    snprintf(buf, size, "%s; %zu of %zu samples kept (%zu from earlier runs); %s", s->bench,
-             sum->kept, sum->total, s->count - s->fresh, date);
+    snprintf(buf, size, "%s; %zu of %zu samples kept%s, %zu from earlier runs; %s", s->bench,
+             sum->kept, sum->total, spread, s->count - s->fresh, date);
   else
-    snprintf(buf, size, "%s; %zu of %zu samples kept; %s", s->bench, sum->kept, sum->total, date);
+    snprintf(buf, size, "%s; %zu of %zu samples kept%s; %s", s->bench, sum->kept, sum->total,
+             spread, date);
 }
 
 /* The constants of the time and per-byte series of one group, clamped at 0 below. */
@@ -89,11 +115,17 @@ static int add_series_consts(CalRun *run, CalGroup group, CalMachine *m, const c
 static int add_header(CalRun *run, CalMachine *m, CalError *err) {
   char line[CAL_LINE_MAX], l1[32], l2[32], llc[32];
   snprintf(line, sizeof line,
-           "statistics: each benchmark is repeated %d times (a sample lasts ~%.1f ms); samples "
-           "outside [Q1 - 1.5 IQR, Q3 + 1.5 IQR]", run->opt.reps, run->opt.sample_seconds * 1e3);
+           "statistics: each benchmark takes %d samples (one lasts ~%.1f ms) in %d interleaved rounds: "
+           "every benchmark", run->opt.reps, run->opt.sample_seconds * 1e3, run->rounds);
   if (cal_machine_note(m, line, err)) return -1;
-  if (cal_machine_note(m, "  (quartiles by linear interpolation) are dropped; each const is "
-                          "[min, max] of the samples kept, rounded outward, typ their median.", err))
+  if (cal_machine_note(m, "  takes its share in each round, so that its samples spread over the "
+                          "whole run and see the machine drift between minutes;", err) ||
+      cal_machine_note(m, "  merged with the samples of earlier runs under --history (which see it "
+                          "drift between runs); samples outside", err) ||
+      cal_machine_note(m, "  [Q1 - 1.5 IQR, Q3 + 1.5 IQR] (quartiles by linear interpolation) are "
+                          "dropped; each const is [min, max] of the samples kept,", err) ||
+      cal_machine_note(m, "  rounded outward, typ their median. Each comment says over how many "
+                          "rounds and seconds its samples were taken.", err))
     return -1;
   if (cal_machine_note(m, "arithmetic: time per operation, the loop overhead (an empty loop of "
                           "the same shape) subtracted; add, sub, mul,", err) ||
@@ -104,7 +136,9 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
       cal_machine_note(m, "flops: t_flop_vec, time per flop of a blocked double matrix product "
                           "compiled -O3 -march=native; t_flop_blas, of the BLAS's dgemm.", err) ||
       cal_machine_note(m, "threads: t_lock, mutex lock + unlock uncontended; t_handoff, unlock to a "
-                          "blocked waiter running; t_thread, create + join; t_barrier; t_omp_for.", err) ||
+                          "blocked waiter running; t_thread, create + join;", err) ||
+      cal_machine_note(m, "  t_barrier_T, t_omp_for_T: a barrier, an OpenMP parallel for of T = 1 .. "
+                          "N threads (fn t_barrier_of(threads), t_omp_for_of).", err) ||
       cal_machine_note(m, "parallelism: cores_eff, membw_eff = N t1 / tN, one thread's time t1 "
                           "against N threads' tN doing as much each at once", err) ||
       cal_machine_note(m, "  (a double add chain; a read of a private buffer), N = the CPUs online, "
@@ -119,7 +153,9 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
   if (cal_machine_note(m, "memory sweep: t_OP_SIZE, working sets 4 KiB x 4^k up to 4 x LLC (at most "
                           "512 MiB, 64 MiB with --quick), scalar 8-byte", err) ||
       cal_machine_note(m, "  accesses (read, write, copy) and vector code (read_vec: vectorised "
-                          "sum, write_vec: memset, copy_vec: memcpy); fn t_OP(ws_bytes) interpolates.", err))
+                          "sum, write_vec: memset, copy_vec: memcpy); fn t_OP(ws_bytes) interpolates;", err) ||
+      cal_machine_note(m, "  t_OP_parT_SIZE: the same scalar kernels, per thread with T = 2 .. N "
+                          "threads at once (fn t_OP_shared(ws_bytes, threads)).", err))
     return -1;
   char pinned[64] = "";
   if (run->message_cpus[0] >= 0)
@@ -174,6 +210,7 @@ static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
   int status = add_header(run, m, err);
   if (status == 0) status = add_series_consts(run, CAL_GROUP_LOCAL, m, date, scratch, err);
   if (status == 0) status = cal_memory_fns(run, m, err);
+  if (status == 0) status = cal_thread_fns(run, m, err);
   if (status == 0) status = cal_generic_consts(run, m, date, scratch, err);
   if (status == 0) status = cal_machine_text(m, "", err);
   if (status == 0) status = cal_machine_text(m, "# messages between two processes of this machine:", err);
@@ -198,16 +235,30 @@ static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
   return status;
 }
 
-static int measure(CalRun *run, CalError *err) {
+/* The local families once: one round. */
+static int measure_round(CalRun *run, CalError *err) {
   if (cal_bench_arith(run, err)) return -1;
   if (cal_bench_math(run, err)) return -1;
   if (cal_bench_flops(run, err)) return -1;
   if (cal_bench_memory(run, err)) return -1;
   if (cal_bench_memsweep(run, err)) return -1;
+  if (cal_bench_mempar(run, err)) return -1;
   if (cal_bench_threads(run, err)) return -1;
   if (cal_bench_omp(run, err)) return -1;
   if (cal_bench_parallel(run, err)) return -1;
   if (cal_bench_message(run, err)) return -1;
+  return 0;
+}
+
+/* Interleaved rounds: every local benchmark takes reps / rounds of its samples in each round (the
+** first rounds one more when they do not divide), so that its samples spread over the whole run
+** instead of one moment of it; then the MPI family once (starting mpirun costs seconds). */
+static int measure(CalRun *run, CalError *err) {
+  for (run->round = 0; run->round < run->rounds; run->round++) {
+    run->round_reps = run->opt.reps / run->rounds + (run->round < run->opt.reps % run->rounds);
+    if (measure_round(run, err)) return -1;
+  }
+  run->round_reps = run->opt.reps;
   if (run->opt.mpi_ranks >= 2 && cal_bench_mpi(run, err)) return -1;
   return 0;
 }
@@ -225,11 +276,14 @@ int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progr
     if (run->opt.history_keep > CAL_HISTORY_KEEP_MAX) run->opt.history_keep = CAL_HISTORY_KEEP_MAX;
     run->progress = progress;
     run->progress_user = user;
-    run->planned = cal_bench_arith_count(opt) + cal_bench_math_count(opt) +
-                   cal_bench_flops_count(opt) + cal_bench_threads_count(opt) + cal_bench_omp_count(opt) +
-                   cal_bench_parallel_count(opt) + cal_bench_memory_count(opt) +
-                   cal_bench_memsweep_count(opt) + cal_bench_message_count(opt) +
-                   cal_bench_mpi_count(opt);
+    run->rounds = run->opt.reps < CAL_ROUNDS ? run->opt.reps : CAL_ROUNDS;
+    run->per_round = cal_bench_arith_count(opt) + cal_bench_math_count(opt) +
+                     cal_bench_flops_count(opt) + cal_bench_threads_count(opt) +
+                     cal_bench_omp_count(opt) + cal_bench_parallel_count(opt) +
+                     cal_bench_memory_count(opt) + cal_bench_memsweep_count(opt) +
+                     cal_bench_mempar_count(opt) +
+                     cal_bench_message_count(opt);
+    run->planned = run->rounds * run->per_round + cal_bench_mpi_count(opt);
     cal_read_caches(&run->caches);
     run->cores = cal_bench_cores();
     status = cal_atomic_probe(out_path, err);   /* before measuring: minutes are not wasted */

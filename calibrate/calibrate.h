@@ -11,6 +11,7 @@
 #define CAL_REPS_QUICK 5              /* the fewest that still give quartiles */
 #define CAL_SAMPLE_SECONDS 0.003      /* one sample: long against the clock, short against noise */
 #define CAL_SAMPLE_SECONDS_QUICK 0.001
+#define CAL_ROUNDS 5                  /* rounds the samples of a run are spread over (at most reps) */
 
 /* Fills opt with the defaults (quick or full). */
 void cal_options_default(CalOptions *opt, int quick);

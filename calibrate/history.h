@@ -23,7 +23,7 @@
 #define CAL_HISTORY_FILE "history.txt"
 #define CAL_HISTORY_LOCK "history.lock"
 #define CAL_HISTORY_KEEP_DEFAULT 100   /* about seven default runs of 15 samples */
-#define CAL_HISTORY_MAX_ENTRIES 1024   /* benchmarks in one file: CAL_MAX_SERIES, twice */
+#define CAL_HISTORY_MAX_ENTRIES 2048   /* benchmarks in one file: CAL_MAX_SERIES, twice */
 #define CAL_HISTORY_RUN_MAX 4000000000u /* run serials: one per calibration, never reached */
 
 typedef struct CalHistoryEntry {

@@ -22,8 +22,8 @@
 #define CAL_SIG_DIGITS 5          /* widens an interval by at most 1e-4 relative per end */
 #define CAL_NUMBER_MAX 64         /* a number with unit, e.g. "0.000012346ns" */
 #define CAL_LINE_MAX 512          /* one declaration or comment line (uname alone is up to 260) */
-#define CAL_MAX_DECLS 960         /* 2 MPI ranks: ~300; 16 ranks: ~700 (23 lines, 3 consts a pair) */
-#define CAL_MAX_NOTES 24          /* header comment lines beyond the fixed ones */
+#define CAL_MAX_DECLS 1400        /* 2 MPI ranks, 8 CPUs: ~530; 16 ranks: ~930 (23 lines, 3 consts a pair) */
+#define CAL_MAX_NOTES 40          /* header comment lines beyond the fixed ones (~27) */
 
 typedef enum CalDeclKind {
   CAL_DECL_CONST,                 /* const name = [lo, hi]; */

@@ -2,11 +2,12 @@
 ** memory_fns.c — the memory functions of a machine file: fn t_read(ws_bytes), t_write, t_copy and
 ** their _vec twins, each interpolating linearly between the working sets the sweep measured
 ** (bench_memsweep.c: constants t_OP_SIZE), the first set's value below it and the last set's
-** beyond it, as send_measured does between message sizes; and fn t_read_shared(ws_bytes, threads)
-** (t_write_shared, t_copy_shared): the time per byte of each of `threads` streams at once, the
-** bandwidth of membw_eff streams shared among them, t_OP(ws_bytes) * max(1, threads / membw_eff)
-** (membw_eff is measured on working sets in memory; within private caches each core has its own,
-** and sharing the cores (cores = ps(cores_eff)) is what limits the threads).
+** beyond it, as send_measured does between message sizes; fn t_read_parT(ws_bytes) (t_write_parT,
+** t_copy_parT) the same over the sets measured with T threads at once (bench_mempar.c); and
+** fn t_read_shared(ws_bytes, threads) (t_write_shared, t_copy_shared), the time per byte each of
+** `threads` threads sees when all stream their own working set at once: t_read(ws_bytes) for one,
+** t_read_parT(ws_bytes) for T = 2 .. N measured, and beyond N the N-thread value (at most N
+** threads run at once on N CPUs; cores = ps(cores_eff) accounts for the waiting).
 */
 #include <ctype.h>
 #include <stdio.h>
@@ -15,6 +16,8 @@
 
 static const char *const fn_ops[] = {"read", "write", "copy", "read_vec", "write_vec", "copy_vec"};
 #define N_FN_OPS (sizeof fn_ops / sizeof fn_ops[0])
+#define N_SHARED_OPS 3            /* read, write, copy: the scalar ones, measured under threads */
+#define MAX_PAR_THREADS 64        /* thread counts looked for (bench_mempar.c measures up to 8) */
 
 /* Whether name is PREFIX followed by digits only (t_read_4096, not t_read_vec_4096). */
 static int is_sized(const char *name, const char *prefix) {
@@ -25,40 +28,74 @@ static int is_sized(const char *name, const char *prefix) {
   return 1;
 }
 
-int cal_memory_fns(const CalRun *run, CalMachine *m, CalError *err) {
-  for (size_t op = 0; op < N_FN_OPS; op++) {
-    char prefix[CAL_NAME_MAX], head[CAL_LINE_MAX], tail[CAL_LINE_MAX], comment[CAL_LINE_MAX];
-    snprintf(prefix, sizeof prefix, "t_%s_", fn_ops[op]);
-    double xs[CAL_MAX_SERIES];
-    int n = 0;
-    for (int i = 0; i < run->count; i++) {       /* the sweep measures sizes in ascending order */
-      const CalSeries *s = &run->series[i];
-      if (s->kind == CAL_KIND_PER_BYTE && s->x > 0 && is_sized(s->name, prefix)) xs[n++] = s->x;
-    }
-    if (n == 0) continue;
-    snprintf(comment, sizeof comment, "# t_%s(ws_bytes): seconds per byte (%s) over a working set of "
-             "ws_bytes, interpolated between the sets measured", fn_ops[op],
-             strstr(fn_ops[op], "vec") ? "vector code" : "scalar 8-byte accesses");
-    snprintf(head, sizeof head, "fn t_%s(ws_bytes) =", fn_ops[op]);
-    snprintf(tail, sizeof tail, "%s%.0f", prefix, xs[n - 1]);
-    if (cal_machine_text(m, comment, err) ||
-        cal_machine_interp(m, head, "ws_bytes", prefix, xs, n, tail, err))
-      return -1;
+/* fn NAME(ws_bytes) interpolating the series PREFIX_SIZE of the run (NAME = prefix without its
+** last '_'); *written = 0 when the run has none. */
+static int interp_fn(const CalRun *run, CalMachine *m, const char *prefix, const char *what,
+                     int *written, CalError *err) {
+  char head[CAL_LINE_MAX], tail[CAL_LINE_MAX], comment[CAL_LINE_MAX], fn[CAL_NAME_MAX];
+  double xs[CAL_MAX_SERIES];
+  int n = 0;
+  for (int i = 0; i < run->count; i++) {       /* the sweeps measure sizes in ascending order */
+    const CalSeries *s = &run->series[i];
+    if (s->kind == CAL_KIND_PER_BYTE && s->x > 0 && is_sized(s->name, prefix)) xs[n++] = s->x;
   }
-  int have_membw = 0, have_sweep = 0;
-  for (int i = 0; i < run->count; i++) {
-    have_membw |= !strcmp(run->series[i].name, "membw_eff");
-    have_sweep |= is_sized(run->series[i].name, "t_read_");
-  }
-  if (!have_membw || !have_sweep) return 0;
-  if (cal_machine_text(m, "# T threads at once, each over its own working set: the bandwidth of "
-                          "membw_eff streams shared by T", err))
+  *written = n > 0;
+  if (n == 0) return 0;
+  snprintf(fn, sizeof fn, "%.*s", (int)strlen(prefix) - 1, prefix);
+  snprintf(comment, sizeof comment, "# %s(ws_bytes): seconds per byte (%s) over a working set of "
+           "ws_bytes, interpolated between the sets measured", fn, what);
+  snprintf(head, sizeof head, "fn %s(ws_bytes) =", fn);
+  snprintf(tail, sizeof tail, "%s%.0f", prefix, xs[n - 1]);
+  if (cal_machine_text(m, comment, err) || cal_machine_interp(m, head, "ws_bytes", prefix, xs, n, tail, err))
     return -1;
-  for (size_t op = 0; op < 3; op++) {
-    char line[CAL_LINE_MAX];
-    snprintf(line, sizeof line, "fn t_%s_shared(ws_bytes, threads) = t_%s(ws_bytes) * max(1, threads / "
-             "membw_eff);", fn_ops[op], fn_ops[op]);
-    if (cal_machine_text(m, line, err)) return -1;
+  return 0;
+}
+
+/* fn t_OP_shared(ws_bytes, threads): t_OP for one thread, t_OP_parT for T = 2 .. top, top's beyond. */
+static int shared_fn(CalMachine *m, const char *op, int top, CalError *err) {
+  char line[CAL_LINE_MAX];
+  size_t len = (size_t)snprintf(line, sizeof line, "fn t_%s_shared(ws_bytes, threads) = ", op);
+  for (int t = 1; t < top && len < sizeof line; t++) {
+    if (t == 1) len += (size_t)snprintf(line + len, sizeof line - len, "threads <= 1 ? t_%s(ws_bytes) : ", op);
+    else len += (size_t)snprintf(line + len, sizeof line - len, "threads <= %d ? t_%s_par%d(ws_bytes) : ", t, op, t);
   }
+  if (len < sizeof line) {
+    if (top > 1) snprintf(line + len, sizeof line - len, "t_%s_par%d(ws_bytes);", op, top);
+    else snprintf(line + len, sizeof line - len, "t_%s(ws_bytes);", op);
+  }
+  return cal_machine_text(m, line, err);
+}
+
+int cal_memory_fns(const CalRun *run, CalMachine *m, CalError *err) {
+  int have_sweep = 0, written;
+  for (size_t op = 0; op < N_FN_OPS; op++) {
+    char prefix[CAL_NAME_MAX];
+    snprintf(prefix, sizeof prefix, "t_%s_", fn_ops[op]);
+    if (interp_fn(run, m, prefix, strstr(fn_ops[op], "vec") ? "vector code" : "scalar 8-byte accesses",
+                  &written, err))
+      return -1;
+    have_sweep |= written && op == 0;
+  }
+  if (!have_sweep) return 0;
+  int top = 1;                    /* the most threads measured at once */
+  for (int t = 2; t <= MAX_PAR_THREADS; t++) {
+    char prefix[CAL_NAME_MAX], what[64];
+    int all = 1;
+    for (size_t op = 0; op < N_SHARED_OPS; op++) {
+      snprintf(prefix, sizeof prefix, "t_%s_par%d_", fn_ops[op], t);
+      snprintf(what, sizeof what, "scalar, each of %d threads at once", t);
+      if (interp_fn(run, m, prefix, what, &written, err)) return -1;
+      all &= written;
+    }
+    if (!all) break;
+    top = t;
+  }
+  if (cal_machine_text(m, "# T threads at once, each over its own working set: the time per byte "
+                          "each sees, measured for T = 1 ..", err) ||
+      cal_machine_text(m, "# the CPUs (beyond, the last: no more threads run at once; cores = "
+                          "ps(cores_eff) charges the waiting)", err))
+    return -1;
+  for (size_t op = 0; op < N_SHARED_OPS; op++)
+    if (shared_fn(m, fn_ops[op], top, err)) return -1;
   return 0;
 }

@@ -22,9 +22,15 @@ for type in int long float double char; do
 done
 for name in t_sqrt_double t_exp_double t_log_double t_cvt_int_double t_sqrt_double_tp \
             t_exp_double_tp t_log_double_tp t_cvt_int_double_tp t_cvt_double_int_tp t_flop_vec \
-            t_lock t_handoff t_thread t_barrier; do
+            t_lock t_handoff t_thread t_barrier_1 t_barrier_2; do
   grep -q "^const $name = \[" "$out" || fail "missing $name"
 done
+# Barriers of T = 1 .. N threads (N the CPUs, at least 2, at most 64): t_barrier is the N one.
+cores=$(getconf _NPROCESSORS_ONLN)
+n_barrier=$(( cores < 2 ? 2 : cores > 64 ? 64 : cores ))
+[ "$(grep -c '^const t_barrier_[0-9]* = \[' "$out")" -eq "$n_barrier" ] || fail "expected $n_barrier barrier sizes"
+grep -q "^const t_barrier = t_barrier_$n_barrier;" "$out" || fail "missing const t_barrier = t_barrier_$n_barrier"
+grep -q "^fn t_barrier_of(threads) = threads <= 1 ? t_barrier_1 : " "$out" || fail "missing fn t_barrier_of"
 # t_flop_blas exactly when the system has a BLAS that dlopen finds.
 blas=0
 if ldconfig -p 2>/dev/null | grep -q 'libblas\.so\.3 '; then
@@ -43,7 +49,6 @@ for size in 1 4 16 64 256 1024 4096 16384 65536 262144 1048576 4194304; do
   grep -q "^const t_msg_$size = \[" "$out" || fail "missing t_msg_$size"
 done
 grep -qx 'fn send_measured(bytes) =' "$out" || fail "missing fn send_measured"
-cores=$(getconf _NPROCESSORS_ONLN)
 grep -q "^const n_cpus = $cores;" "$out" || fail "missing const n_cpus = $cores"
 grep -q "^resource cores = ps(cores_eff);" "$out" || fail "missing resource cores = ps(cores_eff)"
 grep -q "^const t_point = 5 \* t_flop + 8 \* t_copy_l2;" "$out" || fail "missing t_point"
@@ -56,7 +61,7 @@ done
 awk '
   function secs(t,   u) { u = t; sub(/^[-0-9.e]+/, "", u); sub(/[a-z]+$/, "", t);
     return t * (u == "ns" ? 1e-9 : u == "us" ? 1e-6 : u == "ms" ? 1e-3 : u == "s" ? 1 : u == "" ? 1 : -1e99) }
-  /^const (n_cpus|t_point) / { next }
+  /^const (n_cpus|t_point|t_barrier|t_omp_for) / { next }
   /^const / {
     unit = ($2 ~ /_eff$/) ? "" : "(ns|us|ms|s)"
     if ($0 !~ ("^const [a-z0-9_]+ = \\[[0-9.e-]+" unit ", [0-9.e-]+" unit "\\] typ [0-9.e-]+" unit ";")) { print "bad line: " $0; bad = 1; next }
@@ -87,18 +92,36 @@ done
 for op in read write copy read_vec write_vec copy_vec; do
   grep -qx "fn t_${op}(ws_bytes) =" "$out" || fail "missing fn t_${op}(ws_bytes)"
 done
+# Memory under T = 2 .. N threads at once (N at most 8), at each working set of the sweep, and
+# t_OP_shared choosing among them.
+n_par=$(( cores > 8 ? 8 : cores ))
+n_mempar=0
 for op in read write copy; do
-  grep -qx "fn t_${op}_shared(ws_bytes, threads) = t_${op}(ws_bytes) \* max(1, threads / membw_eff);" "$out" \
-    || fail "missing fn t_${op}_shared"
+  for t in $(seq 2 "$n_par"); do
+    [ "$(grep -c "^const t_${op}_par${t}_[0-9]* = \[" "$out")" -eq "$n_sweep" ] || fail "t_${op}_par${t}_SIZE: not $n_sweep sets"
+    grep -qx "fn t_${op}_par${t}(ws_bytes) =" "$out" || fail "missing fn t_${op}_par${t}"
+    n_mempar=$((n_mempar + n_sweep))
+  done
+  if [ "$n_par" -ge 2 ]; then
+    grep -q "^fn t_${op}_shared(ws_bytes, threads) = threads <= 1 ? t_${op}(ws_bytes) : .*t_${op}_par${n_par}(ws_bytes);\$" "$out" \
+      || fail "missing fn t_${op}_shared"
+  else
+    grep -qx "fn t_${op}_shared(ws_bytes, threads) = t_${op}(ws_bytes);" "$out" || fail "missing fn t_${op}_shared"
+  fi
 done
 # t_omp_for exactly when pamc was built with OpenMP (libgomp linked).
 omp=0
-if grep -q '^const t_omp_for = \[.*# OpenMP parallel for of' "$out"; then omp=1; fi
+if grep -q '^const t_omp_for_1 = \[.*# OpenMP parallel for of' "$out"; then
+  omp=$(grep -c '^const t_omp_for_[0-9]* = \[' "$out")
+  [ "$omp" -eq "$(( cores > 64 ? 64 : cores ))" ] || fail "expected t_omp_for_1 .. t_omp_for_$cores"
+  grep -q "^const t_omp_for = t_omp_for_$omp;" "$out" || fail "missing const t_omp_for = t_omp_for_$omp"
+  omp=$((omp + 1))
+fi
 if [ $omp = 0 ] && echo 'int main(void){return 0;}' | ${CC:-cc} -fopenmp -x c - -lgomp -o "$tmp/omp" 2>/dev/null; then
   fail "the compiler has OpenMP but the file has no t_omp_for"
 fi
-want=$((56 + 25 + 9 + 1 + blas + 4 + omp + 2 + 3 + 6 * n_sweep))
-[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, 1 or 2 flops, 4 threads, 2 parallelism, 12 memory, 6 x $n_sweep sweep, 2 fitted, 12 messages, n_cpus, t_flop, t_point), found $n_const"
+want=$((56 + 25 + 9 + 1 + blas + 3 + n_barrier + 1 + omp + 2 + 3 + 6 * n_sweep + n_mempar))
+[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, 1 or 2 flops, 3 threads, $n_barrier barriers and t_barrier, t_omp_for_T and t_omp_for, 2 parallelism, 12 memory, 6 x $n_sweep sweep, $n_mempar under threads, 2 fitted, 12 messages, n_cpus, t_flop, t_point), found $n_const"
 n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
 [ "$n_progress" -ge 42 ] || fail "expected a progress line per benchmark, found $n_progress"
 [ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "temporary file left behind"
@@ -124,7 +147,8 @@ set -e
 # function and its resource, and given with -m to a model that declares the constants unvalued.
 cat > "$tmp/use.pam" <<'PAM'
 import "m.mach";
-process main { use(cores, 1000 * t_add_double + 64 * t_copy_mem); delay(send(4096)) }
+process main { use(cores, 1000 * t_add_double + 64 * t_copy_mem); delay(send(4096));
+  delay(t_barrier_of(2) + t_barrier + 1048576 * t_read_shared(1048576, 3)) }
 PAM
 cat > "$tmp/declared.pam" <<'PAM'
 const latency;
