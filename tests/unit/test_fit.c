@@ -419,9 +419,11 @@ static void test_outliers(void **state) {
 }
 
 /* fit_keep_runs by hand: {0.99, 1, 1.01, 1.02, 3} has median 1.01, absolute deviations {0.02,
-** 0.01, 0, 0.01, 1.99}, MAD 0.01, robust sd 1.4826 * 1.206 * 0.01 = 0.0179, above the pooled floor
-** 0.005 * 1.01: 3 is 110 spreads off and left out; 0.99 (1.1 spreads) is kept. Two runs are never
-** judged; identical runs are all kept; a configuration held out counts no outlier. */
+** 0.01, 0, 0.01, 1.99}, MAD 0.01, robust sd 1.4826 * 1.206 * 0.01 = 0.0179, below the pooled floor
+** 0.025 * 1.01 = 0.0253: 3 is 79 spreads off and left out; 0.99 (0.8 spreads) is kept. Two runs
+** are never judged; identical runs are all kept; a configuration held out counts no outlier; times
+** to two digits (0.27 0.26 0.27 0.27 0.28: a MAD of 0) keep every run (0.26 is 3.7% off: 1.5 floor
+** spreads). */
 static void test_keep(void **state) {
   (void)state;
   Runs runs;
@@ -432,9 +434,11 @@ static void test_keep(void **state) {
   for (int i = 0; i < 2; i++) assert_int_equal(runs_add_row(&runs, (double[]){2}, two[i], 7 + i), 0);
   for (int i = 0; i < 3; i++) assert_int_equal(runs_add_row(&runs, (double[]){3}, same[i], 9 + i), 0);
   for (int i = 0; i < 5; i++) assert_int_equal(runs_add_row(&runs, (double[]){4}, five[i] * 2, 12 + i), 0);
+  const double rounded[] = {0.27, 0.26, 0.27, 0.27, 0.28};
+  for (int i = 0; i < 5; i++) assert_int_equal(runs_add_row(&runs, (double[]){5}, rounded[i], 17 + i), 0);
   assert_int_equal(runs_group(&runs), 0);
-  FitKeep keep[4];
-  int held_out[4] = {0, 0, 0, 1};
+  FitKeep keep[5];
+  int held_out[5] = {0, 0, 0, 1, 0};
   assert_int_equal(fit_keep_runs(&runs, held_out, keep), 1);
   assert_int_equal(keep[0].first, 0);
   assert_int_equal(keep[0].count, 4);
@@ -443,6 +447,7 @@ static void test_keep(void **state) {
   assert_int_equal(keep[2].count, 3);
   assert_true(keep[2].sd == 0);
   assert_int_equal(keep[3].count, 4);   /* judged, but not counted: not fitted on */
+  assert_int_equal(keep[4].count, 5);
   runs_free(&runs);
 }
 
