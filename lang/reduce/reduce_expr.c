@@ -142,17 +142,36 @@ static AlgExpr *tr_bind(RCtx *c, REnv *env, const Expr *e) {
   return alg_bigop(c->alg, k, i, lo, hi, body);
 }
 
+/* An interval written in an expression, [lo, hi]. Numeric ends: the interval. Ends that are
+** expressions of consts (kept as symbols, [a, b] with const a, b): their value, as simulate takes
+** it. Ends that follow params or loop indices: lo + [0, 1] (hi - lo), every value between them.
+** (Before, symbolic ends were read as numbers: delay([a, b]) predicted hi = 0 s against 2 us
+** simulated, an unsound bound.) */
+static AlgExpr *tr_interval(RCtx *c, REnv *env, const Expr *e) {
+  AlgCtx *g = c->alg;
+  AlgExpr *lo = reduce_expr(c, env, e->u.interval.lo), *hi = reduce_expr(c, env, e->u.interval.hi);
+  int numeric = (alg_kind(lo) == ALG_NUM || alg_kind(lo) == ALG_IVAL) &&
+                (alg_kind(hi) == ALG_NUM || alg_kind(hi) == ALG_IVAL);
+  if (numeric) {
+    if (alg_kind(lo) == ALG_NUM && lo == hi) return lo;
+    AlgInterval a = alg_num_enclosure(lo), b = alg_num_enclosure(hi);
+    return alg_ival(g, a.lo, b.hi);
+  }
+  if (!eval_uses(e, NULL)) {
+    EvalEnv values;
+    eval_env_init(&values);
+    AlgInterval value;
+    if (eval_expr(&values, e, &value, NULL) == EVAL_OK) return alg_ival(g, value.lo, value.hi);
+  }
+  return alg_add(g, lo, alg_mul(g, alg_ival(g, 0, 1), alg_sub(g, hi, lo)));
+}
+
 /* Translates a resolved model expression into the algebra. */
 AlgExpr *reduce_expr(RCtx *c, REnv *env, const Expr *e) {
   AlgCtx *g = c->alg;
   switch (e->kind) {
   case EX_NUM: return tr_num(c, e);
-  case EX_INTERVAL: {
-    AlgExpr *lo = reduce_expr(c, env, e->u.interval.lo), *hi = reduce_expr(c, env, e->u.interval.hi);
-    AlgInterval a = alg_num_enclosure(lo), b = alg_num_enclosure(hi);
-    if (alg_kind(lo) == ALG_NUM && lo == hi) return lo;
-    return alg_ival(g, a.lo, b.hi);
-  }
+  case EX_INTERVAL: return tr_interval(c, env, e);
   case EX_NAME: return tr_name(c, env, e);
   case EX_UNARY: {
     AlgExpr *a = reduce_expr(c, env, e->u.unary.a);
