@@ -243,11 +243,16 @@ static int find_marks(const PredictPlot *plot, const PredictPlotAxes *axes, Plot
   return count;
 }
 
-/* The index of an earlier mark with the same place and text as marks[k], or -1. */
-static int same_mark_before(const PlotMark *marks, int k) {
-  for (int j = 0; j < k; j++)
-    if (marks[j].x == marks[k].x && !strcmp(marks[j].text, marks[k].text)) return j;
-  return -1;
+/* 1 when two marks stand at the same place with the same text. */
+static int same_mark(const PlotMark *a, const PlotMark *b) {
+  return a->x == b->x && !strcmp(a->text, b->text);
+}
+
+/* 1 when marks[k] repeats one of marks[from .. to - 1]. */
+static int mark_among(const PlotMark *marks, int k, int from, int to) {
+  for (int j = from; j < to; j++)
+    if (j != k && same_mark(&marks[j], &marks[k])) return 1;
+  return 0;
 }
 
 /* Where the bottleneck changes along each curve: a dotted vertical line in the curve's colour
@@ -260,9 +265,8 @@ static void write_marks(const PredictPlot *plot, const PredictPlotAxes *axes, FI
     const PlotMark *m = &marks[k];
     fprintf(out, "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead dashtype 3 lw 1.5 "
                  "lc rgb '%s'\n", m->x, m->x, colours[m->curve]);
-    if (same_mark_before(marks, k) >= 0) continue;
-    int shared = 0;
-    for (int j = k + 1; j < count; j++) shared |= marks[j].x == m->x && !strcmp(marks[j].text, m->text);
+    if (mark_among(marks, k, 0, k)) continue;   /* labelled already */
+    int shared = mark_among(marks, k, k + 1, count);
     fputs("set label ", out);
     quoted(out, m->text);
     fprintf(out, " at %.17g, graph %.3f %s offset character %s, 0 textcolor rgb '%s' front\n", m->x,

@@ -70,6 +70,15 @@ static AlgExpr *tr_binary(RCtx *c, Op op, AlgExpr *a, AlgExpr *b) {
   }
 }
 
+/* 1 with *value filled when e reads no param, index or local (an expression of consts): its value
+** is fixed, as simulate takes it; 0 otherwise. */
+static int consts_value(const Expr *e, AlgInterval *value) {
+  if (eval_uses(e, NULL)) return 0;
+  EvalEnv values;
+  eval_env_init(&values);
+  return eval_expr(&values, e, value, NULL) == EVAL_OK;
+}
+
 static AlgExpr *tr_call(RCtx *c, REnv *env, const Expr *e) {
   AlgCtx *g = c->alg;
   int n = e->u.call.args.count;
@@ -110,10 +119,8 @@ static AlgExpr *tr_call(RCtx *c, REnv *env, const Expr *e) {
     ** param is no symbol: like the expression written inline) */
     EvalEnv values; eval_env_init(&values);
     known = eval_decl_value(&values, arg->u.name.decl, &value, NULL) == EVAL_OK;
-  } else if (!eval_uses(arg, NULL)) {
-    /* an expression of consts (hi(a * 2)): its value is fixed, as simulate takes it */
-    EvalEnv values; eval_env_init(&values);
-    known = eval_expr(&values, arg, &value, NULL) == EVAL_OK;
+  } else {
+    known = consts_value(arg, &value);   /* an expression of consts (hi(a * 2)) */
   }
   if (known) {
     AlgInterval v = value;
@@ -157,12 +164,8 @@ static AlgExpr *tr_interval(RCtx *c, REnv *env, const Expr *e) {
     AlgInterval a = alg_num_enclosure(lo), b = alg_num_enclosure(hi);
     return alg_ival(g, a.lo, b.hi);
   }
-  if (!eval_uses(e, NULL)) {
-    EvalEnv values;
-    eval_env_init(&values);
-    AlgInterval value;
-    if (eval_expr(&values, e, &value, NULL) == EVAL_OK) return alg_ival(g, value.lo, value.hi);
-  }
+  AlgInterval value;
+  if (consts_value(e, &value)) return alg_ival(g, value.lo, value.hi);
   return alg_add(g, lo, alg_mul(g, alg_ival(g, 0, 1), alg_sub(g, hi, lo)));
 }
 
