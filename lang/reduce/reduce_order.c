@@ -377,11 +377,13 @@ static OTime fail(OWalk *w) {
   return r;
 }
 
-/* Records use(res[index], t) as the next site of the walk (pass 1). 0 when there are too many. */
-static int record_site(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t) {
+/* Records use(res[index], t) as the next site of the walk (pass 1); beyond ORDER_MAX_SITES, notes
+** that the sites are too many for the bounded-clients rule (the other rules go on). */
+static void record_site(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t) {
   RCtx *c = w->c;
+  if (w->too_many) return;
   if (!w->sites) w->sites = arena_alloc(&c->arena, ORDER_MAX_SITES * sizeof *w->sites);
-  if (w->nsites == ORDER_MAX_SITES) return 0;
+  if (w->nsites == ORDER_MAX_SITES) { w->too_many = 1; return; }
   OSite *site = &w->sites[w->nsites++];
   memset(site, 0, sizeof *site);
   site->res = res; site->index = index; site->loop_free = 1;
@@ -391,7 +393,6 @@ static int record_site(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t) {
     if (index && alg_contains(index, w->all[i])) site->loop_free = 0;
   }
   site->tmax = over_branches(w, ALG_MAXOVER, tmax);
-  return 1;
 }
 
 static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
@@ -404,7 +405,7 @@ static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
     if (w->site_at >= w->nsites) return fail(w);
     return time_of(w, alg_add(c->alg, t, w->sites[w->site_at++].wait));
   }
-  if (!record_site(w, res, index, t)) return fail(w);
+  record_site(w, res, index, t);
   UseClass cls = use_class(w, res, index);
   if (cls == USE_OTHER && !w->kif) w->other = 1;
   if (cls == USE_OWN || cls == USE_STAGE || cls == USE_SHARD || (w->kif && cls == USE_OTHER)) {
@@ -559,7 +560,7 @@ static OTime walk_if_branch(OWalk *w, REnv *env, const Stmt *s, AlgExpr *cond) {
     OTime r = {alg_cond(c->alg, cond, x.exact, y.exact), alg_max(c->alg, x.stepmax, y.stepmax)};
     return r;
   }
-  pair_sites(w, cond, sites, sites_mid, w->nsites);
+  if (!w->too_many) pair_sites(w, cond, sites, sites_mid, w->nsites);
   if (x.exact != y.exact || x.stepmax != y.stepmax || w->nstages - mid != mid - from) return fail(w);
   w->vary = vary;
   if (by_branch(w, x.exact)) w->vary = 1;
@@ -859,7 +860,7 @@ static OWalk *walk_new(RCtx *c, const RPiece *p) {
 ** contention-free time, and the par the largest over the branches. NULL when a resource of the
 ** body has a site the rule does not bound. */
 static AlgExpr *clients_upper(OWalk *w, REnv *env, const RPiece *p) {
-  if (!fork_waits(w)) return NULL;
+  if (w->too_many || !fork_waits(w)) return NULL;
   OWalk *again = walk_new(w->c, p);
   again->sites = w->sites; again->nsites = w->nsites; again->lengthen = 1;
   OTime body = walk_body(again, env, p);

@@ -79,6 +79,7 @@ typedef struct OWalk {
   int nstages;          /* length of stages */
   OSite *sites;         /* every use in walk order (ORDER_MAX_SITES, arena) */
   int nsites;           /* pass 1: length of sites */
+  int too_many;         /* 1: more than ORDER_MAX_SITES uses (no bounded-clients rule) */
   int lengthen;         /* 1 in pass 2: each use takes its duration plus its site's wait */
   int site_at;          /* pass 2: the next site */
   AlgSymbol *loops[EVAL_MAX_INDICES]; /* chain loops around the statement, outermost first */
