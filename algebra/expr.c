@@ -44,6 +44,7 @@ void alg_ctx_free(AlgCtx *ctx) {
   free(ctx->bounds_known);
   free(ctx->visit_stamp);
   free(ctx->buckets);
+  free(ctx->op_buckets);
   alg_pool_free(&ctx->pool);
   free(ctx);
 }

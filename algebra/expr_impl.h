@@ -74,6 +74,10 @@ struct AlgCtx {
   unsigned visit_walk;        /* number of the current walk */
   AlgExpr *small_ints[ALG_SMALL_INTS]; /* the integers ALG_SMALL_INT_MIN .. as made (number.c):
                                  0, 1, -1 and small counts are made millions of times */
+  struct AlgOpEntry **op_buckets; /* results of costly constructors by arguments (malloc,
+                                 op_memo.c), op_nbuckets a power of two */
+  size_t op_nbuckets;         /* size of op_buckets (0 before the first entry) */
+  size_t op_count;            /* entries in op_buckets */
 };
 
 /* What is known of a node from its structure and the symbols' assumptions (kept in the node, so
@@ -87,6 +91,13 @@ enum {
   ALG_TRAIT_APPROX = 32    /* contains a LOWER/UPPER marker */
 };
 unsigned alg_sign_traits(const AlgExpr *e);   /* NONNEG/NONPOS bits from the kids' (sign.c) */
+
+/* The memo of constructor results (op_memo.c): the result recorded for operation op (an AlgKind,
+   or a code of the caller's) of these arguments, or NULL; and recording one (returns result).
+   Only for results that depend on the arguments alone, not on the questions in progress. */
+typedef struct AlgOpEntry AlgOpEntry;
+AlgExpr *alg_op_memo_find(AlgCtx *ctx, unsigned op, size_t n, AlgExpr *const *args);
+AlgExpr *alg_op_memo_put(AlgCtx *ctx, unsigned op, size_t n, AlgExpr *const *args, AlgExpr *result);
 
 /* Structural hash of a rational; registers a new leaf node (id, intern table). expr.c */
 unsigned long alg_hash_q(mpq_srcptr q);

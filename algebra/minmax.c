@@ -131,12 +131,16 @@ static AlgExpr *common_factor(AlgCtx *ctx, AlgKind kind, AlgExpr **args, size_t 
 static AlgExpr *extremum_of(AlgCtx *ctx, AlgKind kind, AlgExpr **args, size_t n, AlgExpr *const *in);
 
 static AlgExpr *extremum(AlgCtx *ctx, AlgKind kind, size_t n, AlgExpr *const *in) {
+  /* remembered only outside sign questions and pulls, whose depth limits can cut it short */
+  int top = ctx->sign_depth == 0 && ctx->minmax_depth == 0;
+  AlgExpr *known = top ? alg_op_memo_find(ctx, kind, n, in) : NULL;
+  if (known) return known;
   size_t cap = 0;
   for (size_t i = 0; i < n; i++) cap += count_leaves(in[i], kind);
   AlgExpr **args = alg_temp(cap);
   AlgExpr *result = extremum_of(ctx, kind, args, n, in);
   free(args);
-  return result;
+  return top ? alg_op_memo_put(ctx, kind, n, in, result) : result;
 }
 
 /* The canonical extremum of in[0..n), args having room for all their flattened arguments. */

@@ -81,10 +81,17 @@ static size_t count_leaves(AlgExpr *e, AlgKind kind) {
   return n;
 }
 
+static AlgExpr *add_n(AlgCtx *ctx, size_t n, AlgExpr *const *args);
+
 AlgExpr *alg_add_n(AlgCtx *ctx, size_t n, AlgExpr *const *args) {
+  if (n == 1) return args[0];
+  AlgExpr *known = alg_op_memo_find(ctx, ALG_ADD, n, args);
+  return known ? known : alg_op_memo_put(ctx, ALG_ADD, n, args, add_n(ctx, n, args));
+}
+
+static AlgExpr *add_n(AlgCtx *ctx, size_t n, AlgExpr *const *args) {
   size_t cap = 0;
   for (size_t i = 0; i < n; i++) cap += count_leaves(args[i], ALG_ADD);
-  if (n == 1) return args[0];
   Term *terms = alg_temp_bytes((cap ? cap : 1) * sizeof *terms);
   size_t count = 0;
   mpq_t constant;
@@ -234,8 +241,15 @@ static void gather_factors(AlgCtx *ctx, AlgExpr *e, Factor *factors, size_t *cou
 
 static AlgExpr *finish_product(AlgCtx *ctx, AlgExpr **kids, size_t nkids, AlgExpr *number, int again);
 
+static AlgExpr *mul_n(AlgCtx *ctx, size_t n, AlgExpr *const *args);
+
 AlgExpr *alg_mul_n(AlgCtx *ctx, size_t n, AlgExpr *const *args) {
   if (n == 1) return args[0];
+  AlgExpr *known = alg_op_memo_find(ctx, ALG_MUL, n, args);
+  return known ? known : alg_op_memo_put(ctx, ALG_MUL, n, args, mul_n(ctx, n, args));
+}
+
+static AlgExpr *mul_n(AlgCtx *ctx, size_t n, AlgExpr *const *args) {
   size_t cap = 0;
   for (size_t i = 0; i < n; i++) cap += count_leaves(args[i], ALG_MUL);
   Factor *factors = alg_temp_bytes((cap ? cap : 1) * sizeof *factors);

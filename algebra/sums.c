@@ -240,8 +240,22 @@ AlgExpr *alg_closed_form(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *l
   }
 }
 
+static AlgExpr *bigop(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper,
+                      AlgExpr *body);
+
 AlgExpr *alg_bigop(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper,
                    AlgExpr *body) {
+  /* remembered only outside sign questions and pulls, whose depth limits can cut it short */
+  int top = ctx->sign_depth == 0 && ctx->minmax_depth == 0;
+  AlgExpr *args[4] = {index->node, lower, upper, body};
+  AlgExpr *known = top ? alg_op_memo_find(ctx, kind, 4, args) : NULL;
+  if (known) return known;
+  AlgExpr *result = bigop(ctx, kind, index, lower, upper, body);
+  return top ? alg_op_memo_put(ctx, kind, 4, args, result) : result;
+}
+
+static AlgExpr *bigop(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper,
+                      AlgExpr *body) {
   AlgExpr *neutral = num(ctx, kind == ALG_PROD ? 1 : 0);
   AlgExpr *span = alg_sub(ctx, upper, lower);
   if (span->kind == ALG_NUM && mpq_sgn(span->u.num) < 0) return neutral;

@@ -11,9 +11,13 @@
 **   3. one model (a stencil, then a gather where worker 0 differs) with P set by -D to 2 .. 10^9: the time
 **      to reduce at each P and the ratio of the slowest to the fastest, which should be about 1
 **      (the cost of a reduction does not depend on the values of params or loop bounds).
-** Usage: reduce_bench [scale]   (scale < 1 skips the largest model and repeats less)
+** Ends with the verdict on issue 15's target: at most REDUCE_TARGET_US per statement of the model of
+** 10^5 statements and per definition of the model of 10^5 definitions.
+** Times are CPU time of this process, the mean of runs lasting BENCH_MIN_SECONDS.
+** Usage: reduce_bench [scale]   (scale < 1 skips the largest models and repeats less)
 **        reduce_bench --dump N  (prints the generated model of about N statements)
 **        reduce_bench --dump-defs N  (prints the generated model of N process definitions)
+**        reduce_bench --once N / --once-defs N  (reduces that model once, for a profiler)
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +31,8 @@
 #define BENCH_CALL_DEPTH 8             /* processes call each other in chains this deep */
 #define BENCH_TEXT_MAX (16u << 20)      /* generated source of the largest model, with room */
 #define BENCH_MIN_SECONDS 0.3           /* repeat a measurement until it lasts this long */
+#define REDUCE_TARGET_US 10.0           /* issue 15: reduce time per statement or definition at 10^5 */
+#define REDUCE_TARGET_SIZE 100000       /* ... of either */
 
 typedef struct Text {
   char *data;                     /* the generated source */
@@ -201,11 +207,13 @@ static int reduce_timed(const char *text, const ProgramDefine *defines, int defi
   return 0;
 }
 
-/* Times the models generate(text, size) makes for each size (up to 1000 when scale < 1): a line
-** each with the definitions, the statements, the load+check and reduce times, and the reduce time
-** per item (definitions + statements). Returns 0, or 1 when a model fails (text freed). */
+/* Times the models generate_model(text, size) makes for each size (up to 1000 when scale < 1): a
+** line each with the definitions, the statements, the load+check and reduce times, and the reduce
+** time per item (per statement, or per definition when by_definition). Writes the time per item
+** at REDUCE_TARGET_SIZE into *at_target (untouched when that size is skipped). Returns 0, or 1
+** when a model fails (text freed). */
 static int time_sizes(Text *text, void (*generate_model)(Text *, int), const int *sizes, size_t count,
-                      double scale, double min_seconds) {
+                      double scale, double min_seconds, int by_definition, double *at_target) {
   for (size_t s = 0; s < count; s++) {
     if (scale < 1 && sizes[s] > 1000) break;
     generate_model(text, sizes[s]);
@@ -215,10 +223,38 @@ static int time_sizes(Text *text, void (*generate_model)(Text *, int), const int
       free(text->data);
       return 1;
     }
+    double per = reduce / (by_definition ? text->definitions : text->statements) * 1e6;
     printf("  %10d %10d %10zu %11.3f ms %11.3f ms %13.2f us\n", text->definitions, text->statements,
-           text->length, load * 1e3, reduce * 1e3, reduce / (text->definitions + text->statements) * 1e6);
+           text->length, load * 1e3, reduce * 1e3, per);
+    if (sizes[s] == REDUCE_TARGET_SIZE) *at_target = per;
   }
   return 0;
+}
+
+/* The verdict line on one half of the target (at < 0: not measured, scale < 1). Returns 1 on a
+** miss. */
+static int verdict(const char *what, double at) {
+  if (at < 0) {
+    printf("  %-11s at 10^5: not measured (scale < 1)\n", what);
+    return 0;
+  }
+  int pass = at <= REDUCE_TARGET_US;
+  printf("  %-11s at 10^5: %6.2f us (target <= %.0f us): %s\n", what, at, REDUCE_TARGET_US,
+         pass ? "pass" : "FAIL");
+  return !pass;
+}
+
+/* --once N / --once-defs N: the model reduced once, its times printed (for a profiler). */
+static int once(Text *text, int definitions, int size) {
+  if (definitions) generate_defs(text, size);
+  else generate(text, size);
+  double load, reduce;
+  int failed = reduce_once(text->data, NULL, 0, &load, &reduce);
+  if (!failed)
+    printf("%d definitions, %d statements: load+check %.3f ms, reduce %.3f ms\n", text->definitions,
+           text->statements, load * 1e3, reduce * 1e3);
+  free(text->data);
+  return failed ? 1 : 0;
 }
 
 static const char stencil_model[] =
@@ -240,18 +276,24 @@ int main(int argc, char **argv) {
     free(text.data);
     return 0;
   }
+  if (argc > 2 && (!strcmp(argv[1], "--once") || !strcmp(argv[1], "--once-defs")))
+    return once(&text, !strcmp(argv[1], "--once-defs"), atoi(argv[2]));
   double scale = argc > 1 ? atof(argv[1]) : 1;
   if (scale <= 0) scale = 1;
   double min_seconds = BENCH_MIN_SECONDS * (scale < 1 ? scale : 1);
   printf("reduce: generated models (every statement form), mean of runs lasting >= %.2f s\n", min_seconds);
   printf("  %10s %10s %10s %14s %14s %16s\n", "defs", "statements", "bytes", "load+check", "reduce",
-         "reduce/item");
+         "reduce/stmt");
+  double per_statement = -1, per_definition = -1;
   static const int sizes[] = {10, 100, 1000, 10000, 100000};
-  if (time_sizes(&text, generate, sizes, sizeof sizes / sizeof sizes[0], scale, min_seconds)) return 1;
-  printf("reduce: generated models of many process definitions (item: a definition or a statement)\n");
+  if (time_sizes(&text, generate, sizes, sizeof sizes / sizeof sizes[0], scale, min_seconds, 0,
+                 &per_statement)) return 1;
+  printf("reduce: generated models of many process definitions (a few statements each)\n");
+  printf("  %10s %10s %10s %14s %14s %16s\n", "defs", "statements", "bytes", "load+check", "reduce",
+         "reduce/def");
   static const int def_counts[] = {1000, 10000, 100000};
   if (time_sizes(&text, generate_defs, def_counts, sizeof def_counts / sizeof def_counts[0], scale,
-                 min_seconds)) return 1;
+                 min_seconds, 1, &per_definition)) return 1;
   free(text.data);
 
   printf("reduce: stencil model with P set by -D, same model text each time\n");
@@ -274,5 +316,8 @@ int main(int argc, char **argv) {
     if (k == 0 || reduce > slowest) slowest = reduce;
   }
   printf("  slowest / fastest = %.2f (about 1: the cost does not depend on P)\n", slowest / fastest);
-  return 0;
+  printf("reduce: issue 15's target, reduce time (CPU) per item at 10^5 statements or definitions\n");
+  int missed = verdict("statement", per_statement);
+  missed += verdict("definition", per_definition);
+  return missed ? 1 : 0;
 }
