@@ -14,12 +14,12 @@ static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 ** one-to-one in the branch (a member is named by one branch, which makes the site's requests one
 ** at a time), n when every branch names the same member (or a plain resource); NULL when its
 ** member follows a loop of the body (branches drifting apart could meet at a member) or is
-** neither. */
+** neither; each times the copies a par inside the body makes of the site. */
 static AlgExpr *site_clients(OWalk *w, const OSite *site) {
   RCtx *c = w->c;
   if (!site->loop_free) return NULL;
-  if (!site->index || !order_by_branch(w, site->index)) return alg_max(c->alg, zero(c), w->n);
-  if (site->res->u.resource.count && order_injective(w, site->index)) return alg_num_int(c->alg, 1);
+  if (!site->index || !order_by_branch(w, site->index)) return alg_mul(c->alg, site->copies, alg_max(c->alg, zero(c), w->n));
+  if (site->res->u.resource.count && order_injective(w, site->index)) return site->copies;
   return NULL;
 }
 
@@ -71,6 +71,7 @@ static int onto_site(OWalk *w, const OStage *st) {
   RCtx *c = w->c;
   const Decl *res = st->res;
   if (st->cls != USE_OWN || !st->loop_free || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
+  if (st->reps > 1 || (st->rep && st->guard && alg_contains(st->guard, st->rep))) return 0;
   if (!res->u.resource.count || res->u.resource.discipline == DISC_PS) return 0;
   REnv none;
   memset(&none, 0, sizeof none);
@@ -78,9 +79,16 @@ static int onto_site(OWalk *w, const OStage *st) {
   return alg_is_nonneg(c->alg, alg_sub(c->alg, w->n, size));
 }
 
+/* x (of the branch and of the par inside the body around st, if any) at its least over both. */
+static AlgExpr *least(OWalk *w, const OStage *st, AlgExpr *x) {
+  if (st->rep) x = alg_min_over(w->c->alg, st->rep, st->rep_lo, st->rep_hi, x);
+  return order_over_branches(w, ALG_MINOVER, x);
+}
+
 /* Rule (order-aware lower bound, a member requested by several sites): s sites of the body on
 ** family r, each one-to-one onto r's members (onto_site), under the same conditions and in the
-** same loop: every member q gets exactly one request from each (per iteration of the loop),
+** same loop: every member q gets exactly one request from each (per iteration of the loop; a site
+** inside a par of the body from each of its copies, heads and tails taken over the copies too),
 ** none before the least head, so
 **   T >= min head + max(ceil(s / m) * min t, sum over the sites of min_k t / m) + min tail
 ** where a site's tail is what its branch still runs after the request: the rest of its own
@@ -96,25 +104,26 @@ AlgExpr *fork_lower(OWalk *w, AlgExpr *total) {
   for (int i = 0; i < w->nstages; i++) {
     const OStage *st = &w->stages[i];
     if (grouped[i] || !onto_site(w, st)) continue;
-    AlgExpr *head = NULL, *t_min = NULL, *sum = zero(c), *tail = NULL;
-    int s = 0;
+    AlgExpr *head = NULL, *t_min = NULL, *sum = zero(c), *tail = NULL, *count = zero(c);
+    int s = 0;   /* sites, a site inside a par counting 2 (it may have several copies) */
     for (int j = i; j < w->nstages; j++) {
       const OStage *o = &w->stages[j];
       if (grouped[j] || o->res != st->res || o->guard != st->guard || o->loop != st->loop || !onto_site(w, o))
         continue;
       grouped[j] = 1;
-      s++;
-      AlgExpr *h = order_over_branches(w, ALG_MINOVER, o->head);
-      AlgExpr *t = order_over_branches(w, ALG_MINOVER, o->t);
-      AlgExpr *rest = order_over_branches(w, ALG_MINOVER, order_tail(w, o, total));
+      AlgExpr *h = least(w, o, o->head), *t = least(w, o, o->t), *rest = least(w, o, order_tail(w, o, total));
+      AlgExpr *copies = o->rep ? alg_max(g, zero(c), alg_add(g, alg_sub(g, o->rep_hi, o->rep_lo), alg_num_int(g, 1)))
+                               : alg_num_int(g, 1);
+      s += o->rep ? 2 : 1;
+      count = alg_add(g, count, copies);
       head = head ? alg_min(g, head, h) : h;
       t_min = t_min ? alg_min(g, t_min, t) : t;
       tail = tail ? alg_min(g, tail, rest) : rest;
-      sum = alg_add(g, sum, t);
+      sum = alg_add(g, sum, alg_mul(g, copies, t));
     }
     if (s < 2) continue;
     AlgExpr *m = reduce_mult(c, st->res);
-    AlgExpr *serve = alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, alg_num_int(g, s), m)), t_min),
+    AlgExpr *serve = alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), t_min),
                              alg_div(g, sum, m));
     AlgExpr *lo = order_over_loop(c, st, alg_add(g, alg_add(g, head, serve), tail));
     best = best ? alg_max(g, best, lo) : lo;

@@ -42,6 +42,9 @@ typedef struct OStage {
                            that does not change it) */
   int loop_free;        /* 1: its index names no loop index of the chain */
   AlgExpr *least;       /* its duration's least value over the chain's loops around it */
+  int reps;             /* pars inside the body around it (copies of it run at once) */
+  AlgSymbol *rep;       /* the innermost of them: its index, or NULL */
+  AlgExpr *rep_lo, *rep_hi; /* its range */
 } OStage;
 
 /* One use statement met by the walk, whatever its class (the bounded-clients rule). Pass 1
@@ -51,6 +54,8 @@ typedef struct OSite {
   AlgExpr *index;       /* its member index (NULL for a plain resource); for the two sides of
                            an `if` on k paired use by use, `cond ? x : y` */
   AlgExpr *tmax;        /* its duration's largest value over the branches and the body's loops */
+  AlgExpr *copies;      /* copies run at once by one branch: the sizes of the pars inside the
+                           body around it, multiplied (1 when none) */
   int loop_free;        /* 1: its index names no loop index of the body */
   int twin;             /* 1: the else side of a pair, counted with its then side */
   AlgExpr *wait;        /* pass 2: an upper bound on the wait of one of its requests */
@@ -69,8 +74,8 @@ typedef struct OWalk {
   int subset;           /* 1 when only the branches where an `if` on k holds run the chain:
                            n is then an upper bound on their number (no lower bounds) */
   int other;            /* 1 when some use is USE_OTHER or on a ps resource */
-  int forks;            /* 1 when a `||` was met: the body is no chain (lockstep and the
-                           tandem line do not apply) */
+  int forks;            /* 1 when a `||` or a par was met: the body is no chain (lockstep and
+                           the tandem line do not apply) */
   int calls;            /* process calls being walked */
   int call_forks;       /* 1 when a `||` was met inside a called process */
   int kif;              /* `if`s on the branch index being walked (walk_if_branch): every use is
@@ -88,6 +93,7 @@ typedef struct OWalk {
   AlgSymbol *all[EVAL_MAX_INDICES]; /* every loop of the body around the statement (also those
                                        whose range depends on k), outermost first */
   AlgExpr *all_lo[EVAL_MAX_INDICES], *all_hi[EVAL_MAX_INDICES]; /* their ranges */
+  int all_par[EVAL_MAX_INDICES]; /* 1: all[i] is the index of a par inside the body */
   int nall;             /* length of all */
   AlgExpr *guard;       /* conditions of the enclosing `if`s of the chain, or NULL */
   int depth;            /* statements and calls being walked */
