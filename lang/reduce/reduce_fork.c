@@ -23,6 +23,81 @@ static AlgExpr *site_clients(OWalk *w, const OSite *site) {
   return NULL;
 }
 
+/* How many of the sites listed in set (n of them, all at fork level `level` of their paths and
+** alike below it) can have a request outstanding at once, from what the forks allow: the sites
+** directly at this level run one after another (a block's statements, a loop's iterations, an
+** `if`'s sides), and so do the forks at this level; a `||` runs its branches at once (their
+** widths add), a par its copies (its body's width times the copies). A site with too deep a path
+** counts as parallel to all (the widths add). */
+static AlgExpr *width(OWalk *w, const int *set, int n, int level) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *best = zero(c), *deep = zero(c);
+  int done[ORDER_MAX_SITES] = {0};
+  for (int i = 0; i < n; i++) {
+    const OPath *p = &w->sites[set[i]].path;
+    if (done[i]) continue;
+    if (p->deep) { deep = alg_add(g, deep, alg_num_int(g, 1)); continue; }
+    if (p->depth == level) { best = alg_max(g, best, alg_num_int(g, 1)); continue; }
+    /* the fork at this level: the sites of set inside it, branch by branch */
+    AlgExpr *fork = zero(c);
+    int arms_done[ORDER_MAX_SITES] = {0};
+    for (int j = i; j < n; j++) {
+      const OPath *q = &w->sites[set[j]].path;
+      if (arms_done[j] || q->deep || q->depth == level || q->fork[level] != p->fork[level]) continue;
+      int arm[ORDER_MAX_SITES], narm = 0;
+      for (int k = j; k < n; k++) {
+        const OPath *r = &w->sites[set[k]].path;
+        if (r->deep || r->depth == level || r->fork[level] != p->fork[level] || r->arm[level] != q->arm[level])
+          continue;
+        arms_done[k] = done[k] = 1;
+        arm[narm++] = set[k];
+      }
+      fork = alg_add(g, fork, width(w, arm, narm, level + 1));
+    }
+    if (p->copies[level]) fork = alg_mul(g, p->copies[level], fork);
+    best = alg_max(g, best, fork);
+  }
+  return alg_add(g, best, deep);
+}
+
+/* Clients and work of the sites of res at one member, from clients_of: a site whose member does
+** not follow the branch counts clients(site) (n times its copies); the one-to-one sites with
+** the same member map name a member from one branch only, so together they count the width of
+** their places in the forks (width), each request at most their longest. NULL when a site is not
+** bounded. *work: the sum over the clients of their longest request. */
+static AlgExpr *member_clients(OWalk *w, const Decl *res, AlgExpr **work) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *count = zero(c);
+  *work = zero(c);
+  int grouped[ORDER_MAX_SITES] = {0};
+  for (int i = 0; i < w->nsites; i++) {
+    const OSite *site = &w->sites[i];
+    if (site->res != res || site->twin || grouped[i]) continue;
+    AlgExpr *clients = site_clients(w, site);
+    if (!clients) return NULL;
+    if (!site->index || !order_by_branch(w, site->index)) {
+      count = alg_add(g, count, clients);
+      *work = alg_add(g, *work, alg_mul(g, clients, site->tmax));
+      continue;
+    }
+    int same[ORDER_MAX_SITES], nsame = 0;
+    AlgExpr *t_max = zero(c);
+    for (int j = i; j < w->nsites; j++) {
+      const OSite *o = &w->sites[j];
+      if (o->res != res || o->twin || o->index != site->index || !site_clients(w, o)) continue;
+      grouped[j] = 1;
+      same[nsame++] = j;
+      t_max = alg_max(g, t_max, o->tmax);
+    }
+    AlgExpr *wide = width(w, same, nsame, 0);
+    count = alg_add(g, count, wide);
+    *work = alg_add(g, *work, alg_mul(g, wide, t_max));
+  }
+  return count;
+}
+
 /* Rule (bounded clients): for every resource r of the body, each of its sites (a use met by the
 ** walk, not replicated by a par inside the body; the two sides of an `if` on k paired as one)
 ** has at most clients(site) requests outstanding at a member, so a member has at most
@@ -41,16 +116,11 @@ int fork_waits(OWalk *w) {
     for (int j = 0; j < i && !done; j++) done = w->sites[j].res == res;
     if (done) continue;
     if (res->u.resource.discipline == DISC_PS || res->u.resource.handoff) return 0;
-    AlgExpr *count = zero(c), *work = zero(c), *t_max = zero(c);
-    for (int j = i; j < w->nsites; j++) {
-      const OSite *site = &w->sites[j];
-      if (site->res != res || site->twin) continue;
-      AlgExpr *clients = site_clients(w, site);
-      if (!clients) return 0;
-      count = alg_add(g, count, clients);
-      work = alg_add(g, work, alg_mul(g, clients, site->tmax));
-      t_max = alg_max(g, t_max, site->tmax);
-    }
+    AlgExpr *work, *t_max = zero(c);
+    AlgExpr *count = member_clients(w, res, &work);
+    if (!count) return 0;
+    for (int j = i; j < w->nsites; j++)
+      if (w->sites[j].res == res && !w->sites[j].twin) t_max = alg_max(g, t_max, w->sites[j].tmax);
     AlgExpr *m = reduce_mult(c, res);
     AlgExpr *rounds = alg_max(g, zero(c), alg_func(g, ALG_CEIL, alg_div(g, alg_sub(g, count, m), m)));
     AlgExpr *queue = alg_mul(g, rounds, t_max);

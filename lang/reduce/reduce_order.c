@@ -388,7 +388,7 @@ static void record_site(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t) {
   if (w->nsites == ORDER_MAX_SITES) { w->too_many = 1; return; }
   OSite *site = &w->sites[w->nsites++];
   memset(site, 0, sizeof *site);
-  site->res = res; site->index = index; site->loop_free = 1;
+  site->res = res; site->index = index; site->loop_free = 1; site->path = w->path;
   AlgExpr *tmax = t;
   site->copies = alg_num_int(c->alg, 1);
   for (int i = w->nall - 1; i >= 0; i--) {   /* innermost first: ranges may name outer indices */
@@ -456,6 +456,19 @@ static void push_all(OWalk *w, AlgSymbol *j, AlgExpr *a, AlgExpr *b) {
   w->all[w->nall] = j; w->all_lo[w->nall] = a; w->all_hi[w->nall] = b; w->all_par[w->nall] = 0; w->nall++;
 }
 
+/* Enters branch arm of fork number fork (a par: arm 0, copies its size; a `||`: copies NULL). */
+static void path_push(OWalk *w, int fork, int arm, AlgExpr *copies) {
+  OPath *p = &w->path;
+  if (p->depth == ORDER_MAX_PATH) { p->deep++; return; }
+  p->fork[p->depth] = fork; p->arm[p->depth] = arm; p->copies[p->depth] = copies; p->depth++;
+}
+
+static void path_pop(OWalk *w) {
+  OPath *p = &w->path;
+  if (p->deep) p->deep--;
+  else p->depth--;
+}
+
 /* 1 when e names a loop or par index of the body. */
 static int names_body_index(const OWalk *w, AlgExpr *e) {
   for (int i = 0; i < w->nall; i++) if (alg_contains(e, w->all[i])) return 1;
@@ -479,7 +492,9 @@ static OTime walk_nested(OWalk *w, REnv *env, const Stmt *s) {
   push_all(w, d, a, b);
   w->all_par[w->nall - 1] = 1;
   int from = w->nstages;
+  path_push(w, ++w->nforks, 0, alg_max(g, zero(c), alg_add(g, alg_sub(g, b, a), alg_num_int(g, 1))));
   OTime part = walk(w, env, s->u.loop.body);
+  path_pop(w);
   w->nall--;
   env->depth--;
   if (!w->ok) return part;
@@ -673,9 +688,12 @@ static OTime walk_fork(OWalk *w, REnv *env, const Stmt *s) {
   OTime parts[ORDER_MAX_FORK];
   int from[ORDER_MAX_FORK + 1];
   AlgExpr *exact[ORDER_MAX_FORK], *stepmax[ORDER_MAX_FORK];
+  int fork = ++w->nforks;
   for (int i = 0; i < n; i++) {
     from[i] = w->nstages;
+    path_push(w, fork, i, NULL);
     parts[i] = walk(w, env, s->u.block.items[i]);
+    path_pop(w);
     if (!w->ok) return parts[i];
     exact[i] = parts[i].exact; stepmax[i] = parts[i].stepmax;
   }

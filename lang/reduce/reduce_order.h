@@ -15,6 +15,18 @@
 #define ORDER_MAX_SITES 64
 /* Branches of one `||` the walk follows (beyond: it gives up). */
 #define ORDER_MAX_FORK 32
+/* Forks (`||` or par) around a site that its path records (beyond: the site counts as parallel
+** to every other). */
+#define ORDER_MAX_PATH 8
+
+/* Where a site sits among the forks of the body: the forks around it, outermost first. */
+typedef struct OPath {
+  int fork[ORDER_MAX_PATH];     /* the fork's number in the walk */
+  int arm[ORDER_MAX_PATH];      /* the branch of the `||` it is in (0 in a par) */
+  AlgExpr *copies[ORDER_MAX_PATH]; /* a par's number of copies, or NULL for a `||` */
+  int depth;                    /* forks recorded */
+  int deep;                     /* 1: more forks than ORDER_MAX_PATH around it */
+} OPath;
 
 /* How a use's member depends on the branch index k. */
 typedef enum {
@@ -59,6 +71,7 @@ typedef struct OSite {
   int loop_free;        /* 1: its index names no loop index of the body */
   int twin;             /* 1: the else side of a pair, counted with its then side */
   AlgExpr *wait;        /* pass 2: an upper bound on the wait of one of its requests */
+  OPath path;           /* the forks around it */
 } OSite;
 
 /* The walk of one chain. */
@@ -87,6 +100,8 @@ typedef struct OWalk {
   int too_many;         /* 1: more than ORDER_MAX_SITES uses (no bounded-clients rule) */
   int lengthen;         /* 1 in pass 2: each use takes its duration plus its site's wait */
   int site_at;          /* pass 2: the next site */
+  OPath path;           /* the forks around the statement being walked */
+  int nforks;           /* forks met so far (their numbers) */
   AlgSymbol *loops[EVAL_MAX_INDICES]; /* chain loops around the statement, outermost first */
   AlgExpr *loop_lo[EVAL_MAX_INDICES], *loop_hi[EVAL_MAX_INDICES]; /* their ranges */
   int nloops;           /* length of loops */

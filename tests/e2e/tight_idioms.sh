@@ -65,6 +65,11 @@ exact bench/tight/ring_par.pam P=64 256.25e-6 "ring with ||"
 exact bench/tight/ring_par.pam P=2 5.1e-3 "ring with || at P = 2"
 # The same with the sends written `par (d = 0, 1)` over the directions: 2 copies of one site.
 exact bench/tight/ring_par_dirs.pam P=64 256.25e-6 "ring with par over directions"
+# Overlapped with the interior update (cpu[p] in the fork, then again for 2 boundary points: one
+# client of cpu, docs/reduction.md): P = 64, 10 * max(15623 ns, 2 * 5 us) + 10 * 2 ns = 156.25 us;
+# P = 1000, 10 * (2 * 5 us + 2 ns) = 100.02 us (before: hi 312.5 us and 110 us).
+exact bench/tight/ring_overlap.pam P=64 156.25e-6 "overlapped ring"
+exact bench/tight/ring_overlap.pam P=1000 100.02e-6 "overlapped ring at P = 1000"
 # Unequal messages, P = 64: 9.192us to the right, 1.064us to the left, served one after the other
 # at each member: 10 * (15.625 + 9.192 + 1.064) = 258.81 us.
 exact bench/tight/ring_par_unequal.pam P=64 258.81e-6 "unequal ring"
