@@ -6,6 +6,7 @@
 ** the step structure (loops, `if`s) must not depend on it. What cannot be decided leaves the
 ** bounds of reduce.c as they are.
 */
+#include <stdlib.h>
 #include <string.h>
 
 #include "reduce_internal.h"
@@ -755,11 +756,19 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
 
 /* par (k = a, b) S(k) over one piece: tightens out->L and out->U by the rules above when S is a
 ** chain they cover. env is the par's scope; p the piece (its value bound as the next index). */
+static void order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, OWalk *w);
+
 void reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
-  AlgCtx *g = c->alg;
   if (env->depth >= EVAL_MAX_INDICES) return;
-  OWalk *w = arena_alloc(&c->arena, sizeof *w);
-  memset(w, 0, sizeof *w);
+  /* the walk's state (5 KB) lives for this call only: in the arena it was kept to the end */
+  OWalk *w = calloc(1, sizeof *w);
+  if (!w) return;   /* the bounds stay as they are: sound, only less tight */
+  order_par(c, env, p, out, w);
+  free(w);
+}
+
+static void order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, OWalk *w) {
+  AlgCtx *g = c->alg;
   w->c = c; w->k = p->index; w->ka = p->lo; w->kb = p->hi; w->ok = 1;
   w->n = alg_add(g, alg_sub(g, p->hi, p->lo), alg_num_int(g, 1));
   int checks = c->checks.count;   /* the walk re-reads expressions: their checks are made */
