@@ -81,6 +81,10 @@ int cal_sweep_sizes(int quick, size_t llc, size_t *sizes, int max);
 /* One pass of its kernel op over buf (0, 1, 2: scalar read, write, copy; 3, 4, 5: vector code);
 ** returns the bytes read, written or copied. */
 size_t cal_sweep_pass(int op, uint64_t *buf, size_t bytes, uint64_t pass, volatile uint64_t *sink);
+/* Load-to-use latency over the sweep's working sets and a mispredicted branch (bench_latency.c):
+** series t_load_lat_SIZE (x = SIZE) and t_branch_miss. */
+int cal_bench_latency_count(const CalOptions *opt);
+int cal_bench_latency(CalRun *run, CalError *err);
 /* Memory under T threads at once (bench_mempar.c): series t_OP_parT_SIZE, T = 2 .. N. */
 int cal_bench_mempar_count(const CalOptions *opt);
 int cal_bench_mempar(CalRun *run, CalError *err);

@@ -13,6 +13,7 @@
 #include "cal_fit.h"
 #include "cal_stats.h"
 #include "calibrate.h"
+#include "flops_fns.h"
 #include "generic.h"
 #include "history.h"
 #include "machine_file.h"
@@ -134,7 +135,15 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
       cal_machine_note(m, "  t_OP_TYPE_tp: the reciprocal throughput, the same operation on 8 "
                           "independent chains; t_sqrt, t_exp, t_log (libm), t_cvt likewise.", err) ||
       cal_machine_note(m, "flops: t_flop_vec, time per flop of a blocked double matrix product "
-                          "compiled -O3 -march=native; t_flop_blas, of the BLAS's dgemm.", err) ||
+                          "compiled -O3 -march=native (n = 128; t_flop_vec_N at n = N,", err) ||
+      cal_machine_note(m, "  t_flop_vec_parT_N per flop of each of T threads splitting its rows; fn "
+                          "t_flop_vec_of(n), t_flop_vec_shared(n, threads)); t_flop_vec_plain*:", err) ||
+      cal_machine_note(m, "  the same loop over plain pointers (no restrict parameters: C's block is "
+                          "loaded and stored at every k); t_flop_blas, the BLAS's dgemm.", err) ||
+      cal_machine_note(m, "latency: t_load_lat_SIZE, a load whose address the previous load gave "
+                          "(pointer chase over SIZE bytes; fn t_load_lat(ws_bytes));", err) ||
+      cal_machine_note(m, "  t_branch_miss, a mispredicted branch (random branch against its "
+                          "always-predicted twin).", err) ||
       cal_machine_note(m, "threads: t_lock, mutex lock + unlock uncontended; t_handoff, unlock to a "
                           "blocked waiter running; t_thread, create + join;", err) ||
       cal_machine_note(m, "  t_barrier_T, t_omp_for_T: a barrier, an OpenMP parallel for of T = 1 .. "
@@ -211,6 +220,7 @@ static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
   if (status == 0) status = add_series_consts(run, CAL_GROUP_LOCAL, m, date, scratch, err);
   if (status == 0) status = cal_memory_fns(run, m, err);
   if (status == 0) status = cal_thread_fns(run, m, err);
+  if (status == 0) status = cal_flops_fns(run, m, err);
   if (status == 0) status = cal_generic_consts(run, m, date, scratch, err);
   if (status == 0) status = cal_machine_text(m, "", err);
   if (status == 0) status = cal_machine_text(m, "# messages between two processes of this machine:", err);
@@ -246,6 +256,7 @@ static int measure_round(CalRun *run, CalError *err) {
   if (cal_bench_flops(run, err)) return -1;
   if (cal_bench_memory(run, err)) return -1;
   if (cal_bench_memsweep(run, err)) return -1;
+  if (cal_bench_latency(run, err)) return -1;
   if (cal_bench_mempar(run, err)) return -1;
   if (cal_bench_threads(run, err)) return -1;
   if (cal_bench_parallel(run, err)) return -1;
@@ -285,6 +296,7 @@ int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progr
                      cal_bench_flops_count(opt) + cal_bench_threads_count(opt) +
                      cal_bench_omp_count(opt) + cal_bench_parallel_count(opt) +
                      cal_bench_memory_count(opt) + cal_bench_memsweep_count(opt) +
+                     cal_bench_latency_count(opt) +
                      cal_bench_mempar_count(opt) +
                      cal_bench_message_count(opt);
     run->planned = run->rounds * run->per_round + cal_bench_mpi_count(opt);

@@ -142,18 +142,50 @@ int cal_machine_text(CalMachine *m, const char *text, CalError *err) {
   return 0;
 }
 
-int cal_machine_interp(CalMachine *m, const char *head, const char *arg, const char *prefix,
-                       const double *xs, int n, const char *tail, CalError *err) {
+int cal_machine_interp_names(CalMachine *m, const char *head, const char *arg,
+                             const char *const *names, const double *xs, int n, const char *tail,
+                             CalError *err) {
   char line[CAL_LINE_MAX];
   if (cal_machine_text(m, head, err)) return -1;
-  snprintf(line, sizeof line, "  %s <= %.0f ? %s%.0f :", arg, xs[0], prefix, xs[0]);
+  snprintf(line, sizeof line, "  %s <= %.0f ? %s :", arg, xs[0], names[0]);
   if (cal_machine_text(m, line, err)) return -1;
   for (int k = 1; k < n; k++) {
-    snprintf(line, sizeof line, "  %s <= %.0f ? (%s%.0f * (%.0f - %s) + %s%.0f * (%s - %.0f)) / %.0f :",
-             arg, xs[k], prefix, xs[k - 1], xs[k], arg, prefix, xs[k], arg, xs[k - 1], xs[k] - xs[k - 1]);
+    snprintf(line, sizeof line, "  %s <= %.0f ? (%s * (%.0f - %s) + %s * (%s - %.0f)) / %.0f :",
+             arg, xs[k], names[k - 1], xs[k], arg, names[k], arg, xs[k - 1], xs[k] - xs[k - 1]);
     if (cal_machine_text(m, line, err)) return -1;
   }
   snprintf(line, sizeof line, "  %s;", tail);
+  return cal_machine_text(m, line, err);
+}
+
+int cal_machine_interp(CalMachine *m, const char *head, const char *arg, const char *prefix,
+                       const double *xs, int n, const char *tail, CalError *err) {
+  char (*names)[CAL_NAME_MAX] = n > 0 ? malloc((size_t)n * sizeof *names) : NULL;
+  const char **ptrs = n > 0 ? malloc((size_t)n * sizeof *ptrs) : NULL;
+  int status = (n > 0 && names && ptrs) ? 0 : cal_fail(err, "out of memory");
+  for (int k = 0; status == 0 && k < n; k++) {
+    snprintf(names[k], CAL_NAME_MAX, "%s%.0f", prefix, xs[k]);
+    ptrs[k] = names[k];
+  }
+  if (status == 0) status = cal_machine_interp_names(m, head, arg, ptrs, xs, n, tail, err);
+  free(names);
+  free(ptrs);
+  return status;
+}
+
+int cal_machine_by_threads(CalMachine *m, const char *head, const char *one, const char *par_prefix,
+                           const char *par_suffix, int top, CalError *err) {
+  char line[CAL_LINE_MAX];
+  size_t len = (size_t)snprintf(line, sizeof line, "%s ", head);
+  for (int t = 1; t < top && len < sizeof line; t++) {
+    if (t == 1) len += (size_t)snprintf(line + len, sizeof line - len, "threads <= 1 ? %s : ", one);
+    else len += (size_t)snprintf(line + len, sizeof line - len, "threads <= %d ? %s%d%s : ", t,
+                                 par_prefix, t, par_suffix);
+  }
+  if (len < sizeof line) {
+    if (top > 1) snprintf(line + len, sizeof line - len, "%s%d%s;", par_prefix, top, par_suffix);
+    else snprintf(line + len, sizeof line - len, "%s;", one);
+  }
   return cal_machine_text(m, line, err);
 }
 

@@ -84,6 +84,14 @@ int cal_machine_note(CalMachine *m, const char *text, CalError *err);
 ** two ends, so that interval evaluation encloses exactly), and `TAIL;` beyond the last size. */
 int cal_machine_interp(CalMachine *m, const char *head, const char *arg, const char *prefix,
                        const double *xs, int n, const char *tail, CalError *err);
+/* The same between the constants names[k] (any names) at xs[k]. */
+int cal_machine_interp_names(CalMachine *m, const char *head, const char *arg,
+                             const char *const *names, const double *xs, int n, const char *tail,
+                             CalError *err);
+/* A function of a thread count on one line: `HEAD threads <= 1 ? ONE : threads <= 2 ?
+** PAR_PREFIX2PAR_SUFFIX : ... : PAR_PREFIX<top>PAR_SUFFIX;` (ONE alone when top <= 1). */
+int cal_machine_by_threads(CalMachine *m, const char *head, const char *one, const char *par_prefix,
+                           const char *par_suffix, int top, CalError *err);
 
 /* The file's text into out (a CalWriteFn). */
 int cal_machine_print(FILE *out, void *machine, CalError *err);

@@ -7,7 +7,8 @@
 ** fn t_read_shared(ws_bytes, threads) (t_write_shared, t_copy_shared), the time per byte each of
 ** `threads` threads sees when all stream their own working set at once: t_read(ws_bytes) for one,
 ** t_read_parT(ws_bytes) for T = 2 .. N measured, and beyond N the N-thread value (at most N
-** threads run at once on N CPUs; cores = ps(cores_eff) accounts for the waiting).
+** threads run at once on N CPUs; cores = ps(cores_eff) accounts for the waiting); and
+** fn t_load_lat(ws_bytes), seconds per dependent load, over the sets bench_latency.c chased.
 */
 #include <ctype.h>
 #include <stdio.h>
@@ -28,22 +29,23 @@ static int is_sized(const char *name, const char *prefix) {
   return 1;
 }
 
-/* fn NAME(ws_bytes) interpolating the series PREFIX_SIZE of the run (NAME = prefix without its
-** last '_'); *written = 0 when the run has none. */
-static int interp_fn(const CalRun *run, CalMachine *m, const char *prefix, const char *what,
-                     int *written, CalError *err) {
+/* fn NAME(ws_bytes) interpolating the series PREFIX_SIZE of kind `kind` of the run (NAME = prefix
+** without its last '_'), `per` saying what one value is the time of; *written = 0 when the run has
+** none. */
+static int interp_fn(const CalRun *run, CalMachine *m, const char *prefix, CalKind kind,
+                     const char *per, const char *what, int *written, CalError *err) {
   char head[CAL_LINE_MAX], tail[CAL_LINE_MAX], comment[CAL_LINE_MAX], fn[CAL_NAME_MAX];
   double xs[CAL_MAX_SERIES];
   int n = 0;
   for (int i = 0; i < run->count; i++) {       /* the sweeps measure sizes in ascending order */
     const CalSeries *s = &run->series[i];
-    if (s->kind == CAL_KIND_PER_BYTE && s->x > 0 && is_sized(s->name, prefix)) xs[n++] = s->x;
+    if (s->kind == kind && s->x > 0 && is_sized(s->name, prefix)) xs[n++] = s->x;
   }
   *written = n > 0;
   if (n == 0) return 0;
   snprintf(fn, sizeof fn, "%.*s", (int)strlen(prefix) - 1, prefix);
-  snprintf(comment, sizeof comment, "# %s(ws_bytes): seconds per byte (%s) over a working set of "
-           "ws_bytes, interpolated between the sets measured", fn, what);
+  snprintf(comment, sizeof comment, "# %s(ws_bytes): seconds per %s (%s) over a working set of "
+           "ws_bytes, interpolated between the sets measured", fn, per, what);
   snprintf(head, sizeof head, "fn %s(ws_bytes) =", fn);
   snprintf(tail, sizeof tail, "%s%.0f", prefix, xs[n - 1]);
   if (cal_machine_text(m, comment, err) || cal_machine_interp(m, head, "ws_bytes", prefix, xs, n, tail, err))
@@ -53,17 +55,11 @@ static int interp_fn(const CalRun *run, CalMachine *m, const char *prefix, const
 
 /* fn t_OP_shared(ws_bytes, threads): t_OP for one thread, t_OP_parT for T = 2 .. top, top's beyond. */
 static int shared_fn(CalMachine *m, const char *op, int top, CalError *err) {
-  char line[CAL_LINE_MAX];
-  size_t len = (size_t)snprintf(line, sizeof line, "fn t_%s_shared(ws_bytes, threads) = ", op);
-  for (int t = 1; t < top && len < sizeof line; t++) {
-    if (t == 1) len += (size_t)snprintf(line + len, sizeof line - len, "threads <= 1 ? t_%s(ws_bytes) : ", op);
-    else len += (size_t)snprintf(line + len, sizeof line - len, "threads <= %d ? t_%s_par%d(ws_bytes) : ", t, op, t);
-  }
-  if (len < sizeof line) {
-    if (top > 1) snprintf(line + len, sizeof line - len, "t_%s_par%d(ws_bytes);", op, top);
-    else snprintf(line + len, sizeof line - len, "t_%s(ws_bytes);", op);
-  }
-  return cal_machine_text(m, line, err);
+  char head[CAL_LINE_MAX], one[CAL_NAME_MAX + 16], par[CAL_NAME_MAX];
+  snprintf(head, sizeof head, "fn t_%s_shared(ws_bytes, threads) =", op);
+  snprintf(one, sizeof one, "t_%s(ws_bytes)", op);
+  snprintf(par, sizeof par, "t_%s_par", op);
+  return cal_machine_by_threads(m, head, one, par, "(ws_bytes)", top, err);
 }
 
 int cal_memory_fns(const CalRun *run, CalMachine *m, CalError *err) {
@@ -71,11 +67,14 @@ int cal_memory_fns(const CalRun *run, CalMachine *m, CalError *err) {
   for (size_t op = 0; op < N_FN_OPS; op++) {
     char prefix[CAL_NAME_MAX];
     snprintf(prefix, sizeof prefix, "t_%s_", fn_ops[op]);
-    if (interp_fn(run, m, prefix, strstr(fn_ops[op], "vec") ? "vector code" : "scalar 8-byte accesses",
-                  &written, err))
+    if (interp_fn(run, m, prefix, CAL_KIND_PER_BYTE, "byte",
+                  strstr(fn_ops[op], "vec") ? "vector code" : "scalar 8-byte accesses", &written, err))
       return -1;
     have_sweep |= written && op == 0;
   }
+  if (interp_fn(run, m, "t_load_lat_", CAL_KIND_TIME, "load",
+                "8-byte loads each waiting for the one before: load-to-use latency", &written, err))
+    return -1;
   if (!have_sweep) return 0;
   int top = 1;                    /* the most threads measured at once */
   for (int t = 2; t <= MAX_PAR_THREADS; t++) {
@@ -84,7 +83,7 @@ int cal_memory_fns(const CalRun *run, CalMachine *m, CalError *err) {
     for (size_t op = 0; op < N_SHARED_OPS; op++) {
       snprintf(prefix, sizeof prefix, "t_%s_par%d_", fn_ops[op], t);
       snprintf(what, sizeof what, "scalar, each of %d threads at once", t);
-      if (interp_fn(run, m, prefix, what, &written, err)) return -1;
+      if (interp_fn(run, m, prefix, CAL_KIND_PER_BYTE, "byte", what, &written, err)) return -1;
       all &= written;
     }
     if (!all) break;

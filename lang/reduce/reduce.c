@@ -243,14 +243,11 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
     out->U = alg_max(g, out->U, alg_max_over(g, p->index, p->lo, p->hi,
                                              alg_add(g, bodies[k].phi_hi, wait)));
   }
-  if (count == 1) {
-    AlgExpr *before = out->U;
-    reduce_order_par(c, env, &pieces[0], out);   /* reduce_order.c */
-    /* U = phi proved: the families taken as one resource for this par's waits are in no bound
-    ** (the chain holds no par or ||, so every family noted since the par began is for its
-    ** waits; none comes from a memoised call) */
-    if (out->U != before && out->U == out->phi_hi) c->nfam_locs = families;
-  }
+  /* reduce_order.c: when U no longer rests on the families taken as one resource for this par's
+  ** waits, their notes go (the body's own U feeds no bound of the par: the par's U is built from
+  ** the bodies' phi; a body that calls a process with || inside keeps them) */
+  if (count == 1 && reduce_order_par(c, env, &pieces[0], out, c->nfam_locs > families))
+    c->nfam_locs = families;
 }
 
 /* Combines two summaries pointwise: piecewise on cond (cond != NULL) or the hull (cond NULL:

@@ -164,7 +164,7 @@ int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr 
                       RPiece *pieces);
 
 /* reduce_order.c */
-void reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out);
+int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted);
 
 /* reduce_expr.c */
 void reduce_fail(RCtx *c, SrcLoc loc, const char *msg);

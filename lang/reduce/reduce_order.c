@@ -6,65 +6,12 @@
 ** the step structure (loops, `if`s) must not depend on it. What cannot be decided leaves the
 ** bounds of reduce.c as they are.
 */
-#include <stdlib.h>
 #include <string.h>
 
-#include "reduce_internal.h"
+#include "reduce_order.h"
 
-/* Stage records a chain may hold (beyond: the walk gives up, the usual bounds stand). */
-#define ORDER_MAX_STAGES 32
 /* Nesting of statements and calls the walk follows (beyond: it gives up). */
 #define ORDER_MAX_DEPTH 200
-
-/* How a use's member depends on the branch index k. */
-typedef enum {
-  USE_FREE,       /* at most m_r requests can be present at once: never queues */
-  USE_OWN,        /* family member injective in k: no two branches share it at one step */
-  USE_STAGE,      /* the same member for every branch: the branches queue there */
-  USE_SHARD,      /* (+-k + c) % K: each member serves the branches of one residue class */
-  USE_OTHER       /* anything else */
-} UseClass;
-
-/* One use statement of class OWN or STAGE met in the chain. */
-typedef struct OStage {
-  const Decl *res;      /* its resource */
-  AlgExpr *index;       /* its member index (NULL for a plain resource) */
-  UseClass cls;         /* USE_OWN or USE_STAGE */
-  AlgExpr *t;           /* its duration (may contain k and the loop indices) */
-  AlgExpr *head;        /* contention-free time of the chain before it, from the current part */
-  AlgExpr *guard;       /* 1 where it runs (conditions free of k), or NULL */
-  AlgSymbol *loop;      /* the one chain loop around it, or NULL */
-  AlgExpr *loop_lo, *loop_hi; /* its range */
-  int loops;            /* chain loops around it (> 1: not a stage of a tandem line) */
-  int bad;              /* 1: the same member is met again by the same branch (a loop around it
-                           that does not change it) */
-  int loop_free;        /* 1: its index names no loop index of the chain */
-  AlgExpr *least;       /* its duration's least value over the chain's loops around it */
-} OStage;
-
-/* The walk of one chain. */
-typedef struct OWalk {
-  RCtx *c;              /* the reduction */
-  AlgSymbol *k;         /* the par's index */
-  AlgExpr *ka, *kb;     /* its range */
-  AlgSymbol *k2;        /* par (k) par (k2) S: the inner par's index (branches are pairs), or NULL */
-  AlgExpr *k2a, *k2b;   /* its range (free of k) */
-  AlgExpr *n;           /* number of branches, kb - ka + 1 */
-  int ok;               /* 0 once the chain has a shape the rules do not cover */
-  int vary;             /* 1 when a duration depends on k */
-  int subset;           /* 1 when only the branches where an `if` on k holds run the chain:
-                           n is then an upper bound on their number (no lower bounds) */
-  int other;            /* 1 when some use is USE_OTHER or on a ps resource */
-  int kif;              /* `if`s on the branch index being walked (walk_if_branch): every use is
-                           recorded, whatever its class, to be paired with the other side's */
-  OStage stages[ORDER_MAX_STAGES]; /* OWN and STAGE uses in order */
-  int nstages;          /* length of stages */
-  AlgSymbol *loops[EVAL_MAX_INDICES]; /* chain loops around the statement, outermost first */
-  AlgExpr *loop_lo[EVAL_MAX_INDICES], *loop_hi[EVAL_MAX_INDICES]; /* their ranges */
-  int nloops;           /* length of loops */
-  AlgExpr *guard;       /* conditions of the enclosing `if`s of the chain, or NULL */
-  int depth;            /* statements and calls being walked */
-} OWalk;
 
 /* Contention-free time of a part of the chain: exact (as a function of k) and its largest value
 ** over k taken step by step (the sum over the steps of the max over the branches). */
@@ -430,12 +377,35 @@ static OTime fail(OWalk *w) {
   return r;
 }
 
+/* Records use(res[index], t) as the next site of the walk (pass 1); beyond ORDER_MAX_SITES, notes
+** that the sites are too many for the bounded-clients rule (the other rules go on). */
+static void record_site(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t) {
+  RCtx *c = w->c;
+  if (w->too_many) return;
+  if (!w->sites) w->sites = arena_alloc(&c->arena, ORDER_MAX_SITES * sizeof *w->sites);
+  if (w->nsites == ORDER_MAX_SITES) { w->too_many = 1; return; }
+  OSite *site = &w->sites[w->nsites++];
+  memset(site, 0, sizeof *site);
+  site->res = res; site->index = index; site->loop_free = 1;
+  AlgExpr *tmax = t;
+  for (int i = w->nall - 1; i >= 0; i--) {   /* innermost first: ranges may name outer indices */
+    if (alg_contains(tmax, w->all[i])) tmax = alg_max_over(c->alg, w->all[i], w->all_lo[i], w->all_hi[i], tmax);
+    if (index && alg_contains(index, w->all[i])) site->loop_free = 0;
+  }
+  site->tmax = over_branches(w, ALG_MAXOVER, tmax);
+}
+
 static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
   RCtx *c = w->c;
   const Decl *res = s->u.use.decl;
   if (!res || res->u.resource.handoff) return fail(w);
   AlgExpr *t = reduce_expr(c, env, s->u.use.duration);
   AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
+  if (w->lengthen) {   /* pass 2: the use with its site's wait (reduce_fork.c) */
+    if (w->site_at >= w->nsites) return fail(w);
+    return time_of(w, alg_add(c->alg, t, w->sites[w->site_at++].wait));
+  }
+  record_site(w, res, index, t);
   UseClass cls = use_class(w, res, index);
   if (cls == USE_OTHER && !w->kif) w->other = 1;
   if (cls == USE_OWN || cls == USE_STAGE || cls == USE_SHARD || (w->kif && cls == USE_OTHER)) {
@@ -475,6 +445,11 @@ static OTime walk_block(OWalk *w, REnv *env, const Stmt *s) {
   return sum;
 }
 
+/* Pushes loop j = a..b on the body's loops (for the sites' largest durations). */
+static void push_all(OWalk *w, AlgSymbol *j, AlgExpr *a, AlgExpr *b) {
+  w->all[w->nall] = j; w->all_lo[w->nall] = a; w->all_hi[w->nall] = b; w->nall++;
+}
+
 /* Rule (a loop whose range depends on the branch, on members of its own): seq (j = a(k), b(k)) S
 ** where every use of S the walk records names a member one-to-one in k (USE_OWN; never a stage
 ** all branches share): the loop is one step of the chain, of contention-free time
@@ -486,11 +461,13 @@ static OTime walk_loop_by_branch(OWalk *w, REnv *env, const Stmt *body, const ch
                                  AlgExpr *b, int bound_in_env) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  if (env->depth >= EVAL_MAX_INDICES || w->kif) return fail(w);
+  if (env->depth >= EVAL_MAX_INDICES || w->kif || w->nall == EVAL_MAX_INDICES) return fail(w);
   AlgSymbol *j = alg_index_new(g, name, a, b);
   if (bound_in_env) env->idx[env->depth++] = alg_sym(g, j);
   int from = w->nstages;
+  push_all(w, j, a, b);
   OTime part = walk(w, env, body);
+  w->nall--;
   if (bound_in_env) env->depth--;
   if (!w->ok) return part;
   for (int i = from; i < w->nstages; i++) if (w->stages[i].cls != USE_OWN) return fail(w);
@@ -515,12 +492,15 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   if (by_branch(w, a) || by_branch(w, b)) return walk_loop_by_branch(w, env, body, name, a, b, bound_in_env);
-  if (w->nloops == EVAL_MAX_INDICES || env->depth >= EVAL_MAX_INDICES) return fail(w);
+  if (w->nloops == EVAL_MAX_INDICES || env->depth >= EVAL_MAX_INDICES || w->nall == EVAL_MAX_INDICES)
+    return fail(w);
   AlgSymbol *j = alg_index_new(g, name, a, b);
   w->loops[w->nloops] = j; w->loop_lo[w->nloops] = a; w->loop_hi[w->nloops] = b; w->nloops++;
   if (bound_in_env) env->idx[env->depth++] = alg_sym(g, j);
   int from = w->nstages;
+  push_all(w, j, a, b);
   OTime part = walk(w, env, body);
+  w->nall--;
   if (bound_in_env) env->depth--;
   w->nloops--;
   if (!w->ok) return part;
@@ -541,7 +521,23 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
 ** in the chain (head, guard, loops). */
 static int same_but_member(const OStage *x, const OStage *y) {
   return x->res == y->res && x->t == y->t && x->head == y->head && x->guard == y->guard &&
-         x->loop == y->loop && x->loops == y->loops && x->bad == y->bad;
+         x->loop == y->loop && x->loops == y->loops && x->bad == y->bad && x->gap == y->gap;
+}
+
+/* The sites of `if (cond(k)) S1 else S2`, S1's in from..mid - 1 and S2's in mid..to - 1, paired in
+** order when they are as many: each pair is one site on member `cond ? x : y` (branch k makes the
+** one request of its side, one at a time, as from one use), the else side's marked as its twin. */
+static void pair_sites(OWalk *w, AlgExpr *cond, int from, int mid, int to) {
+  if (to - mid != mid - from) return;
+  for (int i = 0; i < mid - from; i++) {
+    OSite *a = &w->sites[from + i], *b = &w->sites[mid + i];
+    if (a->res != b->res || a->twin != b->twin || !a->index != !b->index) continue;
+    AlgExpr *index = a->index == b->index ? a->index : alg_cond(w->c->alg, cond, a->index, b->index);
+    a->index = b->index = index;
+    a->tmax = b->tmax = alg_max(w->c->alg, a->tmax, b->tmax);
+    a->loop_free = b->loop_free = a->loop_free && b->loop_free;
+    b->twin = 1;
+  }
 }
 
 /* Rule (sides that differ only in a member): `if (cond(k)) S1 else S2` where S1 and S2 run the
@@ -553,13 +549,18 @@ static int same_but_member(const OStage *x, const OStage *y) {
 static OTime walk_if_branch(OWalk *w, REnv *env, const Stmt *s, AlgExpr *cond) {
   RCtx *c = w->c;
   if (!s->u.branch.otherwise || w->k2) return fail(w);
-  int from = w->nstages, vary = w->vary;
+  int from = w->nstages, vary = w->vary, sites = w->nsites;
   w->kif++;
   OTime x = walk(w, env, s->u.branch.then);
-  int mid = w->nstages;
+  int mid = w->nstages, sites_mid = w->nsites;
   OTime y = walk(w, env, s->u.branch.otherwise);
   w->kif--;
   if (!w->ok) return x;
+  if (w->lengthen) {   /* pass 2: each branch runs its side */
+    OTime r = {alg_cond(c->alg, cond, x.exact, y.exact), alg_max(c->alg, x.stepmax, y.stepmax)};
+    return r;
+  }
+  if (!w->too_many) pair_sites(w, cond, sites, sites_mid, w->nsites);
   if (x.exact != y.exact || x.stepmax != y.stepmax || w->nstages - mid != mid - from) return fail(w);
   w->vary = vary;
   if (by_branch(w, x.exact)) w->vary = 1;
@@ -607,7 +608,42 @@ static OTime walk_call(OWalk *w, REnv *env, const Stmt *s) {
   REnv inner; memset(&inner, 0, sizeof inner);
   inner.args = args; inner.argc = n;
   reduce_env_inherit(&inner, env);
-  return walk(w, &inner, proc->u.process.body);
+  w->calls++;
+  OTime r = walk(w, &inner, proc->u.process.body);
+  w->calls--;
+  return r;
+}
+
+/* S1 || ... || Sn in the body: its time is the longest branch's; a stage inside branch i still
+** has, after its request, only the rest of branch i and what follows the `||` to run, so its gap
+** grows by (the fork's time - branch i's time) (its tail: docs/reduction.md, "Pars whose
+** branches send at once"). */
+static OTime walk_fork(OWalk *w, REnv *env, const Stmt *s) {
+  AlgCtx *g = w->c->alg;
+  int n = s->u.block.count;
+  OTime none = {zero(w->c), zero(w->c)};
+  if (n == 0) return none;
+  if (n > ORDER_MAX_FORK) return fail(w);
+  w->forks = 1;
+  if (w->calls) w->call_forks = 1;
+  OTime parts[ORDER_MAX_FORK];
+  int from[ORDER_MAX_FORK + 1];
+  AlgExpr *exact[ORDER_MAX_FORK], *stepmax[ORDER_MAX_FORK];
+  for (int i = 0; i < n; i++) {
+    from[i] = w->nstages;
+    parts[i] = walk(w, env, s->u.block.items[i]);
+    if (!w->ok) return parts[i];
+    exact[i] = parts[i].exact; stepmax[i] = parts[i].stepmax;
+  }
+  from[n] = w->nstages;
+  OTime r = {alg_max_n(g, (size_t)n, exact), alg_max_n(g, (size_t)n, stepmax)};
+  for (int i = 0; i < n && !w->lengthen; i++)
+    for (int j = from[i]; j < from[i + 1]; j++) {
+      OStage *st = &w->stages[j];
+      AlgExpr *gap = alg_sub(g, r.exact, parts[i].exact);
+      st->gap = st->gap ? alg_add(g, st->gap, gap) : gap;
+    }
+  return r;
 }
 
 static OTime walk(OWalk *w, REnv *env, const Stmt *s) {
@@ -631,7 +667,8 @@ static OTime walk(OWalk *w, REnv *env, const Stmt *s) {
     break;
   case ST_IF: r = walk_if(w, env, s); break;
   case ST_CALL: r = walk_call(w, env, s); break;
-  default: r = fail(w); break;   /* par, ||, choose, hold: not a chain the rules cover */
+  case ST_PARALLEL: r = walk_fork(w, env, s); break;
+  default: r = fail(w); break;   /* par, choose, hold: not a body the rules cover */
   }
   w->depth--;
   return r;
@@ -665,6 +702,20 @@ static AlgExpr *over_stage_loop(RCtx *c, const OStage *st, AlgExpr *x) {
   return x;
 }
 
+AlgExpr *order_over_loop(RCtx *c, const OStage *st, AlgExpr *x) { return over_stage_loop(c, st, x); }
+int order_injective(OWalk *w, AlgExpr *e) { return injective_branches(w, e); }
+int order_by_branch(const OWalk *w, AlgExpr *e) { return by_branch(w, e); }
+AlgExpr *order_over_branches(const OWalk *w, AlgKind kind, AlgExpr *e) { return over_branches(w, kind, e); }
+
+/* The contention-free time branch k still runs after st's request ends: the body's time total
+** less the head, the request and what the `||`s around st wait for beyond st's own branches
+** (the gap; 0 in a chain). */
+AlgExpr *order_tail(const OWalk *w, const OStage *st, AlgExpr *total) {
+  AlgCtx *g = w->c->alg;
+  AlgExpr *tail = alg_sub(g, alg_sub(g, total, st->head), st->t);
+  return st->gap ? alg_sub(g, tail, st->gap) : tail;
+}
+
 /* Rule (order-aware lower bound): for a member r that every branch requests exactly once, with
 ** head(k) the contention-free time of branch k before the request, tail(k) after it:
 **   T >= min_k head(k) + max(ceil(n / m_r) * min_k t(k), sum_k t(k) / m_r) + min_k tail(k)
@@ -676,7 +727,7 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   AlgExpr *m = reduce_mult(c, st->res);
-  AlgExpr *tail = alg_sub(g, alg_sub(g, total, st->head), st->t);
+  AlgExpr *tail = order_tail(w, st, total);
   if (st->cls == USE_SHARD) {   /* its busiest member: ceil(n / K) requests */
     AlgExpr *K = shard_modulus(w, st->index);
     AlgExpr *q = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));
@@ -707,7 +758,7 @@ static int own_alone(const OWalk *w, const OStage *st);
 ** else `least > 0 and ...` for the formula to decide at each point), or NULL. */
 static AlgExpr *lockstep(const OWalk *w) {
   AlgCtx *g = w->c->alg;
-  if (w->vary || w->other) return NULL;
+  if (w->vary || w->other || w->forks) return NULL;
   AlgExpr *cond = alg_num_int(g, 1);
   for (int i = 0; i < w->nstages; i++) {
     const OStage *st = &w->stages[i];
@@ -729,7 +780,7 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   *holds = alg_num_int(g, 1);
-  if (w->other) return NULL;
+  if (w->other || w->forks) return NULL;
   AlgExpr *t_max = NULL;
   int stages = 0;
   const OStage *one = NULL;
@@ -754,23 +805,13 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
   return alg_add(g, stepmax, alg_mul(g, alg_max(g, zero(c), waits), t_max));
 }
 
-/* par (k = a, b) S(k) over one piece: tightens out->L and out->U by the rules above when S is a
-** chain they cover. env is the par's scope; p the piece (its value bound as the next index). */
-static void order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, OWalk *w);
-
-void reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
-  if (env->depth >= EVAL_MAX_INDICES) return;
-  /* the walk's state (5 KB) lives for this call only: in the arena it was kept to the end */
-  OWalk *w = calloc(1, sizeof *w);
-  if (!w) return;   /* the bounds stay as they are: sound, only less tight */
-  order_par(c, env, p, out, w);
-  free(w);
-}
-
-static void order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, OWalk *w) {
+/* The body of par (k = a, b) S(k) over piece p walked by w (k, its range and n set): the branch
+** index bound as the next index of env, an `if` on k without else read as the subset of branches
+** that run its body, a body `par (k2)` read as one par over the pairs. */
+static OTime walk_body(OWalk *w, REnv *env, const RPiece *p) {
+  RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  w->c = c; w->k = p->index; w->ka = p->lo; w->kb = p->hi; w->ok = 1;
-  w->n = alg_add(g, alg_sub(g, p->hi, p->lo), alg_num_int(g, 1));
+  OTime none = {zero(c), zero(c)};
   int checks = c->checks.count;   /* the walk re-reads expressions: their checks are made */
   env->idx[env->depth++] = p->value;
   const Stmt *chain = p->stmt;
@@ -785,7 +826,12 @@ static void order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, OWalk *
   if (!w->subset && chain->kind == ST_PAR && env->depth < EVAL_MAX_INDICES) {
     /* par (k) par (k2) S: one par over the pairs, when k2's range does not depend on k */
     AlgExpr *a2 = reduce_expr(c, env, chain->u.loop.lo), *b2 = reduce_expr(c, env, chain->u.loop.hi);
-    if (alg_contains(a2, w->k) || alg_contains(b2, w->k)) { env->depth--; c->checks.count = checks; return; }
+    if (alg_contains(a2, w->k) || alg_contains(b2, w->k)) {
+      env->depth--;
+      c->checks.count = checks;
+      w->ok = 0;
+      return none;
+    }
     w->k2 = alg_index_new(g, chain->u.loop.var.name, a2, b2); w->k2a = a2; w->k2b = b2;
     AlgExpr *n2 = alg_add(g, alg_sub(g, b2, a2), alg_num_int(g, 1));
     w->n = alg_mul(g, alg_max(g, zero(c), w->n), alg_max(g, zero(c), n2));
@@ -796,7 +842,43 @@ static void order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, OWalk *
   OTime body = walk(w, env, chain);
   env->depth -= pushed;
   c->checks.count = checks;
-  if (!w->ok || c->failed) return;
+  return body;
+}
+
+/* A walk of the body of piece p, nothing recorded yet. */
+static OWalk *walk_new(RCtx *c, const RPiece *p) {
+  AlgCtx *g = c->alg;
+  OWalk *w = arena_alloc(&c->arena, sizeof *w);
+  memset(w, 0, sizeof *w);
+  w->c = c; w->k = p->index; w->ka = p->lo; w->kb = p->hi; w->ok = 1;
+  w->n = alg_add(g, alg_sub(g, p->hi, p->lo), alg_num_int(g, 1));
+  return w;
+}
+
+/* Rule (bounded clients, upper bound; reduce_fork.c gives each site its wait): the body walked
+** again with every use lengthened by the wait of its site; each branch takes at most that
+** contention-free time, and the par the largest over the branches. NULL when a resource of the
+** body has a site the rule does not bound. */
+static AlgExpr *clients_upper(OWalk *w, REnv *env, const RPiece *p) {
+  if (w->too_many || !fork_waits(w)) return NULL;
+  OWalk *again = walk_new(w->c, p);
+  again->sites = w->sites; again->nsites = w->nsites; again->lengthen = 1;
+  OTime body = walk_body(again, env, p);
+  if (!again->ok || w->c->failed || again->site_at != w->nsites) return NULL;
+  return over_branches(again, ALG_MAXOVER, body.exact);
+}
+
+/* par (k = a, b) S(k) over one piece: tightens out->L and out->U by the rules above when S is a
+** chain they cover, or a body with `||` inside that reduce_fork.c covers. env is the par's
+** scope; p the piece (its value bound as the next index). noted: the families taken as one
+** resource while this par was reduced (reduce_approx.c). Returns 1 when out->U no longer rests
+** on any of them (the caller forgets their notes). */
+int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted) {
+  AlgCtx *g = c->alg;
+  if (env->depth >= EVAL_MAX_INDICES) return 0;
+  OWalk *w = walk_new(c, p);
+  OTime body = walk_body(w, env, p);
+  if (!w->ok || c->failed) return 0;
   AlgExpr *some = alg_cmp(g, ALG_CMP_GE, w->n, alg_num_int(g, 1));   /* the par runs a branch */
   AlgExpr *lower = NULL;
   for (int i = 0; i < w->nstages && !w->subset; i++) {
@@ -805,13 +887,23 @@ static void order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, OWalk *
     AlgExpr *lo = stage_lower(w, st, body.exact);
     lower = lower ? alg_max(g, lower, lo) : lo;
   }
+  AlgExpr *sites = w->subset ? NULL : fork_lower(w, body.exact);
+  if (sites) lower = lower ? alg_max(g, lower, sites) : sites;
   if (lower) out->L = alg_max(g, out->L, alg_cond(g, some, lower, zero(c)));
   /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */
   AlgExpr *holds;   /* where the tandem line's bound holds (shards: K an integer >= 1) */
   AlgExpr *upper = tandem_upper(w, body.stepmax, &holds);
   if (upper && !alg_is_num(holds, 1)) upper = alg_cond(g, holds, upper, out->U);
-  AlgExpr *fallback = upper ? alg_min(g, out->U, upper) : out->U;
   AlgExpr *steps = lockstep(w);
-  if (steps) out->U = alg_is_num(steps, 1) ? out->phi_hi : alg_cond(g, steps, out->phi_hi, fallback);
+  if (steps && alg_is_num(steps, 1)) { out->U = out->phi_hi; return 1; }
+  AlgExpr *clients = clients_upper(w, env, p);
+  if (clients && upper && alg_is_num(holds, 1)) clients = alg_min(g, clients, upper);
+  /* the bounded-clients bound stands alone where the fallback took a family as one resource
+  ** (noted), unless a called process forks: its notes may serve its memoised summary elsewhere */
+  int alone = clients && noted && !w->call_forks;
+  AlgExpr *fallback = alone ? clients : clients ? alg_min(g, out->U, clients)
+                    : upper ? alg_min(g, out->U, upper) : out->U;
+  if (steps) out->U = alg_cond(g, steps, out->phi_hi, fallback);
   else out->U = fallback;
+  return alone && !steps;
 }

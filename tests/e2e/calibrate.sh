@@ -22,7 +22,8 @@ for type in int long float double char; do
 done
 for name in t_sqrt_double t_exp_double t_log_double t_cvt_int_double t_sqrt_double_tp \
             t_exp_double_tp t_log_double_tp t_cvt_int_double_tp t_cvt_double_int_tp t_flop_vec \
-            t_lock t_handoff t_thread t_barrier_1 t_barrier_2; do
+            t_lock t_handoff t_thread t_barrier_1 t_barrier_2 t_flop_vec_256 t_flop_vec_512 \
+            t_flop_vec_plain t_flop_vec_plain_512 t_branch_miss t_load_lat_4096; do
   grep -q "^const $name = \[" "$out" || fail "missing $name"
 done
 # Barriers of T = 1 .. N threads (N the CPUs, at least 2, at most 64): t_barrier is the N one.
@@ -31,6 +32,9 @@ n_barrier=$(( cores < 2 ? 2 : cores > 64 ? 64 : cores ))
 [ "$(grep -c '^const t_barrier_[0-9]* = \[' "$out")" -eq "$n_barrier" ] || fail "expected $n_barrier barrier sizes"
 grep -q "^const t_barrier = t_barrier_$n_barrier;" "$out" || fail "missing const t_barrier = t_barrier_$n_barrier"
 grep -q "^fn t_barrier_of(threads) = threads <= 1 ? t_barrier_1 : " "$out" || fail "missing fn t_barrier_of"
+for fn in "t_flop_vec_shared(n, threads)" "t_flop_vec_plain_shared(n, threads)" "t_load_lat(ws_bytes)"; do
+  grep -qF "fn $fn =" "$out" || fail "missing fn $fn"
+done
 # t_flop_blas exactly when the system has a BLAS that dlopen finds.
 blas=0
 if ldconfig -p 2>/dev/null | grep -q 'libblas\.so\.3 '; then
@@ -120,8 +124,15 @@ fi
 if [ $omp = 0 ] && echo 'int main(void){return 0;}' | ${CC:-cc} -fopenmp -x c - -lgomp -o "$tmp/omp" 2>/dev/null; then
   fail "the compiler has OpenMP but the file has no t_omp_for"
 fi
-want=$((56 + 25 + 9 + 1 + blas + 3 + n_barrier + 1 + omp + 2 + 3 + 6 * n_sweep + n_mempar))
-[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, 1 or 2 flops, 3 threads, $n_barrier barriers and t_barrier, t_omp_for_T and t_omp_for, 2 parallelism, 12 memory, 6 x $n_sweep sweep, $n_mempar under threads, 2 fitted, 12 messages, n_cpus, t_flop, t_point), found $n_const"
+# The blocked product: 2 shapes x 3 orders, alone and on 2 .. min(N, 8) threads; load latency at
+# the --quick sweep's sets, and t_branch_miss.
+n_flop_threads=$(( cores < 2 ? 1 : cores > 8 ? 8 : cores ))
+n_flops=$((6 * n_flop_threads))
+[ "$(grep -c '^const t_flop_vec\(_plain\)\?\(_par[0-9]*\)\?\(_[0-9]*\)\? = \[' "$out")" -eq "$n_flops" ] \
+  || fail "expected $n_flops t_flop_vec* constants"
+[ "$(grep -c '^const t_load_lat_[0-9]* = \[' "$out")" -eq "$n_sweep" ] || fail "t_load_lat_SIZE: not $n_sweep sets"
+want=$((56 + 25 + 9 + n_flops + blas + 3 + n_barrier + 1 + omp + 2 + 3 + 6 * n_sweep + n_mempar + n_sweep + 1))
+[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, $n_flops + 0 or 1 flops, $n_sweep + 1 latency, 3 threads, $n_barrier barriers and t_barrier, t_omp_for_T and t_omp_for, 2 parallelism, 12 memory, 6 x $n_sweep sweep, $n_mempar under threads, 2 fitted, 12 messages, n_cpus, t_flop, t_point), found $n_const"
 n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
 [ "$n_progress" -ge 42 ] || fail "expected a progress line per benchmark, found $n_progress"
 [ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "temporary file left behind"

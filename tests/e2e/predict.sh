@@ -97,6 +97,24 @@ MODEL
 ! grep -q 'taken as one resource' "$tmp/notes" "$tmp/out" || die "family note on the ring: $(cat "$tmp/notes")"
 # 10 steps of 20us + 2 * 5us, no waits: hi = 300 us
 sed -n 2p "$tmp/out" | awk -F, '{ exit !($4 > 2.9999e-4 && $4 < 3.0001e-4) }' || die "ring hi: $(cat "$tmp/out")"
+# the same ring with the two sends at once (`||`): bounded clients (docs/reduction.md, "Pars whose
+# branches send at once") replace the family taken as one resource: no note, once or more
+cat > "$tmp/ring_par.pam" <<'MODEL'
+param P = 64 in 1 .. 100000;
+resource cpu[P];
+resource nic[P];
+process main {
+  repeat (10)
+    par (p = 0, P - 1) {
+      use(cpu[p], 20us);
+      use(nic[(p + 1) % P], 5us) || use(nic[(p + P - 1) % P], 5us)
+    }
+}
+MODEL
+"$PAMC" predict "$tmp/ring_par.pam" -D P=100 --format csv >"$tmp/out" 2>"$tmp/notes" || die "ring_par failed"
+! grep -q 'taken as one resource' "$tmp/notes" "$tmp/out" || die "family note on the ring with ||: $(cat "$tmp/notes")"
+# 10 steps of 20us + 5us + 5us (one of the two messages at each member waits): hi = 300 us
+sed -n 2p "$tmp/out" | awk -F, '{ exit !($4 > 2.9999e-4 && $4 < 3.0001e-4) }' || die "ring_par hi: $(cat "$tmp/out")"
 # a par the rules do not cover (member (q * q) % P) keeps it
 cat > "$tmp/ring2.pam" <<'MODEL'
 param P = 64 in 1 .. 100000;

@@ -62,6 +62,31 @@ close "$3" 3e-4 || die "ring with if hi $3, want 300 us"
 set -- $(bounds bench/tight/block_loop.pam P=100)
 close "$1" 3e-4 || die "block loop lo $1, want 300 us"
 close "$3" 3e-4 || die "block loop hi $3, want 300 us"
+# Ring with the two sends at once (`||`), P = 64: each nic member gets a message from p - 1 and
+# one from p + 1 at the same instant and serves them one after the other: 10 steps of 15.625us +
+# 2 * 5us, lo = hi = 256.25 us (docs/reduction.md, "Pars whose branches send at once"; before:
+# lo 206.25 us, hi 6.76 ms).
+set -- $(bounds bench/tight/ring_par.pam P=64)
+close "$1" 256.25e-6 || die "ring with || lo $1, want 256.25 us"
+close "$3" 256.25e-6 || die "ring with || hi $3, want 256.25 us"
+# P = 2: both sends of worker 1 go to member 0, worker 0's to member 1: 10 * (500 + 2 * 5) us.
+set -- $(bounds bench/tight/ring_par.pam P=2)
+close "$1" 5.1e-3 || die "ring with || at P = 2 lo $1, want 5.1 ms"
+close "$3" 5.1e-3 || die "ring with || at P = 2 hi $3, want 5.1 ms"
+# Unequal messages, P = 64: 9.192us to the right, 1.064us to the left, served one after the other
+# at each member: 10 * (15.625 + 9.192 + 1.064) = 258.81 us.
+set -- $(bounds bench/tight/ring_par_unequal.pam P=64)
+close "$1" 258.81e-6 || die "unequal ring lo $1, want 258.81 us"
+close "$3" 258.81e-6 || die "unequal ring hi $3, want 258.81 us"
+# Grid with four sends at once, Q = 8: 5 * (512^2 ns + 4 * (2us + 4096 * 0.5ns)) = 1391.68 us.
+set -- $(bounds bench/tight/grid_par.pam Q=8)
+close "$1" 1391.68e-6 || die "grid with || lo $1, want 1391.68 us"
+close "$3" 1391.68e-6 || die "grid with || hi $3, want 1391.68 us"
+# The ring without a barrier, P = 64: hi as with the barrier, 256.25 us; lo per iteration, the
+# nine before it at their contention-free 15.625 + 5 us: 9 * 20.625 + 25.625 = 211.25 us.
+set -- $(bounds bench/tight/ring_par_drift.pam P=64)
+close "$1" 211.25e-6 || die "drifting ring lo $1, want 211.25 us"
+close "$3" 256.25e-6 || die "drifting ring hi $3, want 256.25 us"
 # Consts derived from params follow -D: chunk = ceil(10^6 / 7) ns = 142.858 us at P = 7.
 set -- $(bounds bench/tight/derived_consts.pam P=7)
 s=$(sim bench/tight/derived_consts.pam P=7)

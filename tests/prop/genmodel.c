@@ -119,8 +119,9 @@ static void gen_member(GenState *g, GenNode *n) {
 
 /* ------------------------------------------------------------------ idioms (issue 15) */
 
-/* Nodes an idiom takes at most: repeat, par, seq, block and GEN_MAX_KIDS leaves. */
-#define GEN_IDIOM_NODES (4 + GEN_MAX_KIDS)
+/* Nodes an idiom takes at most: repeat, par, seq, block and GEN_MAX_KIDS steps, each a `||` of
+** GEN_MAX_KIDS leaves at most (gen_idiom_fork). */
+#define GEN_IDIOM_NODES (4 + GEN_MAX_KIDS * (1 + GEN_MAX_KIDS))
 
 /* A step of a chain inside an idiom's par (index depth par_var; inner loop index depth
 ** step_var, or -1): a delay, a use of a plain resource, or a use of a family member named the
@@ -196,12 +197,68 @@ static int gen_idiom_grid(GenState *g) {
   return outer;
 }
 
+/* A step of gen_idiom_fork: an idiom step whose member stays in the family for an index up to
+** GEN_FAMILY_SIZE - 1 (the piecewise forms p + 1 and 3 - p leave it there), on the full ring
+** `(i + c) % GEN_FAMILY_SIZE` when ring is set. */
+static int gen_fork_send(GenState *g, int par_var, int ring) {
+  GenModel *m = g->m;
+  int id = gen_idiom_step(g, par_var, -1);
+  GenNode *n = &m->nodes[id];
+  if (n->kind != GEN_USE || !m->res[n->res].family) return id;
+  if (ring || (n->member == GEN_MEMBER_PIECES && (n->member_val == 0 || n->member_val == 5))) {
+    n->member = GEN_MEMBER_RING_FULL;
+    n->member_off = gen_below(g, GEN_FAMILY_SIZE);
+  }
+  return id;
+}
+
+/* A neighbour exchange with the sends at once: `par (i = 0, 5)` over the six members of the
+** families (or `par (i = 0, P - 1)`), its body sometimes `repeat`ed inside the par (workers that
+** drift apart), a block of steps of which some are a `||` of 2 .. GEN_MAX_KIDS sends to
+** `(i + c) % 6` (one-to-one onto the family when the par covers it) or to the other members of
+** the idioms (docs/reduction.md, "Pars whose branches send at once"). */
+static int gen_idiom_fork(GenState *g) {
+  GenModel *m = g->m;
+  int par = gen_new_node(g, GEN_PAR);
+  GenNode *p = &m->nodes[par];
+  p->var = g->nvars;
+  p->lo = 0;
+  if (gen_below(g, 3)) p->hi = GEN_FAMILY_SIZE - 1;
+  else { p->hi_param = 1; p->hi = m->param_default - 1; }
+  int par_var = g->nvars;
+  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int repeat = gen_below(g, 3) == 0 ? gen_new_node(g, GEN_REPEAT) : -1;
+  if (repeat >= 0) m->nodes[repeat].hi = 1 + gen_below(g, 2);
+  int count = 1 + gen_below(g, GEN_MAX_KIDS);
+  int body = gen_new_node(g, GEN_BLOCK);
+  for (int k = 0; k < count; k++) {
+    int step;
+    if (gen_below(g, 3) == 0) step = gen_fork_send(g, par_var, 0);
+    else {
+      step = gen_new_node(g, GEN_PARALLEL);
+      int sends = 2 + gen_below(g, GEN_MAX_KIDS - 1);
+      for (int j = 0; j < sends; j++) {
+        int send = gen_fork_send(g, par_var, gen_below(g, 4));
+        m->nodes[step].kids[j] = send;
+        m->nodes[step].nkids = j + 1;
+      }
+    }
+    m->nodes[body].kids[k] = step;
+    m->nodes[body].nkids = k + 1;
+  }
+  g->nvars--;
+  if (repeat >= 0) { m->nodes[repeat].kids[0] = body; body = repeat; }
+  m->nodes[par].kids[0] = body;
+  return par;
+}
+
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
+  if (gen_below(g, 3) == 0) return gen_idiom_fork(g);
   int repeat = gen_below(g, 3) == 0 ? gen_new_node(g, GEN_REPEAT) : -1;
   if (repeat >= 0) m->nodes[repeat].hi = 1 + gen_below(g, 2);
   int par = gen_new_node(g, GEN_PAR);
@@ -375,6 +432,8 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
   else if (n->member == GEN_MEMBER_BLOCK) gen_put(b, "[floor(i%d / %d)]", n->member_var, n->member_val);
   else if (n->member == GEN_MEMBER_RING) gen_put(b, "[(i%d + %d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_RING_BACK) gen_put(b, "[(i%d + P - 1) %% P]", n->member_var);
+  else if (n->member == GEN_MEMBER_RING_FULL)
+    gen_put(b, "[(i%d + %d) %% %d]", n->member_var, n->member_off, GEN_FAMILY_SIZE);
   else if (n->member == GEN_MEMBER_PIECES) {
     static const char *const forms[6] = {"[i%d == P - 1 ? 0 : i%d + 1]", "[i%d > 0 ? i%d - 1 : P - 1]",
                                          "[i%d == 0 ? 1 : i%d]", "[floor(i%d / 2) * 2 + (i%d %% 2 + 1) %% 2]",

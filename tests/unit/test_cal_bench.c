@@ -74,6 +74,7 @@ static void test_arith_measures_work(void **state) {
 static void test_math_and_flops(void **state) {
   (void)state;
   CalRun *run = new_run();
+  run->cores = cal_bench_cores();
   CalError err = {""};
   assert_int_equal(cal_bench_math(run, &err), 0);
   assert_int_equal(cal_bench_arith(run, &err), 0);
@@ -90,6 +91,33 @@ static void test_math_and_flops(void **state) {
   /* A vectorised product does a flop in less time than a dependent multiply takes. */
   assert_true(median_of(run, "t_flop_vec") < median_of(run, "t_mul_double"));
   assert_true(median_of(run, "t_flop_vec") > 0.001e-9);
+  /* Both code shapes at every order are vectorised: faster per flop than a dependent multiply. */
+  assert_true(median_of(run, "t_flop_vec_512") < median_of(run, "t_mul_double"));
+  assert_true(median_of(run, "t_flop_vec_plain_512") < median_of(run, "t_mul_double"));
+  assert_true(median_of(run, "t_flop_vec_plain_256") > 0.001e-9);
+  if (run->cores >= 2) assert_true(median_of(run, "t_flop_vec_plain_par2_512") > 0.001e-9);
+  free(run);
+}
+
+/* Load-to-use latency and a mispredicted branch (bench_latency.c). */
+static void test_latency(void **state) {
+  (void)state;
+  CalRun *run = new_run();
+  run->caches.llc = 8u << 20;       /* sets up to 32 MiB: beyond any L2 */
+  CalError err = {""};
+  assert_int_equal(cal_bench_arith(run, &err), 0);
+  int before = run->count;
+  assert_int_equal(cal_bench_latency(run, &err), 0);
+  size_t sizes[32];
+  assert_int_equal(run->count - before, 1 + cal_sweep_sizes(1, run->caches.llc, sizes, 32));
+  /* An L1 hit takes 4-5 cycles to use, an add one: a chase the compiler hoisted or folded would
+  ** be no slower than an add. */
+  assert_true(median_of(run, "t_load_lat_4096") > 2 * median_of(run, "t_add_int"));
+  /* 32 MiB of random lines miss every private cache: many times an L1 hit. */
+  assert_true(median_of(run, "t_load_lat_33554432") > 4 * median_of(run, "t_load_lat_4096"));
+  /* A mispredicted branch flushes the pipeline (10-20 cycles); a branch turned into a
+  ** conditional move would cost nothing over its predicted twin. */
+  assert_true(median_of(run, "t_branch_miss") > 4 * median_of(run, "t_add_int"));
   free(run);
 }
 
@@ -199,6 +227,7 @@ int main(void) {
     cmocka_unit_test(test_caches),
     cmocka_unit_test(test_arith_measures_work),
     cmocka_unit_test(test_math_and_flops),
+    cmocka_unit_test(test_latency),
     cmocka_unit_test(test_threads),
     cmocka_unit_test(test_parallel),
     cmocka_unit_test(test_memsweep),

@@ -2,8 +2,9 @@
 ** test_cal_fns.c — the machine file's functions of the thread count, from runs made of named
 ** series (no benchmark runs): fn t_OP_shared(ws_bytes, threads) chooses t_OP for one thread and
 ** t_OP_parT for T threads measured at once, the last beyond; const t_barrier and fn
-** t_barrier_of(threads) (t_omp_for likewise) from t_barrier_1 .. t_barrier_N. Expected texts are
-** written by hand.
+** t_barrier_of(threads) (t_omp_for likewise) from t_barrier_1 .. t_barrier_N; the flop rate by
+** order and threads (fn t_flop_vec_of(n), t_flop_vec_shared(n, threads), the _plain twins) and
+** fn t_load_lat(ws_bytes). Expected texts are written by hand.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "flops_fns.h"
 #include "memory_fns.h"
 #include "thread_fns.h"
 
@@ -80,6 +82,64 @@ static void test_shared_one_cpu(void **state) {
   free(m);
 }
 
+/* The product at 128 (t_flop_vec), 256, 512, alone and on 2 threads, in both shapes. */
+static void test_flops_fns(void **state) {
+  (void)state;
+  CalRun *run = calloc(1, sizeof *run);
+  CalMachine *m = calloc(1, sizeof *m);
+  assert_non_null(run);
+  assert_non_null(m);
+  const char *shapes[] = {"t_flop_vec", "t_flop_vec_plain"};
+  char name[CAL_NAME_MAX];
+  for (int k = 0; k < 2; k++)
+    for (int n = 128; n <= 512; n *= 2) {
+      if (n == 128) snprintf(name, sizeof name, "%s", shapes[k]);
+      else snprintf(name, sizeof name, "%s_%d", shapes[k], n);
+      add(run, name, CAL_KIND_TIME, n);
+      snprintf(name, sizeof name, "%s_par2_%d", shapes[k], n);
+      add(run, name, CAL_KIND_TIME, n);
+    }
+  CalError err = {""};
+  assert_int_equal(cal_flops_fns(run, m, &err), 0);
+  assert_non_null(decl_starting(m, "fn t_flop_vec_of(n) ="));
+  assert_non_null(decl_starting(m, "  n <= 128 ? t_flop_vec :"));
+  assert_non_null(decl_starting(m, "  n <= 256 ? (t_flop_vec * (256 - n) + t_flop_vec_256 * (n - 128)) / 128 :"));
+  assert_non_null(decl_starting(m, "  n <= 512 ? (t_flop_vec_plain_par2_256 * (512 - n) + "
+                                   "t_flop_vec_plain_par2_512 * (n - 256)) / 256 :"));
+  assert_non_null(decl_starting(m, "  t_flop_vec_plain_512;"));
+  assert_string_equal(decl_starting(m, "fn t_flop_vec_shared("),
+                      "fn t_flop_vec_shared(n, threads) = threads <= 1 ? t_flop_vec_of(n) : "
+                      "t_flop_vec_par2_of(n);");
+  assert_string_equal(decl_starting(m, "fn t_flop_vec_plain_shared("),
+                      "fn t_flop_vec_plain_shared(n, threads) = threads <= 1 ? "
+                      "t_flop_vec_plain_of(n) : t_flop_vec_plain_par2_of(n);");
+  /* The plain shape's 2-thread function does not take the restrict shape's series. */
+  assert_null(decl_starting(m, "  n <= 128 ? t_flop_vec_par2_128 : t_flop_vec_plain"));
+  free(run);
+  free(m);
+}
+
+/* fn t_load_lat(ws_bytes) from the chased sets; none without them. */
+static void test_load_lat_fn(void **state) {
+  (void)state;
+  CalRun *run = calloc(1, sizeof *run);
+  CalMachine *m = calloc(1, sizeof *m);
+  assert_non_null(run);
+  assert_non_null(m);
+  CalError err = {""};
+  assert_int_equal(cal_memory_fns(run, m, &err), 0);
+  assert_null(decl_starting(m, "fn t_load_lat("));
+  add(run, "t_load_lat_4096", CAL_KIND_TIME, 4096);
+  add(run, "t_load_lat_65536", CAL_KIND_TIME, 65536);
+  add(run, "t_read_4096", CAL_KIND_PER_BYTE, 4096);
+  assert_int_equal(cal_memory_fns(run, m, &err), 0);
+  assert_non_null(decl_starting(m, "fn t_load_lat(ws_bytes) ="));
+  assert_non_null(decl_starting(m, "  ws_bytes <= 65536 ? (t_load_lat_4096 * (65536 - ws_bytes) + "
+                                   "t_load_lat_65536 * (ws_bytes - 4096)) / 61440 :"));
+  free(run);
+  free(m);
+}
+
 static void test_barrier_of(void **state) {
   (void)state;
   CalRun *run = calloc(1, sizeof *run);
@@ -107,6 +167,8 @@ int main(void) {
     cmocka_unit_test(test_shared_measured),
     cmocka_unit_test(test_shared_one_cpu),
     cmocka_unit_test(test_barrier_of),
+    cmocka_unit_test(test_flops_fns),
+    cmocka_unit_test(test_load_lat_fn),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

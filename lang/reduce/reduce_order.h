@@ -1,0 +1,107 @@
+/*
+** reduce_order.h — what the order-aware rules share (docs/reduction.md, "Pars whose branches are
+** the same chain" and "Pars whose branches send at once"): the walk of a par's body with the
+** par's index symbolic (reduce_order.c), the uses it records, and the rules for bodies with `||`
+** inside (reduce_fork.c).
+*/
+#ifndef PAMC_REDUCE_ORDER_H
+#define PAMC_REDUCE_ORDER_H
+
+#include "reduce_internal.h"
+
+/* Stage records a chain may hold (beyond: the walk gives up, the usual bounds stand). */
+#define ORDER_MAX_STAGES 32
+/* Use sites a body may hold for the bounded-clients rule (beyond: the walk gives up). */
+#define ORDER_MAX_SITES 64
+/* Branches of one `||` the walk follows (beyond: it gives up). */
+#define ORDER_MAX_FORK 32
+
+/* How a use's member depends on the branch index k. */
+typedef enum {
+  USE_FREE,       /* at most m_r requests can be present at once: never queues */
+  USE_OWN,        /* family member injective in k: no two branches share it at one step */
+  USE_STAGE,      /* the same member for every branch: the branches queue there */
+  USE_SHARD,      /* (+-k + c) % K: each member serves the branches of one residue class */
+  USE_OTHER       /* anything else */
+} UseClass;
+
+/* One use statement of class OWN or STAGE met in the chain. */
+typedef struct OStage {
+  const Decl *res;      /* its resource */
+  AlgExpr *index;       /* its member index (NULL for a plain resource) */
+  UseClass cls;         /* USE_OWN or USE_STAGE */
+  AlgExpr *t;           /* its duration (may contain k and the loop indices) */
+  AlgExpr *head;        /* contention-free time of the chain before it, from the current part */
+  AlgExpr *gap;         /* what the `||`s around it wait for beyond its own branch of each:
+                           sum of (the fork's time - its branch's time); NULL for 0 */
+  AlgExpr *guard;       /* 1 where it runs (conditions free of k), or NULL */
+  AlgSymbol *loop;      /* the one chain loop around it, or NULL */
+  AlgExpr *loop_lo, *loop_hi; /* its range */
+  int loops;            /* chain loops around it (> 1: not a stage of a tandem line) */
+  int bad;              /* 1: the same member is met again by the same branch (a loop around it
+                           that does not change it) */
+  int loop_free;        /* 1: its index names no loop index of the chain */
+  AlgExpr *least;       /* its duration's least value over the chain's loops around it */
+} OStage;
+
+/* One use statement met by the walk, whatever its class (the bounded-clients rule). Pass 1
+** records them in walk order; pass 2 walks again and lengthens each use by its site's wait. */
+typedef struct OSite {
+  const Decl *res;      /* its resource */
+  AlgExpr *index;       /* its member index (NULL for a plain resource); for the two sides of
+                           an `if` on k paired use by use, `cond ? x : y` */
+  AlgExpr *tmax;        /* its duration's largest value over the branches and the body's loops */
+  int loop_free;        /* 1: its index names no loop index of the body */
+  int twin;             /* 1: the else side of a pair, counted with its then side */
+  AlgExpr *wait;        /* pass 2: an upper bound on the wait of one of its requests */
+} OSite;
+
+/* The walk of one chain. */
+typedef struct OWalk {
+  RCtx *c;              /* the reduction */
+  AlgSymbol *k;         /* the par's index */
+  AlgExpr *ka, *kb;     /* its range */
+  AlgSymbol *k2;        /* par (k) par (k2) S: the inner par's index (branches are pairs), or NULL */
+  AlgExpr *k2a, *k2b;   /* its range (free of k) */
+  AlgExpr *n;           /* number of branches, kb - ka + 1 */
+  int ok;               /* 0 once the chain has a shape the rules do not cover */
+  int vary;             /* 1 when a duration depends on k */
+  int subset;           /* 1 when only the branches where an `if` on k holds run the chain:
+                           n is then an upper bound on their number (no lower bounds) */
+  int other;            /* 1 when some use is USE_OTHER or on a ps resource */
+  int forks;            /* 1 when a `||` was met: the body is no chain (lockstep and the
+                           tandem line do not apply) */
+  int calls;            /* process calls being walked */
+  int call_forks;       /* 1 when a `||` was met inside a called process */
+  int kif;              /* `if`s on the branch index being walked (walk_if_branch): every use is
+                           recorded, whatever its class, to be paired with the other side's */
+  OStage stages[ORDER_MAX_STAGES]; /* OWN and STAGE uses in order */
+  int nstages;          /* length of stages */
+  OSite *sites;         /* every use in walk order (ORDER_MAX_SITES, arena) */
+  int nsites;           /* pass 1: length of sites */
+  int too_many;         /* 1: more than ORDER_MAX_SITES uses (no bounded-clients rule) */
+  int lengthen;         /* 1 in pass 2: each use takes its duration plus its site's wait */
+  int site_at;          /* pass 2: the next site */
+  AlgSymbol *loops[EVAL_MAX_INDICES]; /* chain loops around the statement, outermost first */
+  AlgExpr *loop_lo[EVAL_MAX_INDICES], *loop_hi[EVAL_MAX_INDICES]; /* their ranges */
+  int nloops;           /* length of loops */
+  AlgSymbol *all[EVAL_MAX_INDICES]; /* every loop of the body around the statement (also those
+                                       whose range depends on k), outermost first */
+  AlgExpr *all_lo[EVAL_MAX_INDICES], *all_hi[EVAL_MAX_INDICES]; /* their ranges */
+  int nall;             /* length of all */
+  AlgExpr *guard;       /* conditions of the enclosing `if`s of the chain, or NULL */
+  int depth;            /* statements and calls being walked */
+} OWalk;
+
+/* reduce_order.c */
+int order_injective(OWalk *w, AlgExpr *e);
+int order_by_branch(const OWalk *w, AlgExpr *e);
+AlgExpr *order_over_branches(const OWalk *w, AlgKind kind, AlgExpr *e);
+AlgExpr *order_over_loop(RCtx *c, const OStage *st, AlgExpr *x);
+AlgExpr *order_tail(const OWalk *w, const OStage *st, AlgExpr *total);
+
+/* reduce_fork.c */
+int fork_waits(OWalk *w);
+AlgExpr *fork_lower(OWalk *w, AlgExpr *total);
+
+#endif
