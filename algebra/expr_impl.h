@@ -99,6 +99,19 @@ typedef struct AlgOpEntry AlgOpEntry;
 AlgExpr *alg_op_memo_find(AlgCtx *ctx, unsigned op, size_t n, AlgExpr *const *args);
 AlgExpr *alg_op_memo_put(AlgCtx *ctx, unsigned op, size_t n, AlgExpr *const *args, AlgExpr *result);
 
+/* Results by node of one walk (node_memo.c): keyed by node id (or 2 id + direction), sized by the
+   nodes the walk visits. */
+typedef struct AlgNodeMemo {
+  size_t *keys;      /* key + 1 per slot, 0 when empty (malloc) */
+  AlgExpr **done;    /* the result for keys[k] */
+  size_t cap;        /* slots (a power of two, or 0) */
+  size_t count;      /* slots used */
+} AlgNodeMemo;
+void alg_node_memo_init(AlgNodeMemo *memo);
+AlgExpr *alg_node_memo_get(const AlgNodeMemo *memo, size_t key);   /* NULL when not recorded */
+void alg_node_memo_put(AlgNodeMemo *memo, size_t key, AlgExpr *result);   /* out of memory: forgets */
+void alg_node_memo_free(AlgNodeMemo *memo);
+
 /* Structural hash of a rational; registers a new leaf node (id, intern table). expr.c */
 unsigned long alg_hash_q(mpq_srcptr q);
 AlgExpr *alg_add_node(AlgCtx *ctx, AlgExpr *node);

@@ -40,38 +40,86 @@ static AlgExpr *scaled(AlgCtx *ctx, AlgExpr *coef, AlgExpr *rest) {
   return alg_intern(ctx, ALG_MUL, 2, kids);
 }
 
+/* Sums with at most this many leaves find like terms by a scan of the distinct ones so far;
+** larger ones through a hash table on the terms' rests. */
+#define ADD_SCAN_MAX 16
+
+/* One distinct term of a sum being gathered (its like terms added in). */
 typedef struct Term {
   AlgExpr *rest;   /* the term without its coefficient */
-  mpq_t coef;      /* its coefficient; like terms (same rest) add theirs */
+  AlgExpr *coef;   /* its coefficient (a number) while it was met once */
+  mpq_t sum;       /* the coefficients added, once a like term was met (summed) */
+  int summed;      /* 1 when sum holds the coefficient */
 } Term;
+
+/* The leaves of a sum being gathered: its distinct terms in the order met, like terms added
+** into one (exact rationals: the order of the additions does not matter), the number and
+** interval constant (intervals added in the order met). */
+typedef struct Gather {
+  Term *terms;          /* distinct terms (room for every leaf) */
+  size_t count;         /* distinct terms so far */
+  size_t *slots;        /* hash table: index + 1 of the term of each rest, 0 when empty (NULL:
+                           scan instead) */
+  size_t mask;          /* slots - 1 (a power of two minus one) */
+  mpq_t constant;       /* numbers added */
+  AlgInterval ivals;    /* intervals added */
+  int has_ival;         /* 1 when ivals holds one */
+} Gather;
 
 static int term_cmp(const void *x, const void *y) {
   return alg_order(((const Term *)x)->rest, ((const Term *)y)->rest);
 }
 
-/* Adds the leaves of e (flattening sums) to the term list and the number/interval constant. */
-static void gather_terms(AlgCtx *ctx, AlgExpr *e, Term *terms, size_t *count, mpq_t constant,
-                         AlgInterval *ivals, int *has_ival) {
+/* The distinct term of rest, made (coefficient 0, not summed) when new. */
+static Term *term_of(Gather *g, AlgExpr *rest) {
+  size_t *slot = NULL;
+  if (g->slots) {
+    size_t k = (size_t)((rest->id * 0x9e3779b97f4a7c15u) >> 17) & g->mask;
+    while (g->slots[k] && g->terms[g->slots[k] - 1].rest != rest) k = (k + 1) & g->mask;
+    if (g->slots[k]) return &g->terms[g->slots[k] - 1];
+    slot = &g->slots[k];
+  } else {
+    for (size_t i = 0; i < g->count; i++)
+      if (g->terms[i].rest == rest) return &g->terms[i];
+  }
+  Term *t = &g->terms[g->count++];
+  if (slot) *slot = g->count;
+  t->rest = rest;
+  t->coef = NULL;
+  t->summed = 0;
+  return t;
+}
+
+/* Adds the leaves of e (flattening sums) to the terms and the number/interval constant. */
+static void gather_terms(AlgCtx *ctx, AlgExpr *e, Gather *g) {
   if (e->kind == ALG_ADD) {
-    for (size_t i = 0; i < e->nkids; i++)
-      gather_terms(ctx, e->kids[i], terms, count, constant, ivals, has_ival);
+    for (size_t i = 0; i < e->nkids; i++) gather_terms(ctx, e->kids[i], g);
     return;
   }
   if (e->kind == ALG_NUM) {
-    mpq_add(constant, constant, e->u.num);
+    mpq_add(g->constant, g->constant, e->u.num);
     return;
   }
   if (e->kind == ALG_IVAL) {
-    *ivals = *has_ival ? ival_add(*ivals, e->u.ival) : e->u.ival;
-    *has_ival = 1;
+    g->ivals = g->has_ival ? ival_add(g->ivals, e->u.ival) : e->u.ival;
+    g->has_ival = 1;
     return;
   }
   AlgExpr *rest;
   AlgExpr *coef = alg_split_coef(ctx, e, &rest);
-  Term *t = &terms[(*count)++];
-  t->rest = rest;
-  mpq_init(t->coef);
-  mpq_set(t->coef, coef->u.num);
+  Term *t = term_of(g, rest);
+  if (!t->coef) t->coef = coef;   /* met once: its coefficient node as it is */
+  else {
+    if (!t->summed) {
+      mpq_init(t->sum);
+      mpq_set(t->sum, t->coef->u.num);
+      t->summed = 1;
+    }
+    if (mpz_cmp_ui(mpq_denref(t->sum), 1) == 0 && mpz_cmp_ui(mpq_denref(coef->u.num), 1) == 0)
+      mpz_add(mpq_numref(t->sum), mpq_numref(t->sum), mpq_numref(coef->u.num));   /* integers */
+    else
+      mpq_add(t->sum, t->sum, coef->u.num);
+  }
 }
 
 static size_t count_leaves(AlgExpr *e, AlgKind kind) {
@@ -89,37 +137,46 @@ AlgExpr *alg_add_n(AlgCtx *ctx, size_t n, AlgExpr *const *args) {
   return known ? known : alg_op_memo_put(ctx, ALG_ADD, n, args, add_n(ctx, n, args));
 }
 
+/* The canonical sum: like terms (same rest) collected by a table, then only the distinct terms
+** sorted (sorting every leaf, like terms side by side, cost most of a reduction's time when
+** calls add their callees' sums: main's block of 10^4 statements sorts 40,000 leaves). */
 static AlgExpr *add_n(AlgCtx *ctx, size_t n, AlgExpr *const *args) {
   size_t cap = 0;
   for (size_t i = 0; i < n; i++) cap += count_leaves(args[i], ALG_ADD);
-  Term *terms = alg_temp_bytes((cap ? cap : 1) * sizeof *terms);
-  size_t count = 0;
-  mpq_t constant;
-  mpq_init(constant);
-  AlgInterval ivals = {0, 0};
-  int has_ival = 0;
-  for (size_t i = 0; i < n; i++) gather_terms(ctx, args[i], terms, &count, constant, &ivals, &has_ival);
-  qsort(terms, count, sizeof *terms, term_cmp);
-  AlgExpr **kids = alg_temp(count + 1);
+  Term small[ADD_SCAN_MAX];
+  Gather g;
+  memset(&g, 0, sizeof g);
+  g.terms = cap <= ADD_SCAN_MAX ? small : alg_temp_bytes(cap * sizeof *g.terms);
+  if (cap > ADD_SCAN_MAX) {
+    size_t size = 4;
+    while (size < 2 * cap) size *= 2;
+    g.slots = alg_temp_bytes(size * sizeof *g.slots);
+    memset(g.slots, 0, size * sizeof *g.slots);
+    g.mask = size - 1;
+  }
+  mpq_init(g.constant);
+  for (size_t i = 0; i < n; i++) gather_terms(ctx, args[i], &g);
+  qsort(g.terms, g.count, sizeof *g.terms, term_cmp);
+  AlgExpr **kids = alg_temp(g.count + 1);
   size_t nkids = 0;
   AlgExpr *first = NULL;
-  if (has_ival) first = alg_ival(ctx, ival_add(ivals, alg_q_enclosure(constant)).lo,
-                                 ival_add(ivals, alg_q_enclosure(constant)).hi);
-  else if (mpq_sgn(constant) != 0) first = alg_num_q(ctx, constant);
+  if (g.has_ival) first = alg_ival(ctx, ival_add(g.ivals, alg_q_enclosure(g.constant)).lo,
+                                   ival_add(g.ivals, alg_q_enclosure(g.constant)).hi);
+  else if (mpq_sgn(g.constant) != 0) first = alg_num_q(ctx, g.constant);
   if (first) kids[nkids++] = first;
-  for (size_t i = 0; i < count;) {
-    size_t j = i + 1;
-    while (j < count && terms[j].rest == terms[i].rest) {
-      mpq_add(terms[i].coef, terms[i].coef, terms[j].coef);
-      j++;
+  for (size_t i = 0; i < g.count; i++) {
+    Term *t = &g.terms[i];
+    if (t->summed) {
+      if (mpq_sgn(t->sum) != 0) kids[nkids++] = scaled(ctx, alg_num_q(ctx, t->sum), t->rest);
+      mpq_clear(t->sum);
+    } else if (mpq_sgn(t->coef->u.num) != 0) {
+      kids[nkids++] = scaled(ctx, t->coef, t->rest);
     }
-    if (mpq_sgn(terms[i].coef) != 0) kids[nkids++] = scaled(ctx, alg_num_q(ctx, terms[i].coef), terms[i].rest);
-    for (size_t k = i; k < j; k++) mpq_clear(terms[k].coef);
-    i = j;
   }
-  mpq_clear(constant);
+  mpq_clear(g.constant);
   AlgExpr *sum = nkids == 0 ? alg_num_int(ctx, 0) : nkids == 1 ? kids[0] : alg_intern(ctx, ALG_ADD, nkids, kids);
-  free(terms);
+  if (g.terms != small) free(g.terms);
+  free(g.slots);
   free(kids);
   return sum;
 }

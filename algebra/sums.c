@@ -427,8 +427,10 @@ static AlgExpr *approximate(AlgCtx *ctx, AlgExpr *e, AlgDir dir) {
 
 typedef struct Closer {
   AlgCtx *ctx;        /* where the nodes go */
-  AlgExpr **done;     /* results by 2 * node id + direction (malloc), for shared nodes */
-  size_t size;        /* node ids below this are remembered */
+  AlgNodeMemo done;   /* results by 2 * node id + direction, for shared nodes (a table of every
+                         node of the context per call made closing the terms of many resources
+                         quadratic) */
+  size_t size;        /* node ids below this are remembered (the nodes there when closing began) */
 } Closer;
 
 static AlgExpr *close_rec(Closer *cl, AlgExpr *e, AlgDir dir);
@@ -442,9 +444,10 @@ static AlgExpr *close_node(Closer *cl, AlgExpr *e, AlgDir dir);
 static AlgExpr *close_rec(Closer *cl, AlgExpr *e, AlgDir dir) {
   if (!has_bigop(e)) return e;
   size_t slot = 2 * e->id + (dir == ALG_DIR_UPPER);
-  if (e->id < cl->size && cl->done[slot]) return cl->done[slot];
+  AlgExpr *known = e->id < cl->size ? alg_node_memo_get(&cl->done, slot) : NULL;
+  if (known) return known;
   AlgExpr *result = close_node(cl, e, dir);
-  if (e->id < cl->size) cl->done[slot] = result;
+  if (e->id < cl->size) alg_node_memo_put(&cl->done, slot, result);
   return result;
 }
 
@@ -503,10 +506,9 @@ static AlgExpr *close_node(Closer *cl, AlgExpr *e, AlgDir dir) {
 }
 
 AlgExpr *alg_close(AlgCtx *ctx, AlgExpr *e, AlgDir dir) {
-  Closer cl = {ctx, calloc(2 * ctx->nnodes + 2, sizeof(AlgExpr *)), ctx->nnodes};
-  if (!cl.done) cl.size = 0;
+  Closer cl = {ctx, {NULL, NULL, 0, 0}, ctx->nnodes};
   AlgExpr *result = close_rec(&cl, e, dir);
-  free(cl.done);
+  alg_node_memo_free(&cl.done);
   return result;
 }
 

@@ -50,83 +50,28 @@ AlgExpr *alg_make(AlgCtx *ctx, AlgKind kind, size_t nkids, AlgExpr *const *kids)
 
 /* ---- substitution ---- */
 
-/* Results of a transformation by node id: an open-addressing table sized by the nodes visited,
-** not by the context (a table of every node in the context per call made a reduction of 10^5
-** process definitions quadratic). */
-typedef struct Memo {
-  size_t *ids;      /* node id + 1 per slot, 0 when empty (malloc) */
-  AlgExpr **done;   /* the result for ids[k] */
-  size_t cap;       /* slots (a power of two, or 0) */
-  size_t count;     /* slots used */
-} Memo;
-
-static void memo_init(Memo *memo, AlgCtx *ctx) {
-  (void)ctx;
-  memset(memo, 0, sizeof *memo);
-}
-
-static size_t memo_slot(const Memo *memo, size_t id) {
-  return (size_t)(((uint64_t)id * 0x9e3779b97f4a7c15u) >> 20) & (memo->cap - 1);
-}
-
-/* The memoised result for node e, or NULL. */
-static AlgExpr *memo_get(const Memo *memo, const AlgExpr *e) {
-  if (!memo->cap) return NULL;
-  for (size_t k = memo_slot(memo, e->id); memo->ids[k]; k = (k + 1) & (memo->cap - 1))
-    if (memo->ids[k] == e->id + 1) return memo->done[k];
-  return NULL;
-}
-
-/* Records result for node e (forgets nothing; when memory runs out, only memoises less). */
-static void memo_put(Memo *memo, const AlgExpr *e, AlgExpr *result) {
-  if (2 * (memo->count + 1) > memo->cap) {
-    Memo grown = {NULL, NULL, memo->cap ? 2 * memo->cap : 64, 0};
-    grown.ids = calloc(grown.cap, sizeof *grown.ids);
-    grown.done = malloc(grown.cap * sizeof *grown.done);
-    if (!grown.ids || !grown.done) { free(grown.ids); free(grown.done); return; }
-    for (size_t k = 0; k < memo->cap; k++) {
-      if (!memo->ids[k]) continue;
-      size_t j = memo_slot(&grown, memo->ids[k] - 1);
-      while (grown.ids[j]) j = (j + 1) & (grown.cap - 1);
-      grown.ids[j] = memo->ids[k];
-      grown.done[j] = memo->done[k];
-      grown.count++;
-    }
-    free(memo->ids);
-    free(memo->done);
-    *memo = grown;
-  }
-  size_t k = memo_slot(memo, e->id);
-  while (memo->ids[k]) k = (k + 1) & (memo->cap - 1);
-  memo->ids[k] = e->id + 1;
-  memo->done[k] = result;
-  memo->count++;
-}
-
-static void memo_free(Memo *memo) {
-  free(memo->ids);
-  free(memo->done);
-}
+/* Each walk below remembers its results by node id (node_memo.c). */
+typedef AlgNodeMemo Memo;
 
 static AlgExpr *subst(AlgCtx *ctx, Memo *memo, AlgExpr *e, AlgSymbol *sym, AlgExpr *value) {
   if (e->kind == ALG_SYM) return e->u.sym == sym ? value : e;
   if (e->nkids == 0 || !alg_contains(e, sym)) return e;
-  AlgExpr *known = memo_get(memo, e);
+  AlgExpr *known = alg_node_memo_get(memo, e->id);
   if (known) return known;
   AlgExpr **kids = alg_scratch(ctx, e->nkids);
   int binds = e->kind >= ALG_SUM && e->kind <= ALG_MINOVER && e->kids[0]->u.sym == sym;
   for (size_t i = 0; i < e->nkids; i++)
     kids[i] = (binds && (i == 0 || i == 3)) ? e->kids[i] : subst(ctx, memo, e->kids[i], sym, value);
   AlgExpr *result = alg_make(ctx, e->kind, e->nkids, kids);
-  memo_put(memo, e, result);
+  alg_node_memo_put(memo, e->id, result);
   return result;
 }
 
 AlgExpr *alg_subst(AlgCtx *ctx, AlgExpr *e, AlgSymbol *sym, AlgExpr *value) {
   Memo memo;
-  memo_init(&memo, ctx);
+  alg_node_memo_init(&memo);
   AlgExpr *result = subst(ctx, &memo, e, sym, value);
-  memo_free(&memo);
+  alg_node_memo_free(&memo);
   return result;
 }
 
@@ -168,21 +113,21 @@ static AlgExpr *collect_terms(AlgCtx *ctx, size_t nterms, AlgExpr *const *terms,
 
 static AlgExpr *collect(AlgCtx *ctx, Memo *memo, AlgExpr *e, AlgSymbol *const *syms, size_t nsyms) {
   if (e->nkids == 0) return e;
-  AlgExpr *known = memo_get(memo, e);
+  AlgExpr *known = alg_node_memo_get(memo, e->id);
   if (known) return known;
   AlgExpr **kids = alg_scratch(ctx, e->nkids);
   for (size_t i = 0; i < e->nkids; i++) kids[i] = collect(ctx, memo, e->kids[i], syms, nsyms);
   AlgExpr *result = e->kind == ALG_ADD ? collect_terms(ctx, e->nkids, kids, syms, nsyms)
                                        : alg_make(ctx, e->kind, e->nkids, kids);
-  memo_put(memo, e, result);
+  alg_node_memo_put(memo, e->id, result);
   return result;
 }
 
 AlgExpr *alg_collect(AlgCtx *ctx, AlgExpr *e, AlgSymbol *const *syms, size_t nsyms) {
   Memo memo;
-  memo_init(&memo, ctx);
+  alg_node_memo_init(&memo);
   AlgExpr *result = collect(ctx, &memo, e, syms, nsyms);
-  memo_free(&memo);
+  alg_node_memo_free(&memo);
   return result;
 }
 
@@ -218,7 +163,7 @@ static AlgExpr *expand_product(AlgCtx *ctx, size_t n, AlgExpr *const *factors, A
 
 static AlgExpr *expand(AlgCtx *ctx, Memo *memo, AlgExpr *e) {
   if (e->nkids == 0) return e;
-  AlgExpr *known = memo_get(memo, e);
+  AlgExpr *known = alg_node_memo_get(memo, e->id);
   if (known) return known;
   AlgExpr **kids = alg_scratch(ctx, e->nkids);
   for (size_t i = 0; i < e->nkids; i++) kids[i] = expand(ctx, memo, e->kids[i]);
@@ -241,15 +186,15 @@ static AlgExpr *expand(AlgCtx *ctx, Memo *memo, AlgExpr *e) {
       result = expand_product(ctx, result->nkids, factors, result);
     }
   }
-  memo_put(memo, e, result);
+  alg_node_memo_put(memo, e->id, result);
   return result;
 }
 
 AlgExpr *alg_expand(AlgCtx *ctx, AlgExpr *e) {
   Memo memo;
-  memo_init(&memo, ctx);
+  alg_node_memo_init(&memo);
   AlgExpr *result = expand(ctx, &memo, e);
-  memo_free(&memo);
+  alg_node_memo_free(&memo);
   return result;
 }
 

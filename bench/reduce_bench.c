@@ -8,16 +8,20 @@
 **   2. models of 10^3 .. 10^5 process definitions (each a few statements, called in turn by
 **      main over P workers; some call the previous one): the time per definition (flat when
 **      linear; issue 15 asks for at most 10 us per statement or definition at 10^5 of either);
-**   3. one model (a stencil, then a gather where worker 0 differs) with P set by -D to 2 .. 10^9: the time
+**   3. models of 10^3 .. 10^5 statements each using its own member of a family (cpu[0],
+**      cpu[1], ...): one demand term per statement (closing each term once took time in the size
+**      of the whole model: 5.3 s at 10^5);
+**   4. one model (a stencil, then a gather where worker 0 differs) with P set by -D to 2 .. 10^9: the time
 **      to reduce at each P and the ratio of the slowest to the fastest, which should be about 1
 **      (the cost of a reduction does not depend on the values of params or loop bounds).
-** Ends with the verdict on issue 15's target: at most REDUCE_TARGET_US per statement of the model of
-** 10^5 statements and per definition of the model of 10^5 definitions.
+** Ends with the verdict on issue 15's target: at most REDUCE_TARGET_US per statement of the models
+** of 10^5 statements and per definition of the model of 10^5 definitions.
 ** Times are CPU time of this process, the mean of runs lasting BENCH_MIN_SECONDS.
 ** Usage: reduce_bench [scale]   (scale < 1 skips the largest models and repeats less)
-**        reduce_bench --dump N  (prints the generated model of about N statements)
-**        reduce_bench --dump-defs N  (prints the generated model of N process definitions)
-**        reduce_bench --once N / --once-defs N  (reduces that model once, for a profiler)
+**        reduce_bench --dump N  (prints the generated model of about N statements; --dump-defs
+**                                and --dump-members the models of 2. and 3.)
+**        reduce_bench --once N  (reduces that model once, for a profiler; also --once-defs N,
+**                                --once-members N)
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +169,38 @@ static void generate_defs(Text *text, int count) {
   text->statements++;
 }
 
+/* A model of `count` statements, statement k a use of member k of a family of count members. */
+static void generate_members(Text *text, int count) {
+  char line[96];
+  text->length = 0;
+  text->statements = count;
+  text->definitions = 1;
+  text->data[0] = 0;
+  snprintf(line, sizeof line, "param P = %d;\nconst t_op = [0.9ns, 1.1ns];\nresource cpu[P];\n", count);
+  emit(text, line);
+  emit(text, "process main {\n");
+  for (int k = 0; k < count; k++) {
+    snprintf(line, sizeof line, "  use(cpu[%d], %d * t_op)%s\n", k, 1 + k % 5, k + 1 < count ? ";" : "");
+    emit(text, line);
+  }
+  emit(text, "}\n");
+}
+
+/* The generated models by the name --dump-NAME and --once-NAME give them ("" for the first). */
+typedef struct Kind {
+  const char *suffix;                     /* "", "-defs", "-members" */
+  void (*generate)(Text *, int);          /* its generator */
+} Kind;
+
+static const Kind kinds[] = {{"", generate}, {"-defs", generate_defs}, {"-members", generate_members}};
+
+/* The kind named by option (after "--dump" or "--once" of length prefix), or NULL. */
+static const Kind *kind_of(const char *option, size_t prefix) {
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    if (!strcmp(option + prefix, kinds[k].suffix)) return &kinds[k];
+  return NULL;
+}
+
 /* Loads, checks and reduces text (with the -D values given); returns 0 and the two times. */
 static int reduce_once(const char *text, const ProgramDefine *defines, int define_count,
                        double *load_seconds, double *reduce_seconds) {
@@ -244,10 +280,9 @@ static int verdict(const char *what, double at) {
   return !pass;
 }
 
-/* --once N / --once-defs N: the model reduced once, its times printed (for a profiler). */
-static int once(Text *text, int definitions, int size) {
-  if (definitions) generate_defs(text, size);
-  else generate(text, size);
+/* --once[-KIND] N: the model reduced once, its times printed (for a profiler). */
+static int once(Text *text, const Kind *kind, int size) {
+  kind->generate(text, size);
   double load, reduce;
   int failed = reduce_once(text->data, NULL, 0, &load, &reduce);
   if (!failed)
@@ -269,22 +304,27 @@ static const char stencil_model[] =
 int main(int argc, char **argv) {
   Text text = {malloc(BENCH_TEXT_MAX), 0, 0, 0};
   if (!text.data) return 1;
-  if (argc > 2 && (!strcmp(argv[1], "--dump") || !strcmp(argv[1], "--dump-defs"))) {
-    if (!strcmp(argv[1], "--dump")) generate(&text, atoi(argv[2]));   /* the model, to look at */
-    else generate_defs(&text, atoi(argv[2]));
+  const Kind *kind;
+  if (argc > 2 && !strncmp(argv[1], "--dump", 6) && (kind = kind_of(argv[1], 6))) {
+    kind->generate(&text, atoi(argv[2]));   /* the model, to look at */
     fputs(text.data, stdout);
     free(text.data);
     return 0;
   }
-  if (argc > 2 && (!strcmp(argv[1], "--once") || !strcmp(argv[1], "--once-defs")))
-    return once(&text, !strcmp(argv[1], "--once-defs"), atoi(argv[2]));
+  if (argc > 2 && !strncmp(argv[1], "--once", 6) && (kind = kind_of(argv[1], 6)))
+    return once(&text, kind, atoi(argv[2]));
+  if (argc > 1 && argv[1][0] == '-') {
+    fprintf(stderr, "usage: reduce_bench [scale] | --dump[-defs|-members] N | --once[-defs|-members] N\n");
+    free(text.data);
+    return 2;
+  }
   double scale = argc > 1 ? atof(argv[1]) : 1;
   if (scale <= 0) scale = 1;
   double min_seconds = BENCH_MIN_SECONDS * (scale < 1 ? scale : 1);
   printf("reduce: generated models (every statement form), mean of runs lasting >= %.2f s\n", min_seconds);
   printf("  %10s %10s %10s %14s %14s %16s\n", "defs", "statements", "bytes", "load+check", "reduce",
          "reduce/stmt");
-  double per_statement = -1, per_definition = -1;
+  double per_statement = -1, per_definition = -1, per_member = -1;
   static const int sizes[] = {10, 100, 1000, 10000, 100000};
   if (time_sizes(&text, generate, sizes, sizeof sizes / sizeof sizes[0], scale, min_seconds, 0,
                  &per_statement)) return 1;
@@ -294,6 +334,11 @@ int main(int argc, char **argv) {
   static const int def_counts[] = {1000, 10000, 100000};
   if (time_sizes(&text, generate_defs, def_counts, sizeof def_counts / sizeof def_counts[0], scale,
                  min_seconds, 1, &per_definition)) return 1;
+  printf("reduce: generated models of statements each using its own member of a family\n");
+  printf("  %10s %10s %10s %14s %14s %16s\n", "defs", "statements", "bytes", "load+check", "reduce",
+         "reduce/stmt");
+  if (time_sizes(&text, generate_members, def_counts, sizeof def_counts / sizeof def_counts[0], scale,
+                 min_seconds, 0, &per_member)) return 1;
   free(text.data);
 
   printf("reduce: stencil model with P set by -D, same model text each time\n");
@@ -319,5 +364,6 @@ int main(int argc, char **argv) {
   printf("reduce: issue 15's target, reduce time (CPU) per item at 10^5 statements or definitions\n");
   int missed = verdict("statement", per_statement);
   missed += verdict("definition", per_definition);
+  missed += verdict("member use", per_member);
   return missed ? 1 : 0;
 }

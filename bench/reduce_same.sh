@@ -6,7 +6,7 @@
 # c, and of `pamc predict` in csv at the defaults and over a sweep of P when the model has a
 # param P. Made for work on the reduction's speed (issue 15), which must not change a byte.
 # Usage: bench/reduce_same.sh OLD_PAMC NEW_PAMC [REDUCE_BENCH] [MODEL_OR_FOLDER...]
-#   REDUCE_BENCH: build/bench/reduce_bench, whose --dump / --dump-defs models are added
+#   REDUCE_BENCH: build/bench/reduce_bench, whose --dump, --dump-defs and --dump-members models are added
 #   (sizes 10 .. 10^4; 10^5 with SAME_LARGE=1). Exit 0 when every output agrees, 1 otherwise.
 set -u
 if [ $# -lt 2 ]; then
@@ -33,6 +33,7 @@ if [ -n "$bench" ]; then
   for n in $sizes; do
     "$bench" --dump "$n" > "$work/statements_$n.pam" && echo "$work/statements_$n.pam" >> "$list"
     "$bench" --dump-defs "$n" > "$work/definitions_$n.pam" && echo "$work/definitions_$n.pam" >> "$list"
+    "$bench" --dump-members "$n" > "$work/members_$n.pam" && echo "$work/members_$n.pam" >> "$list"
   done
 fi
 

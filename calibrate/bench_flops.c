@@ -24,6 +24,8 @@
 ** t_flop_blas  the same product by dgemm_ of the BLAS the system's libblas.so.3 links to (Debian's
 **              alternatives: the reference BLAS, OpenBLAS, BLIS, MKL; the comment names the file),
 **              loaded with dlopen so that pamc needs no BLAS to build; absent when there is none.
+**              t_flop_blas_512 the same at n = 512 (a large dgemm, as HPL's updates are); flops_fns.c
+**              writes fn t_flop_blas_of(n).
 ** Each sample repeats the product until it lasts ~sample_seconds; C is reset between samples so
 ** the values stay finite.
 */
@@ -131,7 +133,7 @@ int cal_bench_flops_count(const CalOptions *opt) {
   int have = open_blas(&handle, path, sizeof path) != NULL;
   if (handle) dlclose(handle);
   int threads = flops_max_threads(cal_bench_cores());
-  return 2 * N_FLOPS_ORDERS * (threads < 2 ? 1 : threads) + have;
+  return 2 * N_FLOPS_ORDERS * (threads < 2 ? 1 : threads) + 2 * have;
 }
 
 typedef struct Product {
@@ -270,9 +272,13 @@ int cal_bench_flops(CalRun *run, CalError *err) {
   if (status == 0) status = measure_orders(run, &p, err);
   void *handle = NULL;
   p.dgemm = status == 0 ? open_blas(&handle, path, sizeof path) : NULL;
-  if (p.dgemm) {
-    snprintf(bench, sizeof bench, "dgemm %d^3 of %s; per flop", p.n, path);
-    status = measure_product(run, "t_flop_blas", bench, &p, err);
+  for (int n = CAL_FLOPS_N; p.dgemm && status == 0 && n <= CAL_FLOPS_N_MAX; n *= 4) {
+    char name[CAL_NAME_MAX];
+    p.n = n;
+    if (n == CAL_FLOPS_N) snprintf(name, sizeof name, "t_flop_blas");
+    else snprintf(name, sizeof name, "t_flop_blas_%d", n);
+    snprintf(bench, sizeof bench, "dgemm %d^3 of %.60s; per flop", n, path);
+    status = measure_product(run, name, bench, &p, err);
   }
   if (handle) dlclose(handle);
   for (int i = 0; i < 3; i++) free(base[i]);

@@ -6,7 +6,8 @@
 ** least as much), fn t_flop_vec_parT_of(n) the same for T threads at once, and
 ** fn t_flop_vec_shared(n, threads) picks the one of the thread count (beyond the CPUs, the
 ** largest measured: no more threads run at once; cores = ps(cores_eff) charges the waiting); the
-** same for the plain-pointer shape, t_flop_vec_plain*.
+** same for the plain-pointer shape, t_flop_vec_plain*; fn t_flop_blas_of(n) between the BLAS's
+** orders (t_flop_blas at 128, t_flop_blas_512).
 */
 #include <stdio.h>
 #include <string.h>
@@ -69,16 +70,15 @@ static int shape_fns(const CalRun *run, CalMachine *m, const char *base, CalErro
     if (!written) break;
     top = t;
   }
-  char head[CAL_LINE_MAX], one[CAL_NAME_MAX + 8], par[CAL_NAME_MAX];
-  snprintf(head, sizeof head, "fn %s_shared(n, threads) =", base);
-  snprintf(one, sizeof one, "%s_of(n)", base);
-  snprintf(par, sizeof par, "%s_par", base);
-  return cal_machine_by_threads(m, head, one, par, "_of(n)", top, err);
+  return cal_machine_shared_fn(m, base, "n", "_of", top, err);
 }
 
 int cal_flops_fns(const CalRun *run, CalMachine *m, CalError *err) {
   if (cal_machine_text(m, "# the blocked product by order n and by threads splitting its rows "
                           "(T = 1 .. the CPUs; beyond, the last): _plain, over plain pointers", err))
     return -1;
-  return shape_fns(run, m, "t_flop_vec", err) || shape_fns(run, m, "t_flop_vec_plain", err);
+  int written;
+  return shape_fns(run, m, "t_flop_vec", err) || shape_fns(run, m, "t_flop_vec_plain", err) ||
+         order_fn(run, m, "t_flop_blas_of", "t_flop_blas", "t_flop_blas_", " by the BLAS's dgemm",
+                  &written, err);
 }

@@ -47,8 +47,14 @@ void check_error_once(Checker *ck, SrcLoc loc, const char *format, ...) {
     if (d->level != DIAG_ERROR || !same_loc(d->loc, loc)) continue;
     if (loc.file || !strcmp(d->message, message)) return;   /* one error a place */
   }
-  if (ck->when[0])
-    diag_report(ck->diags, DIAG_ERROR, loc, "%s (when %s)", message, ck->when);
+  char when[CHECK_WHEN_SIZE] = "";
+  for (int i = 0; i < ck->split_depth; i++) {
+    size_t length = strlen(when);
+    snprintf(when + length, sizeof when - length, "%s%s = %.17g", length ? ", " : "", ck->when_names[i],
+             ck->when_values[i]);
+  }
+  if (when[0])
+    diag_report(ck->diags, DIAG_ERROR, loc, "%s (when %s)", message, when);
   else
     diag_report(ck->diags, DIAG_ERROR, loc, "%s", message);
 }

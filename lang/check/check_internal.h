@@ -26,11 +26,14 @@ typedef struct Checker {
   const IdentList *args;      /* parameters of the enclosing process or fn, NULL outside */
   int call_visits;            /* process calls followed by the value checks so far */
   int split_depth;            /* loops being walked at one end of their range (see check_values.c) */
-  char when[CHECK_WHEN_SIZE]; /* those loops' values, "p = 3, i = 1", added to value errors */
+  const char *when_names[CHECK_MAX_SPLIT]; /* those loops' indices, outermost first, and */
+  double when_values[CHECK_MAX_SPLIT];     /* their values, written "p = 3, i = 1" into value
+                                 errors only (text made at every split cost a fifth of checking) */
 } Checker;
 
 /* Reports an error unless one was already reported at the same place (the value checks may meet
-** a statement more than once, with different values); adds " (when ...)" from ck->when. */
+** a statement more than once, with different values); adds " (when p = 3, ...)" from the loops
+** walked at one end (when_names, when_values). */
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif

@@ -129,16 +129,14 @@ static void check_loop(Checker *ck, EvalEnv *env, const Stmt *s, int follow_call
   /* bounds known exactly: the first and last iterations certainly run; what is wrong for them
   ** alone (par (p = 0, P) use(cpu[p], ...)) is an error too */
   if (eval_is_integer(a) && eval_is_integer(b) && a.lo < b.lo && ck->split_depth < CHECK_MAX_SPLIT) {
-    size_t length = strlen(ck->when);
     for (int end = 0; end < 2; end++) {
       double value = end == 0 ? a.lo : b.lo;
       env->indices[slot] = ival_point(value);
-      snprintf(ck->when + length, sizeof ck->when - length, "%s%s = %.17g", length ? ", " : "",
-               s->u.loop.var.name, value);
+      ck->when_names[ck->split_depth] = s->u.loop.var.name;
+      ck->when_values[ck->split_depth] = value;
       ck->split_depth++;
       check_stmt(ck, env, s->u.loop.body, follow_calls);
       ck->split_depth--;
-      ck->when[length] = '\0';
     }
   }
   env->depth = slot;

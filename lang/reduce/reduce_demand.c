@@ -8,6 +8,7 @@
 ** the family's unnamed demand) and `spread_lo` (a lower bound on its most loaded member).
 */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,16 +103,34 @@ void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from) {
   }
 }
 
-/* A demand key of reduce_merge_all and the addends gathered under it. */
+/* A demand key of reduce_merge_all and where its addends go. */
 typedef struct MergeSlot {
-  const Decl *res;        /* the resource (or family, for a family slot) */
+  const Decl *res;        /* the resource (or family, for a family slot); NULL: empty slot */
   AlgExpr *index;         /* member index, NULL for a plain resource or a family slot */
   int family;             /* 1: a family slot (extra_lo / extra_hi / spread_lo) */
   int order;              /* position of first appearance */
-  AlgExpr **lo, **hi;     /* addends (d_lo / d_hi or extra_lo / extra_hi) */
-  AlgExpr **spread;       /* family slot: spreads to take the max of */
-  int nlo, nspread;       /* addends and spreads gathered */
+  int nlo, nspread;       /* addends and spreads gathered (pass 0: counted) */
+  size_t first_lo;        /* its addends' first position in the lo / hi arrays */
+  size_t first_spread;    /* its spreads' first position in the spread array */
 } MergeSlot;
+
+/* The keys met by reduce_merge_all: an open-addressing table grown by doubling (sized by the
+** distinct keys, not by the addends: a table of every addend, 64 MB for the block of 10^5 calls
+** in a model of 10^5 definitions, was zeroed and kept to the end of the reduction). */
+typedef struct MergeTable {
+  MergeSlot *slots;       /* cap slots (malloc) */
+  size_t cap;             /* a power of two */
+  int count;              /* keys in the table */
+} MergeTable;
+
+static void *merge_alloc(size_t count, size_t size) {
+  void *memory = calloc(count ? count : 1, size);
+  if (!memory) {   /* as the arena does: the reduction cannot go on without room */
+    fputs("pamc: out of memory\n", stderr);
+    abort();
+  }
+  return memory;
+}
 
 static size_t merge_hash(const Decl *res, const AlgExpr *index, int family, size_t mask) {
   uint64_t h = ((uint64_t)(uintptr_t)res * 0x9e3779b97f4a7c15u) ^ (uint64_t)(uintptr_t)index;
@@ -119,35 +138,59 @@ static size_t merge_hash(const Decl *res, const AlgExpr *index, int family, size
   return (size_t)(h ^ (h >> 31)) & mask;
 }
 
-/* The slot of (res, index, family) in table (mask + 1 slots), made when new. */
-static MergeSlot *merge_slot(MergeSlot *table, size_t mask, int *nslots, const Decl *res,
-                             AlgExpr *index, int family) {
+static MergeSlot *merge_probe(MergeSlot *slots, size_t mask, const Decl *res, AlgExpr *index, int family) {
   size_t k = merge_hash(res, index, family, mask);
-  while (table[k].res && !(table[k].res == res && table[k].index == index && table[k].family == family))
+  while (slots[k].res && !(slots[k].res == res && slots[k].index == index && slots[k].family == family))
     k = (k + 1) & mask;
-  if (!table[k].res) {
-    table[k].res = res; table[k].index = index; table[k].family = family;
-    table[k].order = (*nslots)++;
-  }
-  return &table[k];
+  return &slots[k];
 }
 
+/* The slot of (res, index, family), made when new (pass 0 only: pass 1 meets the same keys). */
+static MergeSlot *merge_slot(MergeTable *t, const Decl *res, AlgExpr *index, int family) {
+  if (2 * ((size_t)t->count + 1) > t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 16;
+    MergeSlot *slots = merge_alloc(cap, sizeof *slots);
+    for (size_t k = 0; k < t->cap; k++)
+      if (t->slots[k].res)
+        *merge_probe(slots, cap - 1, t->slots[k].res, t->slots[k].index, t->slots[k].family) = t->slots[k];
+    free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+  }
+  MergeSlot *slot = merge_probe(t->slots, t->cap - 1, res, index, family);
+  if (!slot->res) {
+    slot->res = res; slot->index = index; slot->family = family;
+    slot->order = t->count++;
+  }
+  return slot;
+}
+
+/* Where reduce_merge_all gathers the addends of every slot (malloc). */
+typedef struct MergeAddends {
+  AlgExpr **lo, **hi;     /* d_lo / d_hi or extra_lo / extra_hi, by slot */
+  AlgExpr **spread;       /* family slots: spreads to take the max of */
+} MergeAddends;
+
 /* Visits every demand of s in the order reduce_merge_demands adds them: pass 0 counts addends per
-** slot, pass 1 stores them. */
-static void merge_visit(MergeSlot *table, size_t mask, int *nslots, const Summary *s, int pass) {
+** slot, pass 1 stores them in add. */
+static void merge_visit(MergeTable *t, const Summary *s, int pass, MergeAddends *add) {
   for (int i = 0; i < s->nterms; i++) {
-    const RTerm *t = &s->terms[i];
-    MergeSlot *slot = merge_slot(table, mask, nslots, t->res, t->index, 0);
-    if (pass) { slot->lo[slot->nlo] = t->d_lo; slot->hi[slot->nlo] = t->d_hi; }
+    const RTerm *term = &s->terms[i];
+    MergeSlot *slot = merge_slot(t, term->res, term->index, 0);
+    if (pass) {
+      add->lo[slot->first_lo + (size_t)slot->nlo] = term->d_lo;
+      add->hi[slot->first_lo + (size_t)slot->nlo] = term->d_hi;
+    }
     slot->nlo++;
-    if (t->res->u.resource.count) merge_slot(table, mask, nslots, t->res, NULL, 1);
+    if (term->res->u.resource.count) merge_slot(t, term->res, NULL, 1);
   }
   for (int i = 0; i < s->nfams; i++) {
     const RFam *f = &s->fams[i];
-    MergeSlot *slot = merge_slot(table, mask, nslots, f->res, NULL, 1);
+    MergeSlot *slot = merge_slot(t, f->res, NULL, 1);
     if (pass) {
-      slot->lo[slot->nlo] = f->extra_lo; slot->hi[slot->nlo] = f->extra_hi;
-      if (f->spread_lo) slot->spread[slot->nspread] = f->spread_lo;
+      add->lo[slot->first_lo + (size_t)slot->nlo] = f->extra_lo;
+      add->hi[slot->first_lo + (size_t)slot->nlo] = f->extra_hi;
+      if (f->spread_lo) add->spread[slot->first_spread + (size_t)slot->nspread] = f->spread_lo;
     }
     slot->nlo++;
     if (f->spread_lo) slot->nspread++;
@@ -161,34 +204,32 @@ static int slot_order(const void *a, const void *b) {
 
 /* into = into + parts[0] + ... + parts[n-1] (as reduce_merge_demands one part after another),
 ** each sum built once over all the parts: adding one part at a time re-sorts a growing sum, which
-** made a block of 10^5 statements quadratic. */
+** made a block of 10^5 statements quadratic. Only the merged terms stay in the arena. */
 void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n) {
   AlgCtx *g = c->alg;
   size_t total = (size_t)into->nterms + (size_t)into->nfams;
-  for (int k = 0; k < n; k++) total += 2 * (size_t)parts[k].nterms + (size_t)parts[k].nfams;
+  for (int k = 0; k < n; k++) total += (size_t)parts[k].nterms + (size_t)parts[k].nfams;
   if (total == 0) return;
-  size_t cap = 16;
-  while (cap < 2 * total) cap *= 2;
-  MergeSlot *table = arena_alloc(&c->arena, cap * sizeof *table);
-  memset(table, 0, cap * sizeof *table);
-  int nslots = 0;
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass) {   /* room for the addends counted in pass 0 */
-      for (size_t k = 0; k < cap; k++) {
-        if (!table[k].res) continue;
-        size_t m = (size_t)(table[k].nlo ? table[k].nlo : 1);
-        table[k].lo = arena_alloc(&c->arena, m * sizeof *table[k].lo);
-        table[k].hi = arena_alloc(&c->arena, m * sizeof *table[k].hi);
-        table[k].spread = arena_alloc(&c->arena, (size_t)(table[k].nspread ? table[k].nspread : 1) * sizeof *table[k].spread);
-        table[k].nlo = table[k].nspread = 0;
-      }
-    }
-    merge_visit(table, cap - 1, &nslots, into, pass);
-    for (int k = 0; k < n; k++) merge_visit(table, cap - 1, &nslots, &parts[k], pass);
+  MergeTable t = {NULL, 0, 0};
+  MergeAddends add = {NULL, NULL, NULL};
+  merge_visit(&t, into, 0, &add);
+  for (int k = 0; k < n; k++) merge_visit(&t, &parts[k], 0, &add);
+  size_t nlo = 0, nspread = 0;   /* room for the addends counted in pass 0 */
+  for (size_t k = 0; k < t.cap; k++) {
+    MergeSlot *slot = &t.slots[k];
+    if (!slot->res) continue;
+    slot->first_lo = nlo; slot->first_spread = nspread;
+    nlo += (size_t)slot->nlo; nspread += (size_t)slot->nspread;
+    slot->nlo = slot->nspread = 0;
   }
-  MergeSlot **sorted = arena_alloc(&c->arena, (size_t)nslots * sizeof *sorted);
+  add.lo = merge_alloc(nlo, sizeof *add.lo);
+  add.hi = merge_alloc(nlo, sizeof *add.hi);
+  add.spread = merge_alloc(nspread, sizeof *add.spread);
+  merge_visit(&t, into, 1, &add);
+  for (int k = 0; k < n; k++) merge_visit(&t, &parts[k], 1, &add);
+  MergeSlot **sorted = merge_alloc((size_t)t.count, sizeof *sorted);
   int m = 0;
-  for (size_t k = 0; k < cap; k++) if (table[k].res) sorted[m++] = &table[k];
+  for (size_t k = 0; k < t.cap; k++) if (t.slots[k].res) sorted[m++] = &t.slots[k];
   qsort(sorted, (size_t)m, sizeof *sorted, slot_order);
   int nterms = 0, nfams = 0;
   for (int k = 0; k < m; k++) nterms += !sorted[k]->family, nfams += sorted[k]->family;
@@ -197,19 +238,24 @@ void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n) {
   into->nterms = into->nfams = 0;
   for (int k = 0; k < m; k++) {
     const MergeSlot *slot = sorted[k];
-    AlgExpr *lo = slot->nlo ? alg_add_n(g, (size_t)slot->nlo, slot->lo) : zero(c);
-    AlgExpr *hi = slot->nlo ? alg_add_n(g, (size_t)slot->nlo, slot->hi) : zero(c);
+    AlgExpr *lo = slot->nlo ? alg_add_n(g, (size_t)slot->nlo, add.lo + slot->first_lo) : zero(c);
+    AlgExpr *hi = slot->nlo ? alg_add_n(g, (size_t)slot->nlo, add.hi + slot->first_lo) : zero(c);
     if (!slot->family) {
-      RTerm *t = &terms[into->nterms++];
-      t->res = slot->res; t->index = slot->index; t->d_lo = lo; t->d_hi = hi;
+      RTerm *term = &terms[into->nterms++];
+      term->res = slot->res; term->index = slot->index; term->d_lo = lo; term->d_hi = hi;
       continue;
     }
     RFam *f = &fams[into->nfams++];
     f->res = slot->res; f->extra_lo = lo; f->extra_hi = hi;
-    f->spread_lo = slot->nspread ? alg_max_n(g, (size_t)slot->nspread, slot->spread) : NULL;
+    f->spread_lo = slot->nspread ? alg_max_n(g, (size_t)slot->nspread, add.spread + slot->first_spread) : NULL;
   }
   into->terms = terms;
   into->fams = fams;
+  free(sorted);
+  free(add.lo);
+  free(add.hi);
+  free(add.spread);
+  free(t.slots);
 }
 
 /* Total demand on family res in s (upper-bound use): named members plus unnamed demand. */

@@ -43,7 +43,7 @@ typedef struct Summary {
 /* A memoised process call. */
 typedef struct RMemo {
   const Decl *proc;                 /* the callee */
-  AlgExpr *args[REDUCE_MAX_ARGS];   /* argument expressions */
+  AlgExpr **args;                   /* argument expressions (arena, argc of them) */
   int argc;                         /* number of arguments */
   Summary sum;                      /* its summary */
   struct RMemo *next;               /* next memo in its bucket */
@@ -80,6 +80,8 @@ typedef struct RCtx {
   int nfam_locs, fam_locs_cap; /* used / allocated */
   RNest *nests;           /* the hold relation of every hold reduced so far (arena, no repeats) */
   int nnests, nests_cap;  /* used / allocated */
+  struct RPiece *split_scratch; /* REDUCE_MAX_PIECES pieces a split writes before they are copied
+                             into the arena, as many as it made (malloc, made on first use) */
 } RCtx;
 
 /* What the wait of one branch of a par needs beyond the demands: the resources its waits can

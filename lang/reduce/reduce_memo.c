@@ -57,6 +57,7 @@ void reduce_memo_add(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc, 
   RMemo *m = arena_alloc(&c->arena, sizeof *m);
   m->proc = proc;
   m->argc = argc;
+  m->args = arena_alloc(&c->arena, (size_t)(argc ? argc : 1) * sizeof *m->args);
   for (int i = 0; i < argc; i++) m->args[i] = args[i];
   m->sum = *sum;
   size_t slot = memo_hash(proc, args, argc) & (c->memo_cap - 1);

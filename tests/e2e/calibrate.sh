@@ -40,6 +40,8 @@ blas=0
 if ldconfig -p 2>/dev/null | grep -q 'libblas\.so\.3 '; then
   blas=1
   grep -q '^const t_flop_blas = \[.*# dgemm .* of /' "$out" || fail "a BLAS is installed but no t_flop_blas naming it"
+  grep -q '^const t_flop_blas_512 = \[' "$out" || fail "a BLAS is installed but no t_flop_blas_512"
+  grep -q '^fn t_flop_blas_of(n) =' "$out" || fail "a BLAS is installed but no fn t_flop_blas_of"
 fi
 for op in read write copy; do
   for level in l1 l2 llc mem; do
@@ -131,8 +133,8 @@ n_flops=$((6 * n_flop_threads))
 [ "$(grep -c '^const t_flop_vec\(_plain\)\?\(_par[0-9]*\)\?\(_[0-9]*\)\? = \[' "$out")" -eq "$n_flops" ] \
   || fail "expected $n_flops t_flop_vec* constants"
 [ "$(grep -c '^const t_load_lat_[0-9]* = \[' "$out")" -eq "$n_sweep" ] || fail "t_load_lat_SIZE: not $n_sweep sets"
-want=$((56 + 25 + 9 + n_flops + blas + 3 + n_barrier + 1 + omp + 2 + 3 + 6 * n_sweep + n_mempar + n_sweep + 1))
-[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, $n_flops + 0 or 1 flops, $n_sweep + 1 latency, 3 threads, $n_barrier barriers and t_barrier, t_omp_for_T and t_omp_for, 2 parallelism, 12 memory, 6 x $n_sweep sweep, $n_mempar under threads, 2 fitted, 12 messages, n_cpus, t_flop, t_point), found $n_const"
+want=$((56 + 25 + 9 + n_flops + 2 * blas + 3 + n_barrier + 1 + omp + 2 + 3 + 6 * n_sweep + n_mempar + n_sweep + 1))
+[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, $n_flops + 0 or 2 flops, $n_sweep + 1 latency, 3 threads, $n_barrier barriers and t_barrier, t_omp_for_T and t_omp_for, 2 parallelism, 12 memory, 6 x $n_sweep sweep, $n_mempar under threads, 2 fitted, 12 messages, n_cpus, t_flop, t_point), found $n_const"
 n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
 [ "$n_progress" -ge 42 ] || fail "expected a progress line per benchmark, found $n_progress"
 [ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "temporary file left behind"

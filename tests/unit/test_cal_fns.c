@@ -99,8 +99,12 @@ static void test_flops_fns(void **state) {
       snprintf(name, sizeof name, "%s_par2_%d", shapes[k], n);
       add(run, name, CAL_KIND_TIME, n);
     }
+  add(run, "t_flop_blas", CAL_KIND_TIME, 128);
+  add(run, "t_flop_blas_512", CAL_KIND_TIME, 512);
   CalError err = {""};
   assert_int_equal(cal_flops_fns(run, m, &err), 0);
+  assert_non_null(decl_starting(m, "fn t_flop_blas_of(n) ="));
+  assert_non_null(decl_starting(m, "  n <= 512 ? (t_flop_blas * (512 - n) + t_flop_blas_512 * (n - 128)) / 384 :"));
   assert_non_null(decl_starting(m, "fn t_flop_vec_of(n) ="));
   assert_non_null(decl_starting(m, "  n <= 128 ? t_flop_vec :"));
   assert_non_null(decl_starting(m, "  n <= 256 ? (t_flop_vec * (256 - n) + t_flop_vec_256 * (n - 128)) / 128 :"));
