@@ -223,6 +223,7 @@ static const IdiomModel idioms[] = {
   {"ring_par_dirs.pam", "P", "the same with par (d = 0, 1) over the directions"},
   {"ring_overlap.pam", "P", "the same overlapped with the interior update, cpu[p] again after"},
   {"grid_par.pam", "Q", "Q x Q torus halo, four sends at once"},
+  {"bus_par.pam", "P", "two messages at once on one shared bus"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

@@ -149,6 +149,14 @@ static int onto_site(OWalk *w, const OStage *st) {
   return alg_is_nonneg(c->alg, alg_sub(c->alg, w->n, size));
 }
 
+/* 1 when st names one member for all branches (a plain resource, or a member free of the branch
+** index) of an FCFS resource, outside pars of the body, outside loops or in one plain loop: its
+** member gets n requests from it (per iteration of the loop). */
+static int fixed_site(const OStage *st) {
+  if (st->cls != USE_STAGE || st->reps || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
+  return st->res->u.resource.discipline != DISC_PS;
+}
+
 /* x (of the branch and of the par inside the body around st, if any) at its least over both. */
 static AlgExpr *least(OWalk *w, const OStage *st, AlgExpr *x) {
   if (st->rep) x = alg_min_over(w->c->alg, st->rep, st->rep_lo, st->rep_hi, x);
@@ -158,7 +166,8 @@ static AlgExpr *least(OWalk *w, const OStage *st, AlgExpr *x) {
 /* Rule (order-aware lower bound, a member requested by several sites): s sites of the body on
 ** family r, each one-to-one onto r's members (onto_site), under the same conditions and in the
 ** same loop: every member q gets exactly one request from each (per iteration of the loop; a site
-** inside a par of the body from each of its copies, heads and tails taken over the copies too),
+** inside a par of the body from each of its copies, heads and tails taken over the copies too;
+** with them the sites that name one fixed member q for all branches, n requests each: fixed_site),
 ** none before the least head, so
 **   T >= min head + max(ceil(s / m) * min t, sum over the sites of min_k t / m) + min tail
 ** where a site's tail is what its branch still runs after the request: the rest of its own
@@ -170,21 +179,29 @@ AlgExpr *fork_lower(OWalk *w, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   AlgExpr *best = NULL;
-  int grouped[ORDER_MAX_STAGES] = {0};
   for (int i = 0; i < w->nstages; i++) {
     const OStage *st = &w->stages[i];
-    if (grouped[i] || !onto_site(w, st)) continue;
-    AlgExpr *head = NULL, *t_min = NULL, *sum = zero(c), *tail = NULL, *count = zero(c);
-    int s = 0;   /* sites, a site inside a par counting 2 (it may have several copies) */
-    for (int j = i; j < w->nstages; j++) {
+    int fixed = fixed_site(st);   /* the group of the member st names, else the own sites' */
+    if (!fixed && !onto_site(w, st)) continue;
+    int seen = 0;
+    for (int j = 0; j < i && !seen; j++) {
       const OStage *o = &w->stages[j];
-      if (grouped[j] || o->res != st->res || o->guard != st->guard || o->loop != st->loop || !onto_site(w, o))
-        continue;
-      grouped[j] = 1;
+      seen = o->res == st->res && o->guard == st->guard && o->loop == st->loop &&
+             (fixed ? fixed_site(o) && o->index == st->index : onto_site(w, o));
+    }
+    if (seen) continue;
+    AlgExpr *head = NULL, *t_min = NULL, *sum = zero(c), *tail = NULL, *count = zero(c);
+    int s = 0;   /* sites, one inside a par or naming a fixed member counting 2 (several requests) */
+    for (int j = 0; j < w->nstages; j++) {
+      const OStage *o = &w->stages[j];
+      if (o->res != st->res || o->guard != st->guard || o->loop != st->loop) continue;
+      int own = onto_site(w, o);
+      if (!own && !(fixed && fixed_site(o) && o->index == st->index)) continue;
       AlgExpr *h = least(w, o, o->head), *t = least(w, o, o->t), *rest = least(w, o, order_tail(w, o, total));
-      AlgExpr *copies = o->rep ? alg_max(g, zero(c), alg_add(g, alg_sub(g, o->rep_hi, o->rep_lo), alg_num_int(g, 1)))
-                               : alg_num_int(g, 1);
-      s += o->rep ? 2 : 1;
+      AlgExpr *copies = !own ? alg_max(g, zero(c), w->n)
+                      : o->rep ? alg_max(g, zero(c), alg_add(g, alg_sub(g, o->rep_hi, o->rep_lo), alg_num_int(g, 1)))
+                      : alg_num_int(g, 1);
+      s += own && !o->rep ? 1 : 2;
       count = alg_add(g, count, copies);
       head = head ? alg_min(g, head, h) : h;
       t_min = t_min ? alg_min(g, t_min, t) : t;

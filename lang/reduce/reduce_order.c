@@ -306,8 +306,10 @@ static int injective_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgE
   return e2 && !alg_contains(e2, i) && injective_pair(c, e2, n, nlo, nhi, o, olo, ohi);
 }
 
-/* A member index that differs between any two branches (pairs (k, k2) when the par is nested). */
+/* A member index that differs between any two branches (pairs (k, k2) when the par is nested);
+** any index when there is at most one branch (`par (x = 0, Q - 1) par (y = 0, Q - 1)` at Q = 1). */
 static int injective_branches(OWalk *w, AlgExpr *e) {
+  if (alg_is_nonneg(w->c->alg, alg_sub(w->c->alg, alg_num_int(w->c->alg, 1), w->n))) return 1;
   if (!w->k2) return injective_in(w->c, e, w->k, w->ka, w->kb) || injective_digits(w->c, e, w->k, w->ka, w->kb);
   return injective_pair(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb) ||
          injective_pair(w->c, e, w->k, w->ka, w->kb, w->k2, w->k2a, w->k2b);

@@ -75,13 +75,17 @@ lo models/gen/primes_groups.pam 6 0.308801224
 #       net 64 * 16.144 = 1033.216 us
 #   L3, 16 tasks: receive 8192 B (13.192) + Encode 200 + send 4096 B (9.096) = 222.288 us;
 #       net 16 * 22.288 = 356.608 us; then write(1KiB * 64) = 131.072 us.
-#   Each level: max(ceil(c/P) * task, net demand).
-#   P = 4:  262.144 + 16*109.096 + 16*316.144 + 4*222.288 + 131.072 = 8086.208 us
-lo models/gen/pipeline.pam 4 0.008086208
-#   P = 10: 262.144 + 7*109.096 + 7*316.144 + 2*222.288 + 131.072 = 3814.472 us
-lo models/gen/pipeline.pam 10 0.003814472
-#   P = 64: 262.144 + 582.144 (net) + 1033.216 (net) + 356.608 (net) + 131.072 = 2365.184 us
-lo models/gen/pipeline.pam 64 0.002365184
+#   Each level: max(ceil(c/P) * task, net demand); in L1 the P sends of the last round (of the
+#   workers running ceil(c/P) tasks) all queue at the net after Decode (docs/reduction.md, a member
+#   several sites request): (ceil(c/P) - 1) * 109.096 + 100 + (those workers) * 9.096.
+#   P = 4:  262.144 + (15*109.096 + 100 + 4*9.096) + 16*316.144 + 4*222.288 + 131.072 = 8113.496 us
+lo models/gen/pipeline.pam 4 0.008113496
+#   P = 10 (4 workers run 7 tasks of L1): 262.144 + (6*109.096 + 100 + 4*9.096) + 7*316.144
+#           + 2*222.288 + 131.072 = 3841.76 us
+lo models/gen/pipeline.pam 10 0.00384176
+#   P = 64: 262.144 + (100 + 582.144: the 64 sends after Decode) + 1033.216 (net) + 356.608 (net)
+#           + 131.072 = 2465.184 us
+lo models/gen/pipeline.pam 64 0.002465184
 
 # primes with cardinality P in L2 (tests/models/gen_ok/primes_by_p.spec, the same library): at P = 1
 # the one task runs on the coordinator with its data local: 26000 + ProcessData(1, 0) = 10^6

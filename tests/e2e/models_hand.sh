@@ -60,10 +60,14 @@ makespan halo 4057.69 -D P=64 -D iters=10
 # A fetch holds the lock t_lock + t_fetch = 0.05 + 0.25 = 0.3; a task computes 20000 * 1 ns = 20;
 # each worker repeats ceil(1024/P) times.
 # P = 8: 128 rounds. phi = 128 * 20.3 = 2598.4, lock demand 8 * 128 * 0.3 = 307.2:
-#   T_lo = 2598.4; T_hi = phi + the others' lock demand 7 * 128 * 0.3 = 268.8 -> 2867.2
+#   T_lo = 2598.4 by the contract's rules; the fetches of round j (docs/reduction.md, a member
+#   several sites request: the lock named by every worker) start no earlier than (j - 1) * 20.3,
+#   take 8 * 0.3 = 2.4 on the lock, and the last one's worker still computes 20 + (128 - j) * 20.3:
+#   T_lo = 127 * 20.3 + 2.4 + 20 = 2600.5, the schedule's time.
+#   T_hi = phi + the others' lock demand 7 * 128 * 0.3 = 268.8 -> 2867.2
 #   Schedule: worker w takes the lock at 0.3 w (FCFS in program order), then every 20.3 without
 #   waiting (8 * 0.3 < 20.3): the last worker ends at 0.3 * 7 + 128 * 20.3 = 2600.5.
-bounds master_worker 2598.4 2867.2 -D P=8 -D t_fetch=0.25us
+bounds master_worker 2600.5 2867.2 -D P=8 -D t_fetch=0.25us
 makespan master_worker 2600.5 -D P=8 -D t_fetch=0.25us
 # P = 128: 8 rounds. lock demand 128 * 8 * 0.3 = 307.2 > phi = 8 * 20.3 = 162.4:
 #   T_lo = 307.2; T_hi = 162.4 + 127 * 8 * 0.3 = 467.2
@@ -94,7 +98,9 @@ makespan matmul 4383065.68 -D P=4
 # n = 4096, px = 4 (16 blocks), steps = 50, net = fcfs(4). side = 1024: compute 1024^2 ns =
 # 1048.576; halo(1024) = 2 + 8 * 1024 * 0.0005 = 6.096, four per block and step.
 #   Per step: phi = 1048.576 + 4 * 6.096 = 1072.96; net load 64 * 6.096 / 4 = 97.536.
-#   T_lo = 50 * 1072.96 = 53648
+#   T_lo = 50 * 1072.96 = 53648 by the contract's rules; the 16 halos of round j of 4 start no
+#   earlier than 1048.576 + (j - 1) * 6.096, take 4 * 6.096 on the 4 links, then (4 - j) * 6.096
+#   follow: 50 * (1048.576 + 3 * 6.096 + 4 * 6.096) = 50 * 1091.248 = 54562.4
 #   T_hi: the contract's rule lets a block wait for the others' 60 halos on 4 links:
 #         50 * (1072.96 + 60 * 6.096 / 4) = 50 * 1164.4 = 58220; bounded clients (docs/reduction.md,
 #         "Pars whose branches send at once"): the one site of net has 16 clients (one request
@@ -102,7 +108,7 @@ makespan matmul 4383065.68 -D P=4
 #         50 * (1048.576 + 4 * (6.096 + 18.288)) = 50 * 1146.112 = 57305.6
 #   Schedule: all compute together, then 64 halos keep the 4 links busy for 97.536:
 #   50 * (1048.576 + 97.536) = 57305.6.
-bounds stencil2d 53648 57305.6 -D px=4 -D steps=50
+bounds stencil2d 54562.4 57305.6 -D px=4 -D steps=50
 makespan stencil2d 57305.6 -D px=4 -D steps=50
 # px = 2 (4 blocks), steps = 1: side 2048, compute 4194.304, halo 2 + 8.192 = 10.192.
 #   T_lo = 4194.304 + 4 * 10.192 = 4235.072 (16 halos on 4 links: 40.768 = the chain's own)

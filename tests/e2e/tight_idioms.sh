@@ -70,6 +70,9 @@ exact bench/tight/ring_par_dirs.pam P=64 256.25e-6 "ring with par over direction
 # P = 1000, 10 * (2 * 5 us + 2 ns) = 100.02 us (before: hi 312.5 us and 110 us).
 exact bench/tight/ring_overlap.pam P=64 156.25e-6 "overlapped ring"
 exact bench/tight/ring_overlap.pam P=1000 100.02e-6 "overlapped ring at P = 1000"
+# Two messages at once on one bus, P = 8: the bus gets 16 requests after 125 us of compute,
+# 8 * (1.064 + 2.024) us of work: 10 * (125 + 24.704) = 1497.04 us (before: [1280.88, 2767.28] us).
+exact bench/tight/bus_par.pam P=8 1497.04e-6 "two messages on a bus"
 # Unequal messages, P = 64: 9.192us to the right, 1.064us to the left, served one after the other
 # at each member: 10 * (15.625 + 9.192 + 1.064) = 258.81 us.
 exact bench/tight/ring_par_unequal.pam P=64 258.81e-6 "unequal ring"
