@@ -66,7 +66,7 @@ static void test_like_terms(void **state) {
   AlgAssume assume = alg_assume_default(ALG_SYM_PARAM);
   AlgExpr *x[LIKE_SYMBOLS], *y = alg_sym(ctx, alg_symbol_new(ctx, "y", ALG_SYM_PARAM, assume));
   for (int s = 0; s < LIKE_SYMBOLS; s++) {
-    char name[8];
+    char name[16];
     snprintf(name, sizeof name, "x%d", s);
     x[s] = alg_sym(ctx, alg_symbol_new(ctx, name, ALG_SYM_PARAM, assume));
   }
