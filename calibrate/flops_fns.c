@@ -70,11 +70,7 @@ static int shape_fns(const CalRun *run, CalMachine *m, const char *base, CalErro
     if (!written) break;
     top = t;
   }
-  char head[CAL_LINE_MAX], one[CAL_NAME_MAX + 8], par[CAL_NAME_MAX];
-  snprintf(head, sizeof head, "fn %s_shared(n, threads) =", base);
-  snprintf(one, sizeof one, "%s_of(n)", base);
-  snprintf(par, sizeof par, "%s_par", base);
-  return cal_machine_by_threads(m, head, one, par, "_of(n)", top, err);
+  return cal_machine_shared_fn(m, base, "n", "_of", top, err);
 }
 
 int cal_flops_fns(const CalRun *run, CalMachine *m, CalError *err) {

@@ -173,18 +173,19 @@ int cal_machine_interp(CalMachine *m, const char *head, const char *arg, const c
   return status;
 }
 
-int cal_machine_by_threads(CalMachine *m, const char *head, const char *one, const char *par_prefix,
-                           const char *par_suffix, int top, CalError *err) {
+int cal_machine_shared_fn(CalMachine *m, const char *base, const char *arg, const char *suffix,
+                          int top, CalError *err) {
   char line[CAL_LINE_MAX];
-  size_t len = (size_t)snprintf(line, sizeof line, "%s ", head);
+  size_t len = (size_t)snprintf(line, sizeof line, "fn %s_shared(%s, threads) = ", base, arg);
   for (int t = 1; t < top && len < sizeof line; t++) {
-    if (t == 1) len += (size_t)snprintf(line + len, sizeof line - len, "threads <= 1 ? %s : ", one);
-    else len += (size_t)snprintf(line + len, sizeof line - len, "threads <= %d ? %s%d%s : ", t,
-                                 par_prefix, t, par_suffix);
+    if (t == 1) len += (size_t)snprintf(line + len, sizeof line - len, "threads <= 1 ? %s%s(%s) : ",
+                                        base, suffix, arg);
+    else len += (size_t)snprintf(line + len, sizeof line - len, "threads <= %d ? %s_par%d%s(%s) : ",
+                                 t, base, t, suffix, arg);
   }
   if (len < sizeof line) {
-    if (top > 1) snprintf(line + len, sizeof line - len, "%s%d%s;", par_prefix, top, par_suffix);
-    else snprintf(line + len, sizeof line - len, "%s;", one);
+    if (top > 1) snprintf(line + len, sizeof line - len, "%s_par%d%s(%s);", base, top, suffix, arg);
+    else snprintf(line + len, sizeof line - len, "%s%s(%s);", base, suffix, arg);
   }
   return cal_machine_text(m, line, err);
 }

@@ -88,10 +88,12 @@ int cal_machine_interp(CalMachine *m, const char *head, const char *arg, const c
 int cal_machine_interp_names(CalMachine *m, const char *head, const char *arg,
                              const char *const *names, const double *xs, int n, const char *tail,
                              CalError *err);
-/* A function of a thread count on one line: `HEAD threads <= 1 ? ONE : threads <= 2 ?
-** PAR_PREFIX2PAR_SUFFIX : ... : PAR_PREFIX<top>PAR_SUFFIX;` (ONE alone when top <= 1). */
-int cal_machine_by_threads(CalMachine *m, const char *head, const char *one, const char *par_prefix,
-                           const char *par_suffix, int top, CalError *err);
+/* The function of a thread count on one line: `fn BASE_shared(ARG, threads) = threads <= 1 ?
+** BASE SUFFIX(ARG) : threads <= 2 ? BASE_par2 SUFFIX(ARG) : ... : BASE_par<top> SUFFIX(ARG);`
+** (BASE SUFFIX(ARG) alone when top <= 1): t_read_shared(ws_bytes, threads) over t_read(ws_bytes),
+** t_read_par2(ws_bytes), ...; t_flop_vec_shared(n, threads) over t_flop_vec_of(n), .... */
+int cal_machine_shared_fn(CalMachine *m, const char *base, const char *arg, const char *suffix,
+                          int top, CalError *err);
 
 /* The file's text into out (a CalWriteFn). */
 int cal_machine_print(FILE *out, void *machine, CalError *err);

@@ -53,15 +53,6 @@ static int interp_fn(const CalRun *run, CalMachine *m, const char *prefix, CalKi
   return 0;
 }
 
-/* fn t_OP_shared(ws_bytes, threads): t_OP for one thread, t_OP_parT for T = 2 .. top, top's beyond. */
-static int shared_fn(CalMachine *m, const char *op, int top, CalError *err) {
-  char head[CAL_LINE_MAX], one[CAL_NAME_MAX + 16], par[CAL_NAME_MAX];
-  snprintf(head, sizeof head, "fn t_%s_shared(ws_bytes, threads) =", op);
-  snprintf(one, sizeof one, "t_%s(ws_bytes)", op);
-  snprintf(par, sizeof par, "t_%s_par", op);
-  return cal_machine_by_threads(m, head, one, par, "(ws_bytes)", top, err);
-}
-
 int cal_memory_fns(const CalRun *run, CalMachine *m, CalError *err) {
   int have_sweep = 0, written;
   for (size_t op = 0; op < N_FN_OPS; op++) {
@@ -94,7 +85,10 @@ int cal_memory_fns(const CalRun *run, CalMachine *m, CalError *err) {
       cal_machine_text(m, "# the CPUs (beyond, the last: no more threads run at once; cores = "
                           "ps(cores_eff) charges the waiting)", err))
     return -1;
-  for (size_t op = 0; op < N_SHARED_OPS; op++)
-    if (shared_fn(m, fn_ops[op], top, err)) return -1;
+  for (size_t op = 0; op < N_SHARED_OPS; op++) {
+    char base[CAL_NAME_MAX];
+    snprintf(base, sizeof base, "t_%s", fn_ops[op]);
+    if (cal_machine_shared_fn(m, base, "ws_bytes", "", top, err)) return -1;
+  }
   return 0;
 }

@@ -14,13 +14,88 @@ static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 ** one-to-one in the branch (a member is named by one branch, which makes the site's requests one
 ** at a time), n when every branch names the same member (or a plain resource); NULL when its
 ** member follows a loop of the body (branches drifting apart could meet at a member) or is
-** neither. */
+** neither; each times the copies a par inside the body makes of the site. */
 static AlgExpr *site_clients(OWalk *w, const OSite *site) {
   RCtx *c = w->c;
   if (!site->loop_free) return NULL;
-  if (!site->index || !order_by_branch(w, site->index)) return alg_max(c->alg, zero(c), w->n);
-  if (site->res->u.resource.count && order_injective(w, site->index)) return alg_num_int(c->alg, 1);
+  if (!site->index || !order_by_branch(w, site->index)) return alg_mul(c->alg, site->copies, alg_max(c->alg, zero(c), w->n));
+  if (site->res->u.resource.count && order_injective(w, site->index)) return site->copies;
   return NULL;
+}
+
+/* How many of the sites listed in set (n of them, all at fork level `level` of their paths and
+** alike below it) can have a request outstanding at once, from what the forks allow: the sites
+** directly at this level run one after another (a block's statements, a loop's iterations, an
+** `if`'s sides), and so do the forks at this level; a `||` runs its branches at once (their
+** widths add), a par its copies (its body's width times the copies). A site with too deep a path
+** counts as parallel to all (the widths add). */
+static AlgExpr *width(OWalk *w, const int *set, int n, int level) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *best = zero(c), *deep = zero(c);
+  int done[ORDER_MAX_SITES] = {0};
+  for (int i = 0; i < n; i++) {
+    const OPath *p = &w->sites[set[i]].path;
+    if (done[i]) continue;
+    if (p->deep) { deep = alg_add(g, deep, alg_num_int(g, 1)); continue; }
+    if (p->depth == level) { best = alg_max(g, best, alg_num_int(g, 1)); continue; }
+    /* the fork at this level: the sites of set inside it, branch by branch */
+    AlgExpr *fork = zero(c);
+    int arms_done[ORDER_MAX_SITES] = {0};
+    for (int j = i; j < n; j++) {
+      const OPath *q = &w->sites[set[j]].path;
+      if (arms_done[j] || q->deep || q->depth == level || q->fork[level] != p->fork[level]) continue;
+      int arm[ORDER_MAX_SITES], narm = 0;
+      for (int k = j; k < n; k++) {
+        const OPath *r = &w->sites[set[k]].path;
+        if (r->deep || r->depth == level || r->fork[level] != p->fork[level] || r->arm[level] != q->arm[level])
+          continue;
+        arms_done[k] = done[k] = 1;
+        arm[narm++] = set[k];
+      }
+      fork = alg_add(g, fork, width(w, arm, narm, level + 1));
+    }
+    if (p->copies[level]) fork = alg_mul(g, p->copies[level], fork);
+    best = alg_max(g, best, fork);
+  }
+  return alg_add(g, best, deep);
+}
+
+/* Clients and work of the sites of res at one member, from clients_of: a site whose member does
+** not follow the branch counts clients(site) (n times its copies); the one-to-one sites with
+** the same member map name a member from one branch only, so together they count the width of
+** their places in the forks (width), each request at most their longest. NULL when a site is not
+** bounded. *work: the sum over the clients of their longest request. */
+static AlgExpr *member_clients(OWalk *w, const Decl *res, AlgExpr **work) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *count = zero(c);
+  *work = zero(c);
+  int grouped[ORDER_MAX_SITES] = {0};
+  for (int i = 0; i < w->nsites; i++) {
+    const OSite *site = &w->sites[i];
+    if (site->res != res || site->twin || grouped[i]) continue;
+    AlgExpr *clients = site_clients(w, site);
+    if (!clients) return NULL;
+    if (!site->index || !order_by_branch(w, site->index)) {
+      count = alg_add(g, count, clients);
+      *work = alg_add(g, *work, alg_mul(g, clients, site->tmax));
+      continue;
+    }
+    int same[ORDER_MAX_SITES], nsame = 0;
+    AlgExpr *t_max = zero(c);
+    for (int j = i; j < w->nsites; j++) {
+      const OSite *o = &w->sites[j];
+      if (o->res != res || o->twin || o->index != site->index || !site_clients(w, o)) continue;
+      grouped[j] = 1;
+      same[nsame++] = j;
+      t_max = alg_max(g, t_max, o->tmax);
+    }
+    AlgExpr *wide = width(w, same, nsame, 0);
+    count = alg_add(g, count, wide);
+    *work = alg_add(g, *work, alg_mul(g, wide, t_max));
+  }
+  return count;
 }
 
 /* Rule (bounded clients): for every resource r of the body, each of its sites (a use met by the
@@ -41,16 +116,11 @@ int fork_waits(OWalk *w) {
     for (int j = 0; j < i && !done; j++) done = w->sites[j].res == res;
     if (done) continue;
     if (res->u.resource.discipline == DISC_PS || res->u.resource.handoff) return 0;
-    AlgExpr *count = zero(c), *work = zero(c), *t_max = zero(c);
-    for (int j = i; j < w->nsites; j++) {
-      const OSite *site = &w->sites[j];
-      if (site->res != res || site->twin) continue;
-      AlgExpr *clients = site_clients(w, site);
-      if (!clients) return 0;
-      count = alg_add(g, count, clients);
-      work = alg_add(g, work, alg_mul(g, clients, site->tmax));
-      t_max = alg_max(g, t_max, site->tmax);
-    }
+    AlgExpr *work, *t_max = zero(c);
+    AlgExpr *count = member_clients(w, res, &work);
+    if (!count) return 0;
+    for (int j = i; j < w->nsites; j++)
+      if (w->sites[j].res == res && !w->sites[j].twin) t_max = alg_max(g, t_max, w->sites[j].tmax);
     AlgExpr *m = reduce_mult(c, res);
     AlgExpr *rounds = alg_max(g, zero(c), alg_func(g, ALG_CEIL, alg_div(g, alg_sub(g, count, m), m)));
     AlgExpr *queue = alg_mul(g, rounds, t_max);
@@ -71,6 +141,7 @@ static int onto_site(OWalk *w, const OStage *st) {
   RCtx *c = w->c;
   const Decl *res = st->res;
   if (st->cls != USE_OWN || !st->loop_free || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
+  if (st->reps > 1 || (st->rep && st->guard && alg_contains(st->guard, st->rep))) return 0;
   if (!res->u.resource.count || res->u.resource.discipline == DISC_PS) return 0;
   REnv none;
   memset(&none, 0, sizeof none);
@@ -78,9 +149,16 @@ static int onto_site(OWalk *w, const OStage *st) {
   return alg_is_nonneg(c->alg, alg_sub(c->alg, w->n, size));
 }
 
+/* x (of the branch and of the par inside the body around st, if any) at its least over both. */
+static AlgExpr *least(OWalk *w, const OStage *st, AlgExpr *x) {
+  if (st->rep) x = alg_min_over(w->c->alg, st->rep, st->rep_lo, st->rep_hi, x);
+  return order_over_branches(w, ALG_MINOVER, x);
+}
+
 /* Rule (order-aware lower bound, a member requested by several sites): s sites of the body on
 ** family r, each one-to-one onto r's members (onto_site), under the same conditions and in the
-** same loop: every member q gets exactly one request from each (per iteration of the loop),
+** same loop: every member q gets exactly one request from each (per iteration of the loop; a site
+** inside a par of the body from each of its copies, heads and tails taken over the copies too),
 ** none before the least head, so
 **   T >= min head + max(ceil(s / m) * min t, sum over the sites of min_k t / m) + min tail
 ** where a site's tail is what its branch still runs after the request: the rest of its own
@@ -96,25 +174,26 @@ AlgExpr *fork_lower(OWalk *w, AlgExpr *total) {
   for (int i = 0; i < w->nstages; i++) {
     const OStage *st = &w->stages[i];
     if (grouped[i] || !onto_site(w, st)) continue;
-    AlgExpr *head = NULL, *t_min = NULL, *sum = zero(c), *tail = NULL;
-    int s = 0;
+    AlgExpr *head = NULL, *t_min = NULL, *sum = zero(c), *tail = NULL, *count = zero(c);
+    int s = 0;   /* sites, a site inside a par counting 2 (it may have several copies) */
     for (int j = i; j < w->nstages; j++) {
       const OStage *o = &w->stages[j];
       if (grouped[j] || o->res != st->res || o->guard != st->guard || o->loop != st->loop || !onto_site(w, o))
         continue;
       grouped[j] = 1;
-      s++;
-      AlgExpr *h = order_over_branches(w, ALG_MINOVER, o->head);
-      AlgExpr *t = order_over_branches(w, ALG_MINOVER, o->t);
-      AlgExpr *rest = order_over_branches(w, ALG_MINOVER, order_tail(w, o, total));
+      AlgExpr *h = least(w, o, o->head), *t = least(w, o, o->t), *rest = least(w, o, order_tail(w, o, total));
+      AlgExpr *copies = o->rep ? alg_max(g, zero(c), alg_add(g, alg_sub(g, o->rep_hi, o->rep_lo), alg_num_int(g, 1)))
+                               : alg_num_int(g, 1);
+      s += o->rep ? 2 : 1;
+      count = alg_add(g, count, copies);
       head = head ? alg_min(g, head, h) : h;
       t_min = t_min ? alg_min(g, t_min, t) : t;
       tail = tail ? alg_min(g, tail, rest) : rest;
-      sum = alg_add(g, sum, t);
+      sum = alg_add(g, sum, alg_mul(g, copies, t));
     }
     if (s < 2) continue;
     AlgExpr *m = reduce_mult(c, st->res);
-    AlgExpr *serve = alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, alg_num_int(g, s), m)), t_min),
+    AlgExpr *serve = alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), t_min),
                              alg_div(g, sum, m));
     AlgExpr *lo = order_over_loop(c, st, alg_add(g, alg_add(g, head, serve), tail));
     best = best ? alg_max(g, best, lo) : lo;

@@ -3,8 +3,10 @@
 ** the same chain (docs/reduction.md, "Extensions in pamc": lockstep, tandem line, order-aware
 ** lower bound, no queue when m >= n). The chain is walked once more, on its statements, with the
 ** par's index symbolic: each `use` is classed by how its member depends on the branch index, and
-** the step structure (loops, `if`s) must not depend on it. What cannot be decided leaves the
-** bounds of reduce.c as they are.
+** the step structure (loops, `if`s) must not depend on it. The walk also follows `||` and pars
+** inside the body, for the rules of reduce_fork.c (bounded clients, a member several sites
+** request), and walks again with each use lengthened by its wait. What cannot be decided leaves
+** the bounds of reduce.c as they are.
 */
 #include <string.h>
 
@@ -386,11 +388,15 @@ static void record_site(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t) {
   if (w->nsites == ORDER_MAX_SITES) { w->too_many = 1; return; }
   OSite *site = &w->sites[w->nsites++];
   memset(site, 0, sizeof *site);
-  site->res = res; site->index = index; site->loop_free = 1;
+  site->res = res; site->index = index; site->loop_free = 1; site->path = w->path;
   AlgExpr *tmax = t;
+  site->copies = alg_num_int(c->alg, 1);
   for (int i = w->nall - 1; i >= 0; i--) {   /* innermost first: ranges may name outer indices */
     if (alg_contains(tmax, w->all[i])) tmax = alg_max_over(c->alg, w->all[i], w->all_lo[i], w->all_hi[i], tmax);
-    if (index && alg_contains(index, w->all[i])) site->loop_free = 0;
+    if (w->all_par[i]) {   /* a par inside the body: as many copies of the site, run at once */
+      AlgExpr *size = alg_add(c->alg, alg_sub(c->alg, w->all_hi[i], w->all_lo[i]), alg_num_int(c->alg, 1));
+      site->copies = alg_mul(c->alg, site->copies, alg_max(c->alg, zero(c), size));
+    } else if (index && alg_contains(index, w->all[i])) site->loop_free = 0;
   }
   site->tmax = over_branches(w, ALG_MAXOVER, tmax);
 }
@@ -447,7 +453,59 @@ static OTime walk_block(OWalk *w, REnv *env, const Stmt *s) {
 
 /* Pushes loop j = a..b on the body's loops (for the sites' largest durations). */
 static void push_all(OWalk *w, AlgSymbol *j, AlgExpr *a, AlgExpr *b) {
-  w->all[w->nall] = j; w->all_lo[w->nall] = a; w->all_hi[w->nall] = b; w->nall++;
+  w->all[w->nall] = j; w->all_lo[w->nall] = a; w->all_hi[w->nall] = b; w->all_par[w->nall] = 0; w->nall++;
+}
+
+/* Enters branch arm of fork number fork (a par: arm 0, copies its size; a `||`: copies NULL). */
+static void path_push(OWalk *w, int fork, int arm, AlgExpr *copies) {
+  OPath *p = &w->path;
+  if (p->depth == ORDER_MAX_PATH) { p->deep++; return; }
+  p->fork[p->depth] = fork; p->arm[p->depth] = arm; p->copies[p->depth] = copies; p->depth++;
+}
+
+static void path_pop(OWalk *w) {
+  OPath *p = &w->path;
+  if (p->deep) p->deep--;
+  else p->depth--;
+}
+
+/* 1 when e names a loop or par index of the body. */
+static int names_body_index(const OWalk *w, AlgExpr *e) {
+  for (int i = 0; i < w->nall; i++) if (alg_contains(e, w->all[i])) return 1;
+  return 0;
+}
+
+/* par (d = a, b) S inside the body, a and b free of the branch and of the body's indices: a fork
+** of b - a + 1 copies of S (the sites of S have that many copies, reduce_fork.c), its time the
+** longest copy's; a stage inside it records the par (its index d and range) and, as in a `||`,
+** a gap of (the longest copy - its own). */
+static OTime walk_nested(OWalk *w, REnv *env, const Stmt *s) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *a = reduce_expr(c, env, s->u.loop.lo), *b = reduce_expr(c, env, s->u.loop.hi);
+  if (by_branch(w, a) || by_branch(w, b) || names_body_index(w, a) || names_body_index(w, b)) return fail(w);
+  if (env->depth >= EVAL_MAX_INDICES || w->nall == EVAL_MAX_INDICES) return fail(w);
+  w->forks = 1;
+  if (w->calls) w->call_forks = 1;
+  AlgSymbol *d = alg_index_new(g, s->u.loop.var.name, a, b);
+  env->idx[env->depth++] = alg_sym(g, d);
+  push_all(w, d, a, b);
+  w->all_par[w->nall - 1] = 1;
+  int from = w->nstages;
+  path_push(w, ++w->nforks, 0, alg_max(g, zero(c), alg_add(g, alg_sub(g, b, a), alg_num_int(g, 1))));
+  OTime part = walk(w, env, s->u.loop.body);
+  path_pop(w);
+  w->nall--;
+  env->depth--;
+  if (!w->ok) return part;
+  OTime r = {alg_max_over(g, d, a, b, part.exact), alg_max_over(g, d, a, b, part.stepmax)};
+  for (int i = from; i < w->nstages && !w->lengthen; i++) {
+    OStage *st = &w->stages[i];
+    AlgExpr *gap = alg_sub(g, r.exact, part.exact);
+    st->gap = st->gap ? alg_add(g, st->gap, gap) : gap;
+    if (st->reps++ == 0) { st->rep = d; st->rep_lo = a; st->rep_hi = b; }
+  }
+  return r;
 }
 
 /* Rule (a loop whose range depends on the branch, on members of its own): seq (j = a(k), b(k)) S
@@ -521,7 +579,8 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
 ** in the chain (head, guard, loops). */
 static int same_but_member(const OStage *x, const OStage *y) {
   return x->res == y->res && x->t == y->t && x->head == y->head && x->guard == y->guard &&
-         x->loop == y->loop && x->loops == y->loops && x->bad == y->bad && x->gap == y->gap;
+         x->loop == y->loop && x->loops == y->loops && x->bad == y->bad && x->gap == y->gap &&
+         x->reps == y->reps && x->rep == y->rep;
 }
 
 /* The sites of `if (cond(k)) S1 else S2`, S1's in from..mid - 1 and S2's in mid..to - 1, paired in
@@ -629,9 +688,12 @@ static OTime walk_fork(OWalk *w, REnv *env, const Stmt *s) {
   OTime parts[ORDER_MAX_FORK];
   int from[ORDER_MAX_FORK + 1];
   AlgExpr *exact[ORDER_MAX_FORK], *stepmax[ORDER_MAX_FORK];
+  int fork = ++w->nforks;
   for (int i = 0; i < n; i++) {
     from[i] = w->nstages;
+    path_push(w, fork, i, NULL);
     parts[i] = walk(w, env, s->u.block.items[i]);
+    path_pop(w);
     if (!w->ok) return parts[i];
     exact[i] = parts[i].exact; stepmax[i] = parts[i].stepmax;
   }
@@ -668,7 +730,8 @@ static OTime walk(OWalk *w, REnv *env, const Stmt *s) {
   case ST_IF: r = walk_if(w, env, s); break;
   case ST_CALL: r = walk_call(w, env, s); break;
   case ST_PARALLEL: r = walk_fork(w, env, s); break;
-  default: r = fail(w); break;   /* par, choose, hold: not a body the rules cover */
+  case ST_PAR: r = walk_nested(w, env, s); break;
+  default: r = fail(w); break;   /* choose, hold: not a body the rules cover */
   }
   w->depth--;
   return r;
@@ -689,7 +752,7 @@ static int own_alone(const OWalk *w, const OStage *st) {
 ** (per iteration of its loop when the member changes with the loop). */
 static int single_stage(const OWalk *w, const OStage *st) {
   if (st->cls == USE_SHARD && st->loops > 0) return 0;
-  if ((st->cls != USE_STAGE && st->cls != USE_SHARD) || st->bad || st->loops > 1) return 0;
+  if ((st->cls != USE_STAGE && st->cls != USE_SHARD) || st->bad || st->loops > 1 || st->reps) return 0;
   for (int i = 0; i < w->nstages; i++)
     if (&w->stages[i] != st && w->stages[i].res == st->res) return 0;
   return 1;

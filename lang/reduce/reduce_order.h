@@ -15,6 +15,18 @@
 #define ORDER_MAX_SITES 64
 /* Branches of one `||` the walk follows (beyond: it gives up). */
 #define ORDER_MAX_FORK 32
+/* Forks (`||` or par) around a site that its path records (beyond: the site counts as parallel
+** to every other). */
+#define ORDER_MAX_PATH 8
+
+/* Where a site sits among the forks of the body: the forks around it, outermost first. */
+typedef struct OPath {
+  int fork[ORDER_MAX_PATH];     /* the fork's number in the walk */
+  int arm[ORDER_MAX_PATH];      /* the branch of the `||` it is in (0 in a par) */
+  AlgExpr *copies[ORDER_MAX_PATH]; /* a par's number of copies, or NULL for a `||` */
+  int depth;                    /* forks recorded */
+  int deep;                     /* 1: more forks than ORDER_MAX_PATH around it */
+} OPath;
 
 /* How a use's member depends on the branch index k. */
 typedef enum {
@@ -42,6 +54,9 @@ typedef struct OStage {
                            that does not change it) */
   int loop_free;        /* 1: its index names no loop index of the chain */
   AlgExpr *least;       /* its duration's least value over the chain's loops around it */
+  int reps;             /* pars inside the body around it (copies of it run at once) */
+  AlgSymbol *rep;       /* the innermost of them: its index, or NULL */
+  AlgExpr *rep_lo, *rep_hi; /* its range */
 } OStage;
 
 /* One use statement met by the walk, whatever its class (the bounded-clients rule). Pass 1
@@ -51,9 +66,12 @@ typedef struct OSite {
   AlgExpr *index;       /* its member index (NULL for a plain resource); for the two sides of
                            an `if` on k paired use by use, `cond ? x : y` */
   AlgExpr *tmax;        /* its duration's largest value over the branches and the body's loops */
+  AlgExpr *copies;      /* copies run at once by one branch: the sizes of the pars inside the
+                           body around it, multiplied (1 when none) */
   int loop_free;        /* 1: its index names no loop index of the body */
   int twin;             /* 1: the else side of a pair, counted with its then side */
   AlgExpr *wait;        /* pass 2: an upper bound on the wait of one of its requests */
+  OPath path;           /* the forks around it */
 } OSite;
 
 /* The walk of one chain. */
@@ -69,8 +87,8 @@ typedef struct OWalk {
   int subset;           /* 1 when only the branches where an `if` on k holds run the chain:
                            n is then an upper bound on their number (no lower bounds) */
   int other;            /* 1 when some use is USE_OTHER or on a ps resource */
-  int forks;            /* 1 when a `||` was met: the body is no chain (lockstep and the
-                           tandem line do not apply) */
+  int forks;            /* 1 when a `||` or a par was met: the body is no chain (lockstep and
+                           the tandem line do not apply) */
   int calls;            /* process calls being walked */
   int call_forks;       /* 1 when a `||` was met inside a called process */
   int kif;              /* `if`s on the branch index being walked (walk_if_branch): every use is
@@ -82,12 +100,15 @@ typedef struct OWalk {
   int too_many;         /* 1: more than ORDER_MAX_SITES uses (no bounded-clients rule) */
   int lengthen;         /* 1 in pass 2: each use takes its duration plus its site's wait */
   int site_at;          /* pass 2: the next site */
+  OPath path;           /* the forks around the statement being walked */
+  int nforks;           /* forks met so far (their numbers) */
   AlgSymbol *loops[EVAL_MAX_INDICES]; /* chain loops around the statement, outermost first */
   AlgExpr *loop_lo[EVAL_MAX_INDICES], *loop_hi[EVAL_MAX_INDICES]; /* their ranges */
   int nloops;           /* length of loops */
   AlgSymbol *all[EVAL_MAX_INDICES]; /* every loop of the body around the statement (also those
                                        whose range depends on k), outermost first */
   AlgExpr *all_lo[EVAL_MAX_INDICES], *all_hi[EVAL_MAX_INDICES]; /* their ranges */
+  int all_par[EVAL_MAX_INDICES]; /* 1: all[i] is the index of a par inside the body */
   int nall;             /* length of all */
   AlgExpr *guard;       /* conditions of the enclosing `if`s of the chain, or NULL */
   int depth;            /* statements and calls being walked */

@@ -10,6 +10,12 @@ close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(
 # predict's lo, est, hi at NAME=VALUE (columns 2-4 of the csv row: the one -D name first)
 bounds() { "$PAMC" predict "$1" -D "$2" --format csv 2>/dev/null | sed -n 2p | awk -F, '{ print $2, $3, $4 }'; }
 sim() { "$PAMC" simulate "$1" -D "$2" --format csv | sed -n 2p | cut -d, -f2; }
+# exact MODEL NAME=VALUE T WHAT: lo = hi = T (s)
+exact() {
+  set -- "$1" "$2" "$3" "$4" $(bounds "$1" "$2")
+  close "$5" "$3" || die "$4 lo $5, want $3 s"
+  close "$7" "$3" || die "$4 hi $7, want $3 s"
+}
 
 for model in bench/tight/*.pam; do
   param=$(sed -n 's/^param \([A-Za-z_]*\).*/\1/p' "$model" | head -1)
@@ -25,13 +31,9 @@ for model in bench/tight/*.pam; do
 done
 
 # Pipeline, M = 100 items through S = 64 stages of 10us: lo = hi = (S + M - 1) t = 1.63 ms.
-set -- $(bounds bench/tight/pipeline_stages.pam S=64)
-close "$1" 1.63e-3 || die "pipeline lo $1, want 1.63 ms"
-close "$3" 1.63e-3 || die "pipeline hi $3, want 1.63 ms"
+exact bench/tight/pipeline_stages.pam S=64 1.63e-3 "pipeline"
 # Ring, P = 64: 10 steps of ceil(10^6 / 64) ns + 2 * 5us, no waits: lo = hi = 256.25 us.
-set -- $(bounds bench/tight/ring_exchange.pam P=64)
-close "$1" 256.25e-6 || die "ring lo $1, want 256.25 us"
-close "$3" 256.25e-6 || die "ring hi $3, want 256.25 us"
+exact bench/tight/ring_exchange.pam P=64 256.25e-6 "ring"
 # Grid with two indices, Q = 10: 5 steps of 410^2 ns + 4 * (2us + 3280 * 0.5ns), no waits.
 set -- $(bounds bench/tight/grid2d_exchange.pam Q=10)
 close "$3" "$(awk 'BEGIN { printf "%.17g", 5 * (168100e-9 + 4 * (2e-6 + 3280 * 0.5e-9)) }')" || die "grid2d hi $3"
@@ -39,9 +41,7 @@ close "$3" "$(awk 'BEGIN { printf "%.17g", 5 * (168100e-9 + 4 * (2e-6 + 3280 * 0
 set -- $(bounds bench/tight/alltoall.pam P=100)
 close "$3" "$(awk 'BEGIN { printf "%.17g", 99 * (2e-6 + 65536 / 100 * 0.5e-9) }')" || die "alltoall hi $3"
 # Threads, T = 7 on 4 cores: 1us spawn + ceil(7 / 4) * 1 ms, both bounds.
-set -- $(bounds bench/tight/threads_fcfs.pam T=7)
-close "$1" 2.001e-3 || die "threads lo $1, want 2.001 ms"
-close "$3" 2.001e-3 || die "threads hi $3, want 2.001 ms"
+exact bench/tight/threads_fcfs.pam T=7 2.001e-3 "threads"
 # ps: the ceil term does not hold (7 threads of 1 ms on ps(4) take 7/4 ms): lo = 1.75 ms.
 set -- $(bounds bench/tight/threads_ps.pam T=7)
 close "$1" 1.75e-3 || die "threads on ps lo $1, want 1.75 ms"
@@ -50,38 +50,31 @@ set -- $(bounds bench/tight/tree_reduce.pam P=16)
 close "$3" 10e-6 || die "tree reduction hi $3, want 10 us"
 # Threads dealt round robin, T = 10 on core[t % 4]: the busiest core runs ceil(10 / 4) = 3 threads
 # of 1 ms, all ready at 0: lo = hi = 3 ms (the family as one resource gave hi = 10 ms).
-set -- $(bounds bench/tight/threads_dealt.pam T=10)
-close "$1" 3e-3 || die "threads dealt lo $1, want 3 ms"
-close "$3" 3e-3 || die "threads dealt hi $3, want 3 ms"
+exact bench/tight/threads_dealt.pam T=10 3e-3 "threads dealt"
 # Ring written with an if, P = 100: 10 steps of 20us + 2 * 5us to distinct members: lo = hi = 300 us.
-set -- $(bounds bench/tight/ring_if.pam P=100)
-close "$1" 3e-4 || die "ring with if lo $1, want 300 us"
-close "$3" 3e-4 || die "ring with if hi $3, want 300 us"
+exact bench/tight/ring_if.pam P=100 3e-4 "ring with if"
 # Block rows then a bus, P = 100, N = 1000: 10 rows of 10us, then 100 messages of 2us queue at
 # the bus: lo = hi = 100us + 200us = 300 us.
-set -- $(bounds bench/tight/block_loop.pam P=100)
-close "$1" 3e-4 || die "block loop lo $1, want 300 us"
-close "$3" 3e-4 || die "block loop hi $3, want 300 us"
+exact bench/tight/block_loop.pam P=100 3e-4 "block loop"
 # Ring with the two sends at once (`||`), P = 64: each nic member gets a message from p - 1 and
 # one from p + 1 at the same instant and serves them one after the other: 10 steps of 15.625us +
 # 2 * 5us, lo = hi = 256.25 us (docs/reduction.md, "Pars whose branches send at once"; before:
 # lo 206.25 us, hi 6.76 ms).
-set -- $(bounds bench/tight/ring_par.pam P=64)
-close "$1" 256.25e-6 || die "ring with || lo $1, want 256.25 us"
-close "$3" 256.25e-6 || die "ring with || hi $3, want 256.25 us"
+exact bench/tight/ring_par.pam P=64 256.25e-6 "ring with ||"
 # P = 2: both sends of worker 1 go to member 0, worker 0's to member 1: 10 * (500 + 2 * 5) us.
-set -- $(bounds bench/tight/ring_par.pam P=2)
-close "$1" 5.1e-3 || die "ring with || at P = 2 lo $1, want 5.1 ms"
-close "$3" 5.1e-3 || die "ring with || at P = 2 hi $3, want 5.1 ms"
+exact bench/tight/ring_par.pam P=2 5.1e-3 "ring with || at P = 2"
+# The same with the sends written `par (d = 0, 1)` over the directions: 2 copies of one site.
+exact bench/tight/ring_par_dirs.pam P=64 256.25e-6 "ring with par over directions"
+# Overlapped with the interior update (cpu[p] in the fork, then again for 2 boundary points: one
+# client of cpu, docs/reduction.md): P = 64, 10 * max(15623 ns, 2 * 5 us) + 10 * 2 ns = 156.25 us;
+# P = 1000, 10 * (2 * 5 us + 2 ns) = 100.02 us (before: hi 312.5 us and 110 us).
+exact bench/tight/ring_overlap.pam P=64 156.25e-6 "overlapped ring"
+exact bench/tight/ring_overlap.pam P=1000 100.02e-6 "overlapped ring at P = 1000"
 # Unequal messages, P = 64: 9.192us to the right, 1.064us to the left, served one after the other
 # at each member: 10 * (15.625 + 9.192 + 1.064) = 258.81 us.
-set -- $(bounds bench/tight/ring_par_unequal.pam P=64)
-close "$1" 258.81e-6 || die "unequal ring lo $1, want 258.81 us"
-close "$3" 258.81e-6 || die "unequal ring hi $3, want 258.81 us"
+exact bench/tight/ring_par_unequal.pam P=64 258.81e-6 "unequal ring"
 # Grid with four sends at once, Q = 8: 5 * (512^2 ns + 4 * (2us + 4096 * 0.5ns)) = 1391.68 us.
-set -- $(bounds bench/tight/grid_par.pam Q=8)
-close "$1" 1391.68e-6 || die "grid with || lo $1, want 1391.68 us"
-close "$3" 1391.68e-6 || die "grid with || hi $3, want 1391.68 us"
+exact bench/tight/grid_par.pam Q=8 1391.68e-6 "grid with ||"
 # The ring without a barrier, P = 64: hi as with the barrier, 256.25 us; lo per iteration, the
 # nine before it at their contention-free 15.625 + 5 us: 9 * 20.625 + 25.625 = 211.25 us.
 set -- $(bounds bench/tight/ring_par_drift.pam P=64)

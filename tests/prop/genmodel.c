@@ -214,7 +214,8 @@ static int gen_fork_send(GenState *g, int par_var, int ring) {
 
 /* A neighbour exchange with the sends at once: `par (i = 0, 5)` over the six members of the
 ** families (or `par (i = 0, P - 1)`), its body sometimes `repeat`ed inside the par (workers that
-** drift apart), a block of steps of which some are a `||` of 2 .. GEN_MAX_KIDS sends to
+** drift apart), a block of steps of which some are a `||` of 2 .. GEN_MAX_KIDS sends (or a
+** `par (d = 0, 1)` over one send) to
 ** `(i + c) % 6` (one-to-one onto the family when the par covers it) or to the other members of
 ** the idioms (docs/reduction.md, "Pars whose branches send at once"). */
 static int gen_idiom_fork(GenState *g) {
@@ -233,8 +234,15 @@ static int gen_idiom_fork(GenState *g) {
   int body = gen_new_node(g, GEN_BLOCK);
   for (int k = 0; k < count; k++) {
     int step;
-    if (gen_below(g, 3) == 0) step = gen_fork_send(g, par_var, 0);
-    else {
+    int how = gen_below(g, 6);
+    if (how == 0) step = gen_fork_send(g, par_var, 0);
+    else if (how == 1 && g->nvars < GEN_MAX_DEPTH) {   /* par (d = 0, 1) over two directions */
+      step = gen_new_node(g, GEN_PAR);
+      m->nodes[step].var = g->nvars; m->nodes[step].lo = 0; m->nodes[step].hi = 1;
+      g->scope_hi[g->nvars++] = 1;
+      m->nodes[step].kids[0] = gen_fork_send(g, par_var, gen_below(g, 2));
+      g->nvars--;
+    } else {
       step = gen_new_node(g, GEN_PARALLEL);
       int sends = 2 + gen_below(g, GEN_MAX_KIDS - 1);
       for (int j = 0; j < sends; j++) {
