@@ -85,6 +85,10 @@ size_t cal_sweep_pass(int op, uint64_t *buf, size_t bytes, uint64_t pass, volati
 ** series t_load_lat_SIZE (x = SIZE) and t_branch_miss. */
 int cal_bench_latency_count(const CalOptions *opt);
 int cal_bench_latency(CalRun *run, CalError *err);
+/* The first touch of fresh pages, alone and by T threads at once (bench_pagefault.c): series
+** t_page_fault, t_page_fault_parT. */
+int cal_bench_pagefault_count(const CalOptions *opt);
+int cal_bench_pagefault(CalRun *run, CalError *err);
 /* Memory under T threads at once (bench_mempar.c): series t_OP_parT_SIZE, T = 2 .. N. */
 int cal_bench_mempar_count(const CalOptions *opt);
 int cal_bench_mempar(CalRun *run, CalError *err);

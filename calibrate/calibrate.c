@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 #include "atomic_file.h"
 #include "bench.h"
 #include "cal_fit.h"
@@ -147,7 +148,11 @@ static int add_header(CalRun *run, CalMachine *m, CalError *err) {
       cal_machine_note(m, "threads: t_lock, mutex lock + unlock uncontended; t_handoff, unlock to a "
                           "blocked waiter running; t_thread, create + join;", err) ||
       cal_machine_note(m, "  t_barrier_T, t_omp_for_T: a barrier, an OpenMP parallel for of T = 1 .. "
-                          "N threads (fn t_barrier_of(threads), t_omp_for_of).", err) ||
+                          "N threads (fn t_barrier_of(threads), t_omp_for_of);", err) ||
+      cal_machine_note(m, "  t_page_fault, t_page_fault_parT: the first write to a fresh page, alone "
+                          "and T threads at once (fn t_page_fault_shared(threads));", err) ||
+      cal_machine_note(m, "  t_page_fault_rw*: a read then a write (zero page, then copy on write: "
+                          "its TLB flush reaches the process's other CPUs).", err) ||
       cal_machine_note(m, "parallelism: cores_eff, membw_eff = N t1 / tN, one thread's time t1 "
                           "against N threads' tN doing as much each at once", err) ||
       cal_machine_note(m, "  (a double add chain; a read of a private buffer), N = the CPUs online, "
@@ -238,6 +243,10 @@ static int build_machine(CalRun *run, CalMachine *m, CalError *err) {
   snprintf(decl, sizeof decl, "const n_cpus = %ld;", run->cores);
   snprintf(line, sizeof line, "%-44s # processors online, %s", decl, date);
   if (status == 0) status = cal_machine_text(m, line, err);
+  long page = sysconf(_SC_PAGESIZE);
+  snprintf(decl, sizeof decl, "const page_bytes = %ld;", page > 0 ? page : 4096);
+  snprintf(line, sizeof line, "%-44s # bytes per page (what t_page_fault is per)", decl);
+  if (status == 0) status = cal_machine_text(m, line, err);
   snprintf(line, sizeof line, "%-44s # the CPUs, shared by the threads present: cores_eff of them "
            "at once", "resource cores = ps(cores_eff);");
   if (status == 0) status = cal_machine_text(m, line, err);
@@ -259,6 +268,7 @@ static int measure_round(CalRun *run, CalError *err) {
   if (cal_bench_latency(run, err)) return -1;
   if (cal_bench_mempar(run, err)) return -1;
   if (cal_bench_threads(run, err)) return -1;
+  if (cal_bench_pagefault(run, err)) return -1;
   if (cal_bench_parallel(run, err)) return -1;
   if (cal_bench_omp(run, err)) return -1;
   if (cal_bench_message(run, err)) return -1;
@@ -296,7 +306,7 @@ int cal_calibrate(const CalOptions *opt, const char *out_path, CalProgress progr
                      cal_bench_flops_count(opt) + cal_bench_threads_count(opt) +
                      cal_bench_omp_count(opt) + cal_bench_parallel_count(opt) +
                      cal_bench_memory_count(opt) + cal_bench_memsweep_count(opt) +
-                     cal_bench_latency_count(opt) +
+                     cal_bench_latency_count(opt) + cal_bench_pagefault_count(opt) +
                      cal_bench_mempar_count(opt) +
                      cal_bench_message_count(opt);
     run->planned = run->rounds * run->per_round + cal_bench_mpi_count(opt);

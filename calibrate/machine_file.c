@@ -175,17 +175,19 @@ int cal_machine_interp(CalMachine *m, const char *head, const char *arg, const c
 
 int cal_machine_shared_fn(CalMachine *m, const char *base, const char *arg, const char *suffix,
                           int top, CalError *err) {
-  char line[CAL_LINE_MAX];
-  size_t len = (size_t)snprintf(line, sizeof line, "fn %s_shared(%s, threads) = ", base, arg);
+  char line[CAL_LINE_MAX], call[CAL_NAME_MAX + 8] = "";
+  if (arg && *arg) snprintf(call, sizeof call, "(%s)", arg);
+  size_t len = (size_t)snprintf(line, sizeof line, "fn %s_shared(%s%sthreads) = ", base,
+                                arg && *arg ? arg : "", arg && *arg ? ", " : "");
   for (int t = 1; t < top && len < sizeof line; t++) {
-    if (t == 1) len += (size_t)snprintf(line + len, sizeof line - len, "threads <= 1 ? %s%s(%s) : ",
-                                        base, suffix, arg);
-    else len += (size_t)snprintf(line + len, sizeof line - len, "threads <= %d ? %s_par%d%s(%s) : ",
-                                 t, base, t, suffix, arg);
+    if (t == 1) len += (size_t)snprintf(line + len, sizeof line - len, "threads <= 1 ? %s%s%s : ",
+                                        base, suffix, call);
+    else len += (size_t)snprintf(line + len, sizeof line - len, "threads <= %d ? %s_par%d%s%s : ",
+                                 t, base, t, suffix, call);
   }
   if (len < sizeof line) {
-    if (top > 1) snprintf(line + len, sizeof line - len, "%s_par%d%s(%s);", base, top, suffix, arg);
-    else snprintf(line + len, sizeof line - len, "%s%s(%s);", base, suffix, arg);
+    if (top > 1) snprintf(line + len, sizeof line - len, "%s_par%d%s%s;", base, top, suffix, call);
+    else snprintf(line + len, sizeof line - len, "%s%s%s;", base, suffix, call);
   }
   return cal_machine_text(m, line, err);
 }

@@ -91,7 +91,8 @@ int cal_machine_interp_names(CalMachine *m, const char *head, const char *arg,
 /* The function of a thread count on one line: `fn BASE_shared(ARG, threads) = threads <= 1 ?
 ** BASE SUFFIX(ARG) : threads <= 2 ? BASE_par2 SUFFIX(ARG) : ... : BASE_par<top> SUFFIX(ARG);`
 ** (BASE SUFFIX(ARG) alone when top <= 1): t_read_shared(ws_bytes, threads) over t_read(ws_bytes),
-** t_read_par2(ws_bytes), ...; t_flop_vec_shared(n, threads) over t_flop_vec_of(n), .... */
+** t_read_par2(ws_bytes), ...; t_flop_vec_shared(n, threads) over t_flop_vec_of(n), ...; with ARG
+** NULL or empty, of constants: t_page_fault_shared(threads) over t_page_fault, t_page_fault_par2. */
 int cal_machine_shared_fn(CalMachine *m, const char *base, const char *arg, const char *suffix,
                           int top, CalError *err);
 

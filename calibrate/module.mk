@@ -1,6 +1,6 @@
 # calibrate/module.mk — micro-benchmarks and the machine-file writer (owned by calibrate/).
 CALIBRATE_SRCS += calibrate/cal_error.c calibrate/cal_stats.c calibrate/cal_fit.c
-CALIBRATE_SRCS += calibrate/bench_kernel.c calibrate/bench_arith.c calibrate/bench_math.c calibrate/bench_flops.c calibrate/bench_threads.c calibrate/bench_omp.c calibrate/bench_memsweep.c calibrate/bench_latency.c calibrate/bench_mempar.c calibrate/par_run.c calibrate/bench_memory.c calibrate/bench_message.c
+CALIBRATE_SRCS += calibrate/bench_kernel.c calibrate/bench_arith.c calibrate/bench_math.c calibrate/bench_flops.c calibrate/bench_threads.c calibrate/bench_omp.c calibrate/bench_memsweep.c calibrate/bench_latency.c calibrate/bench_pagefault.c calibrate/bench_mempar.c calibrate/par_run.c calibrate/bench_memory.c calibrate/bench_message.c
 CALIBRATE_SRCS += calibrate/bench_cores.c calibrate/bench_mpi.c calibrate/atomic_file.c calibrate/history.c
 CALIBRATE_SRCS += calibrate/machine_file.c calibrate/memory_fns.c calibrate/thread_fns.c calibrate/flops_fns.c calibrate/generic.c calibrate/messages.c calibrate/calibrate.c
 

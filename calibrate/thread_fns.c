@@ -3,8 +3,9 @@
 ** t_omp_for_T (T = 1 .. N, bench_threads.c and bench_omp.c), `const t_barrier = t_barrier_N;`
 ** (the name the models know: as many threads as CPUs) and
 ** `fn t_barrier_of(threads) = threads <= 1 ? t_barrier_1 : ... : t_barrier_N;`, the same for
-** t_omp_for. Beyond N threads nothing is measured: the functions give the N-thread value (a lower
-** bound of a barrier of more threads than CPUs: the extra threads also wait for a CPU).
+** t_omp_for; fn t_page_fault_shared(threads) from t_page_fault and t_page_fault_parT (and _rw). Beyond N
+** threads nothing is measured: the functions give the N-thread value (a lower bound of a barrier
+** of more threads than CPUs: the extra threads also wait for a CPU).
 */
 #include <stdio.h>
 #include <string.h>
@@ -39,7 +40,22 @@ static int step_fn(const CalRun *run, CalMachine *m, const char *base, CalError 
   return cal_machine_text(m, line, err);
 }
 
+/* fn BASE_shared(threads): BASE, BASE_parT for T = 2 .. the last measured (t_page_fault, _rw). */
+static int page_fault_fn(const CalRun *run, CalMachine *m, const char *base, CalError *err) {
+  if (!has_series(run, base)) return 0;
+  int top = 1;
+  char name[CAL_NAME_MAX];
+  for (int t = 2; t <= MAX_THREADS; t++) {
+    snprintf(name, sizeof name, "%s_par%d", base, t);
+    if (!has_series(run, name)) break;
+    top = t;
+  }
+  return cal_machine_shared_fn(m, base, NULL, "", top, err);
+}
+
 int cal_thread_fns(const CalRun *run, CalMachine *m, CalError *err) {
-  if (step_fn(run, m, "t_barrier", err) || step_fn(run, m, "t_omp_for", err)) return -1;
+  if (step_fn(run, m, "t_barrier", err) || step_fn(run, m, "t_omp_for", err) ||
+      page_fault_fn(run, m, "t_page_fault", err) || page_fault_fn(run, m, "t_page_fault_rw", err))
+    return -1;
   return 0;
 }

@@ -62,12 +62,12 @@ for key in machine date command statistics; do
   grep -q "^# $key: " "$out" || fail "header has no '$key' line"
 done
 # Every measured const: [LO, HI] typ M with units (the two ratios cores_eff, membw_eff without),
-# LO <= M <= HI once in seconds; a comment saying what was kept. n_cpus is a count; t_point and
+# LO <= M <= HI once in seconds; a comment saying what was kept. n_cpus and page_bytes are counts; t_point and
 # t_flop are derived (generic names).
 awk '
   function secs(t,   u) { u = t; sub(/^[-0-9.e]+/, "", u); sub(/[a-z]+$/, "", t);
     return t * (u == "ns" ? 1e-9 : u == "us" ? 1e-6 : u == "ms" ? 1e-3 : u == "s" ? 1 : u == "" ? 1 : -1e99) }
-  /^const (n_cpus|t_point|t_barrier|t_omp_for) / { next }
+  /^const (n_cpus|page_bytes|t_point|t_barrier|t_omp_for) / { next }
   /^const / {
     unit = ($2 ~ /_eff$/) ? "" : "(ns|us|ms|s)"
     if ($0 !~ ("^const [a-z0-9_]+ = \\[[0-9.e-]+" unit ", [0-9.e-]+" unit "\\] typ [0-9.e-]+" unit ";")) { print "bad line: " $0; bad = 1; next }
@@ -133,8 +133,12 @@ n_flops=$((6 * n_flop_threads))
 [ "$(grep -c '^const t_flop_vec\(_plain\)\?\(_par[0-9]*\)\?\(_[0-9]*\)\? = \[' "$out")" -eq "$n_flops" ] \
   || fail "expected $n_flops t_flop_vec* constants"
 [ "$(grep -c '^const t_load_lat_[0-9]* = \[' "$out")" -eq "$n_sweep" ] || fail "t_load_lat_SIZE: not $n_sweep sets"
-want=$((56 + 25 + 9 + n_flops + 2 * blas + 3 + n_barrier + 1 + omp + 2 + 3 + 6 * n_sweep + n_mempar + n_sweep + 1))
-[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, $n_flops + 0 or 2 flops, $n_sweep + 1 latency, 3 threads, $n_barrier barriers and t_barrier, t_omp_for_T and t_omp_for, 2 parallelism, 12 memory, 6 x $n_sweep sweep, $n_mempar under threads, 2 fitted, 12 messages, n_cpus, t_flop, t_point), found $n_const"
+# First touch of fresh pages: write, and read then write, alone and on 2 .. min(N, 8) threads.
+n_pf=$((2 * n_flop_threads))
+[ "$(grep -c '^const t_page_fault\(_rw\)\?\(_par[0-9]*\)\? = \[' "$out")" -eq "$n_pf" ] || fail "expected $n_pf t_page_fault* constants"
+grep -q '^fn t_page_fault_rw_shared(threads) = ' "$out" || fail "missing fn t_page_fault_rw_shared"
+want=$((57 + 25 + 9 + n_flops + n_pf + 2 * blas + 3 + n_barrier + 1 + omp + 2 + 3 + 6 * n_sweep + n_mempar + n_sweep + 1))
+[ "$n_const" -eq $want ] || fail "expected $want constants (55 arithmetic, 9 math, $n_flops + 0 or 2 flops, $n_sweep + 1 latency, 3 threads, $n_barrier barriers and t_barrier, t_omp_for_T and t_omp_for, 2 parallelism, 12 memory, 6 x $n_sweep sweep, $n_mempar under threads, 2 fitted, 12 messages, n_cpus, page_bytes, t_flop, t_point, $n_pf page faults), found $n_const"
 n_progress=$(grep -c '^calibrate: \[' "$tmp/err")
 [ "$n_progress" -ge 42 ] || fail "expected a progress line per benchmark, found $n_progress"
 [ -z "$(ls "$tmp" | grep '\.tmp\.')" ] || fail "temporary file left behind"

@@ -121,6 +121,22 @@ static void test_latency(void **state) {
   free(run);
 }
 
+/* The first touch of fresh pages (bench_pagefault.c). */
+static void test_pagefault(void **state) {
+  (void)state;
+  CalRun *run = new_run();
+  run->cores = cal_bench_cores();
+  CalError err = {""};
+  assert_int_equal(cal_bench_pagefault(run, &err), 0);
+  assert_int_equal(run->count, cal_bench_pagefault_count(&run->opt));
+  /* A fault enters the kernel and zeroes 4 KiB: more than 100 ns; a loop that touched pages
+  ** already mapped (or none) would take a few ns a page. */
+  assert_true(median_of(run, "t_page_fault") > 100e-9);
+  /* Read first, a page faults twice (the zero page, then the copy on write). */
+  assert_true(median_of(run, "t_page_fault_rw") > median_of(run, "t_page_fault"));
+  free(run);
+}
+
 static void test_threads(void **state) {
   (void)state;
   CalRun *run = new_run();
@@ -228,6 +244,7 @@ int main(void) {
     cmocka_unit_test(test_arith_measures_work),
     cmocka_unit_test(test_math_and_flops),
     cmocka_unit_test(test_latency),
+    cmocka_unit_test(test_pagefault),
     cmocka_unit_test(test_threads),
     cmocka_unit_test(test_parallel),
     cmocka_unit_test(test_memsweep),

@@ -144,6 +144,28 @@ static void test_load_lat_fn(void **state) {
   free(m);
 }
 
+/* fn t_page_fault_shared(threads) over constants (no argument). */
+static void test_page_fault_fns(void **state) {
+  (void)state;
+  CalRun *run = calloc(1, sizeof *run);
+  CalMachine *m = calloc(1, sizeof *m);
+  assert_non_null(run);
+  assert_non_null(m);
+  add(run, "t_page_fault", CAL_KIND_TIME, 0);
+  add(run, "t_page_fault_par2", CAL_KIND_TIME, 0);
+  add(run, "t_page_fault_par3", CAL_KIND_TIME, 0);
+  add(run, "t_page_fault_rw", CAL_KIND_TIME, 0);
+  CalError err = {""};
+  assert_int_equal(cal_thread_fns(run, m, &err), 0);
+  assert_string_equal(decl_starting(m, "fn t_page_fault_shared("),
+                      "fn t_page_fault_shared(threads) = threads <= 1 ? t_page_fault : "
+                      "threads <= 2 ? t_page_fault_par2 : t_page_fault_par3;");
+  assert_string_equal(decl_starting(m, "fn t_page_fault_rw_shared("),
+                      "fn t_page_fault_rw_shared(threads) = t_page_fault_rw;");
+  free(run);
+  free(m);
+}
+
 static void test_barrier_of(void **state) {
   (void)state;
   CalRun *run = calloc(1, sizeof *run);
@@ -173,6 +195,7 @@ int main(void) {
     cmocka_unit_test(test_barrier_of),
     cmocka_unit_test(test_flops_fns),
     cmocka_unit_test(test_load_lat_fn),
+    cmocka_unit_test(test_page_fault_fns),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
