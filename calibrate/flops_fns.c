@@ -21,12 +21,10 @@
 static int orders_of(const CalRun *run, const char *first, const char *prefix,
                      char names[][CAL_NAME_MAX], double *xs) {
   int n = 0;
-  size_t len = strlen(prefix);
   for (int i = 0; i < run->count && n < MAX_ORDERS; i++) {
     const CalSeries *s = &run->series[i];
-    int sized = !strncmp(s->name, prefix, len) && s->name[len] >= '1' && s->name[len] <= '9' &&
-                strspn(s->name + len, "0123456789") == strlen(s->name + len);
-    if (s->kind != CAL_KIND_TIME || s->x <= 0 || !((first && !strcmp(s->name, first)) || sized))
+    int ours = (first && !strcmp(s->name, first)) || cal_name_is_sized(s->name, prefix);
+    if (s->kind != CAL_KIND_TIME || s->x <= 0 || !ours)
       continue;
     snprintf(names[n], CAL_NAME_MAX, "%s", s->name);
     xs[n++] = s->x;

@@ -1,6 +1,7 @@
 /*
 ** machine_file.c — outward-rounded number formatting and the machine file's text.
 */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,14 @@ int cal_machine_shared_fn(CalMachine *m, const char *base, const char *arg, cons
     else snprintf(line + len, sizeof line - len, "%s%s%s;", base, suffix, call);
   }
   return cal_machine_text(m, line, err);
+}
+
+int cal_name_is_sized(const char *name, const char *prefix) {
+  size_t n = strlen(prefix);
+  if (strncmp(name, prefix, n) || !name[n]) return 0;
+  for (const char *p = name + n; *p; p++)
+    if (!isdigit((unsigned char)*p)) return 0;
+  return 1;
 }
 
 int cal_machine_note(CalMachine *m, const char *text, CalError *err) {

@@ -96,6 +96,10 @@ int cal_machine_interp_names(CalMachine *m, const char *head, const char *arg,
 int cal_machine_shared_fn(CalMachine *m, const char *base, const char *arg, const char *suffix,
                           int top, CalError *err);
 
+/* Whether name is PREFIX followed by digits only (t_read_4096, not t_read_vec_4096): a series
+** of a sized family. */
+int cal_name_is_sized(const char *name, const char *prefix);
+
 /* The file's text into out (a CalWriteFn). */
 int cal_machine_print(FILE *out, void *machine, CalError *err);
 /* Writes the machine file at path atomically. */

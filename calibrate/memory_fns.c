@@ -10,7 +10,6 @@
 ** threads run at once on N CPUs; cores = ps(cores_eff) accounts for the waiting); and
 ** fn t_load_lat(ws_bytes), seconds per dependent load, over the sets bench_latency.c chased.
 */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include "memory_fns.h"
@@ -19,15 +18,6 @@ static const char *const fn_ops[] = {"read", "write", "copy", "read_vec", "write
 #define N_FN_OPS (sizeof fn_ops / sizeof fn_ops[0])
 #define N_SHARED_OPS 3            /* read, write, copy: the scalar ones, measured under threads */
 #define MAX_PAR_THREADS 64        /* thread counts looked for (bench_mempar.c measures up to 8) */
-
-/* Whether name is PREFIX followed by digits only (t_read_4096, not t_read_vec_4096). */
-static int is_sized(const char *name, const char *prefix) {
-  size_t n = strlen(prefix);
-  if (strncmp(name, prefix, n) || !name[n]) return 0;
-  for (const char *p = name + n; *p; p++)
-    if (!isdigit((unsigned char)*p)) return 0;
-  return 1;
-}
 
 /* fn NAME(ws_bytes) interpolating the series PREFIX_SIZE of kind `kind` of the run (NAME = prefix
 ** without its last '_'), `per` saying what one value is the time of; *written = 0 when the run has
@@ -39,7 +29,7 @@ static int interp_fn(const CalRun *run, CalMachine *m, const char *prefix, CalKi
   int n = 0;
   for (int i = 0; i < run->count; i++) {       /* the sweeps measure sizes in ascending order */
     const CalSeries *s = &run->series[i];
-    if (s->kind == kind && s->x > 0 && is_sized(s->name, prefix)) xs[n++] = s->x;
+    if (s->kind == kind && s->x > 0 && cal_name_is_sized(s->name, prefix)) xs[n++] = s->x;
   }
   *written = n > 0;
   if (n == 0) return 0;

@@ -510,6 +510,17 @@ static OTime walk_nested(OWalk *w, REnv *env, const Stmt *s) {
   return r;
 }
 
+/* S walked with loop index j over a .. b in scope (bound in env when the loop names it). */
+static OTime walk_indexed(OWalk *w, REnv *env, const Stmt *body, AlgSymbol *j, AlgExpr *a,
+                          AlgExpr *b, int bound_in_env) {
+  if (bound_in_env) env->idx[env->depth++] = alg_sym(w->c->alg, j);
+  push_all(w, j, a, b);
+  OTime part = walk(w, env, body);
+  w->nall--;
+  if (bound_in_env) env->depth--;
+  return part;
+}
+
 /* Rule (a loop whose range depends on the branch, on members of its own): seq (j = a(k), b(k)) S
 ** where every use of S the walk records names a member one-to-one in k (USE_OWN; never a stage
 ** all branches share): the loop is one step of the chain, of contention-free time
@@ -523,12 +534,8 @@ static OTime walk_loop_by_branch(OWalk *w, REnv *env, const Stmt *body, const ch
   AlgCtx *g = c->alg;
   if (env->depth >= EVAL_MAX_INDICES || w->kif || w->nall == EVAL_MAX_INDICES) return fail(w);
   AlgSymbol *j = alg_index_new(g, name, a, b);
-  if (bound_in_env) env->idx[env->depth++] = alg_sym(g, j);
   int from = w->nstages;
-  push_all(w, j, a, b);
-  OTime part = walk(w, env, body);
-  w->nall--;
-  if (bound_in_env) env->depth--;
+  OTime part = walk_indexed(w, env, body, j, a, b, bound_in_env);
   if (!w->ok) return part;
   for (int i = from; i < w->nstages; i++) if (w->stages[i].cls != USE_OWN) return fail(w);
   for (int i = from; i < w->nstages; i++) {   /* the loop's index is bound nowhere outside */
@@ -556,12 +563,8 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
     return fail(w);
   AlgSymbol *j = alg_index_new(g, name, a, b);
   w->loops[w->nloops] = j; w->loop_lo[w->nloops] = a; w->loop_hi[w->nloops] = b; w->nloops++;
-  if (bound_in_env) env->idx[env->depth++] = alg_sym(g, j);
   int from = w->nstages;
-  push_all(w, j, a, b);
-  OTime part = walk(w, env, body);
-  w->nall--;
-  if (bound_in_env) env->depth--;
+  OTime part = walk_indexed(w, env, body, j, a, b, bound_in_env);
   w->nloops--;
   if (!w->ok) return part;
   /* iterations before j: sum over j2 = a .. j - 1 of the body's time at j2 */
