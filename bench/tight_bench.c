@@ -223,6 +223,7 @@ static const IdiomModel idioms[] = {
   {"ring_par_dirs.pam", "P", "the same with par (d = 0, 1) over the directions"},
   {"ring_overlap.pam", "P", "the same overlapped with the interior update, cpu[p] again after"},
   {"grid_par.pam", "Q", "Q x Q torus halo, four sends at once"},
+  {"grid_par_drift.pam", "Q", "the same without a barrier, par (p) repeat (steps)"},
   {"bus_par.pam", "P", "two messages at once on one shared bus"},
 };
 

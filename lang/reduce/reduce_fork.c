@@ -173,47 +173,53 @@ static AlgExpr *least(OWalk *w, const OStage *st, AlgExpr *x) {
 ** where a site's tail is what its branch still runs after the request: the rest of its own
 ** branch of each `||` around it and what follows (order_tail). The busiest of q's m FCFS servers
 ** serves ceil(s / m) of the s requests one after another, all together serve the sum at most m
-** at a time, and the branch whose request ends last still runs its tail. Returns the largest over
-** the groups of two sites or more, or NULL. */
-AlgExpr *fork_lower(OWalk *w, AlgExpr *total) {
+** at a time, and the branch whose request ends last still runs its tail. Returns the bound of
+** the group stage i leads, at iteration st->loop of its loop (not yet taken over the loop), or
+** NULL when stage i does not lead a group of two sites or more. */
+AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
+  const OStage *st = &w->stages[i];
+  int fixed = fixed_site(st);   /* the group of the member st names, else the own sites' */
+  if (!fixed && !onto_site(w, st)) return NULL;
+  for (int j = 0; j < i; j++) {
+    const OStage *o = &w->stages[j];
+    if (o->res == st->res && o->guard == st->guard && o->loop == st->loop &&
+        (fixed ? fixed_site(o) && o->index == st->index : onto_site(w, o))) return NULL;
+  }
+  AlgExpr *head = NULL, *t_min = NULL, *sum = zero(c), *tail = NULL, *count = zero(c);
+  int s = 0;   /* sites, one inside a par or naming a fixed member counting 2 (several requests) */
+  for (int j = 0; j < w->nstages; j++) {
+    const OStage *o = &w->stages[j];
+    if (o->res != st->res || o->guard != st->guard || o->loop != st->loop) continue;
+    int own = onto_site(w, o);
+    if (!own && !(fixed && fixed_site(o) && o->index == st->index)) continue;
+    AlgExpr *h = least(w, o, o->head), *t = least(w, o, o->t), *rest = least(w, o, order_tail(w, o, total));
+    AlgExpr *copies = !own ? alg_max(g, zero(c), w->n)
+                    : o->rep ? alg_max(g, zero(c), alg_add(g, alg_sub(g, o->rep_hi, o->rep_lo), alg_num_int(g, 1)))
+                    : alg_num_int(g, 1);
+    s += own && !o->rep ? 1 : 2;
+    count = alg_add(g, count, copies);
+    head = head ? alg_min(g, head, h) : h;
+    t_min = t_min ? alg_min(g, t_min, t) : t;
+    tail = tail ? alg_min(g, tail, rest) : rest;
+    sum = alg_add(g, sum, alg_mul(g, copies, t));
+  }
+  if (s < 2) return NULL;
+  AlgExpr *m = reduce_mult(c, st->res);
+  AlgExpr *serve = alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), t_min),
+                           alg_div(g, sum, m));
+  return alg_add(g, alg_add(g, head, serve), tail);
+}
+
+/* The order-aware lower bound above: the largest over the groups, each over its loop; or NULL. */
+AlgExpr *fork_lower(OWalk *w, AlgExpr *total) {
   AlgExpr *best = NULL;
   for (int i = 0; i < w->nstages; i++) {
-    const OStage *st = &w->stages[i];
-    int fixed = fixed_site(st);   /* the group of the member st names, else the own sites' */
-    if (!fixed && !onto_site(w, st)) continue;
-    int seen = 0;
-    for (int j = 0; j < i && !seen; j++) {
-      const OStage *o = &w->stages[j];
-      seen = o->res == st->res && o->guard == st->guard && o->loop == st->loop &&
-             (fixed ? fixed_site(o) && o->index == st->index : onto_site(w, o));
-    }
-    if (seen) continue;
-    AlgExpr *head = NULL, *t_min = NULL, *sum = zero(c), *tail = NULL, *count = zero(c);
-    int s = 0;   /* sites, one inside a par or naming a fixed member counting 2 (several requests) */
-    for (int j = 0; j < w->nstages; j++) {
-      const OStage *o = &w->stages[j];
-      if (o->res != st->res || o->guard != st->guard || o->loop != st->loop) continue;
-      int own = onto_site(w, o);
-      if (!own && !(fixed && fixed_site(o) && o->index == st->index)) continue;
-      AlgExpr *h = least(w, o, o->head), *t = least(w, o, o->t), *rest = least(w, o, order_tail(w, o, total));
-      AlgExpr *copies = !own ? alg_max(g, zero(c), w->n)
-                      : o->rep ? alg_max(g, zero(c), alg_add(g, alg_sub(g, o->rep_hi, o->rep_lo), alg_num_int(g, 1)))
-                      : alg_num_int(g, 1);
-      s += own && !o->rep ? 1 : 2;
-      count = alg_add(g, count, copies);
-      head = head ? alg_min(g, head, h) : h;
-      t_min = t_min ? alg_min(g, t_min, t) : t;
-      tail = tail ? alg_min(g, tail, rest) : rest;
-      sum = alg_add(g, sum, alg_mul(g, copies, t));
-    }
-    if (s < 2) continue;
-    AlgExpr *m = reduce_mult(c, st->res);
-    AlgExpr *serve = alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), t_min),
-                             alg_div(g, sum, m));
-    AlgExpr *lo = order_over_loop(c, st, alg_add(g, alg_add(g, head, serve), tail));
-    best = best ? alg_max(g, best, lo) : lo;
+    AlgExpr *group = fork_group(w, i, total);
+    if (!group) continue;
+    AlgExpr *lo = order_over_loop(w->c, &w->stages[i], group);
+    best = best ? alg_max(w->c->alg, best, lo) : lo;
   }
   return best;
 }

@@ -5,7 +5,8 @@
 ** par's index symbolic: each `use` is classed by how its member depends on the branch index, and
 ** the step structure (loops, `if`s) must not depend on it. The walk also follows `||` and pars
 ** inside the body, for the rules of reduce_fork.c (bounded clients, a member several sites
-** request), and walks again with each use lengthened by its wait. What cannot be decided leaves
+** request) and reduce_drift.c (branches that run their own steps), and walks again with each use
+** lengthened by its wait. What cannot be decided leaves
 ** the bounds of reduce.c as they are.
 */
 #include <string.h>
@@ -421,6 +422,7 @@ static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
     OStage *st = &w->stages[w->nstages++];
     memset(st, 0, sizeof *st);
     st->res = res; st->index = index; st->cls = cls; st->t = t; st->head = zero(c);
+    st->site = w->too_many ? -1 : w->nsites - 1;
     st->guard = w->guard; st->loops = w->nloops; st->loop_free = 1;
     st->least = t;
     for (int i = w->nloops - 1; i >= 0; i--)
@@ -567,6 +569,10 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
   OTime part = walk_indexed(w, env, body, j, a, b, bound_in_env);
   w->nloops--;
   if (!w->ok) return part;
+  if (w->nloops == 0) {   /* an outer loop of the body (reduce_drift.c) */
+    w->outer_loops++;
+    w->outer = j; w->outer_lo = a; w->outer_hi = b; w->outer_iter = part.exact;
+  }
   /* iterations before j: sum over j2 = a .. j - 1 of the body's time at j2 */
   AlgExpr *before_hi = alg_sub(g, alg_sym(g, j), alg_num_int(g, 1));
   AlgSymbol *j2 = alg_index_new(g, name, a, before_hi);
@@ -771,6 +777,7 @@ static AlgExpr *over_stage_loop(RCtx *c, const OStage *st, AlgExpr *x) {
 }
 
 AlgExpr *order_over_loop(RCtx *c, const OStage *st, AlgExpr *x) { return over_stage_loop(c, st, x); }
+int order_integer_valued(RCtx *c, AlgExpr *x) { return integer_valued(c, x); }
 int order_injective(OWalk *w, AlgExpr *e) { return injective_branches(w, e); }
 int order_by_branch(const OWalk *w, AlgExpr *e) { return by_branch(w, e); }
 AlgExpr *order_over_branches(const OWalk *w, AlgKind kind, AlgExpr *e) { return over_branches(w, kind, e); }
@@ -923,17 +930,23 @@ static OWalk *walk_new(RCtx *c, const RPiece *p) {
   return w;
 }
 
-/* Rule (bounded clients, upper bound; reduce_fork.c gives each site its wait): the body walked
-** again with every use lengthened by the wait of its site; each branch takes at most that
-** contention-free time, and the par the largest over the branches. NULL when a resource of the
-** body has a site the rule does not bound. */
-static AlgExpr *clients_upper(OWalk *w, REnv *env, const RPiece *p) {
+/* The body walked again with every use lengthened by the wait of its site (reduce_fork.c's
+** bounded clients); its time for branch k in ->total. NULL when a resource of the body has a site
+** the rule does not bound. */
+static OWalk *lengthened(OWalk *w, REnv *env, const RPiece *p) {
   if (w->too_many || !fork_waits(w)) return NULL;
   OWalk *again = walk_new(w->c, p);
   again->sites = w->sites; again->nsites = w->nsites; again->lengthen = 1;
   OTime body = walk_body(again, env, p);
   if (!again->ok || w->c->failed || again->site_at != w->nsites) return NULL;
-  return over_branches(again, ALG_MAXOVER, body.exact);
+  again->total = body.exact;
+  return again;
+}
+
+/* Rule (bounded clients, upper bound): each branch takes at most its contention-free time with
+** every use lengthened by the wait of its site, and the par the largest over the branches. */
+static AlgExpr *clients_upper(const OWalk *again) {
+  return again ? over_branches(again, ALG_MAXOVER, again->total) : NULL;
 }
 
 /* par (k = a, b) S(k) over one piece: tightens out->L and out->U by the rules above when S is a
@@ -957,6 +970,11 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   }
   AlgExpr *sites = w->subset ? NULL : fork_lower(w, body.exact);
   if (sites) lower = lower ? alg_max(g, lower, sites) : sites;
+  /* the lengthened walk serves the drift rule and the bounded clients (walked once, when needed) */
+  int drifts = !w->subset && w->forks && w->outer_loops == 1;
+  OWalk *again = drifts ? lengthened(w, env, p) : NULL;
+  AlgExpr *drift = again ? drift_lower(w, again, body.exact) : NULL;
+  if (drift) lower = lower ? alg_max(g, lower, drift) : drift;
   if (lower) out->L = alg_max(g, out->L, alg_cond(g, some, lower, zero(c)));
   /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */
   AlgExpr *holds;   /* where the tandem line's bound holds (shards: K an integer >= 1) */
@@ -964,7 +982,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   if (upper && !alg_is_num(holds, 1)) upper = alg_cond(g, holds, upper, out->U);
   AlgExpr *steps = lockstep(w);
   if (steps && alg_is_num(steps, 1)) { out->U = out->phi_hi; return 1; }
-  AlgExpr *clients = clients_upper(w, env, p);
+  if (!drifts) again = lengthened(w, env, p);
+  AlgExpr *clients = clients_upper(again);
   if (clients && upper && alg_is_num(holds, 1)) clients = alg_min(g, clients, upper);
   /* the bounded-clients bound stands alone where the fallback took a family as one resource
   ** (noted), unless a called process forks: its notes may serve its memoised summary elsewhere */

@@ -2,7 +2,7 @@
 ** reduce_order.h — what the order-aware rules share (docs/reduction.md, "Pars whose branches are
 ** the same chain" and "Pars whose branches send at once"): the walk of a par's body with the
 ** par's index symbolic (reduce_order.c), the uses it records, and the rules for bodies with `||`
-** inside (reduce_fork.c).
+** inside (reduce_fork.c, reduce_drift.c).
 */
 #ifndef PAMC_REDUCE_ORDER_H
 #define PAMC_REDUCE_ORDER_H
@@ -57,6 +57,7 @@ typedef struct OStage {
   int reps;             /* pars inside the body around it (copies of it run at once) */
   AlgSymbol *rep;       /* the innermost of them: its index, or NULL */
   AlgExpr *rep_lo, *rep_hi; /* its range */
+  int site;             /* its record among the walk's sites, -1 when the sites were too many */
 } OStage;
 
 /* One use statement met by the walk, whatever its class (the bounded-clients rule). Pass 1
@@ -112,6 +113,12 @@ typedef struct OWalk {
   int nall;             /* length of all */
   AlgExpr *guard;       /* conditions of the enclosing `if`s of the chain, or NULL */
   int depth;            /* statements and calls being walked */
+  int outer_loops;      /* loops of the body met outside any loop of the body */
+  AlgSymbol *outer;     /* the last of them: its index (a fresh one for repeat) and range */
+  AlgExpr *outer_lo, *outer_hi;
+  AlgExpr *outer_iter;  /* its body's contention-free time at iteration `outer` (pass 2: with
+                           each use lengthened by its wait) */
+  AlgExpr *total;       /* pass 2: the body's time for branch k with every use lengthened */
 } OWalk;
 
 /* reduce_order.c */
@@ -120,9 +127,14 @@ int order_by_branch(const OWalk *w, AlgExpr *e);
 AlgExpr *order_over_branches(const OWalk *w, AlgKind kind, AlgExpr *e);
 AlgExpr *order_over_loop(RCtx *c, const OStage *st, AlgExpr *x);
 AlgExpr *order_tail(const OWalk *w, const OStage *st, AlgExpr *total);
+int order_integer_valued(RCtx *c, AlgExpr *x);
 
 /* reduce_fork.c */
 int fork_waits(OWalk *w);
+AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total);
 AlgExpr *fork_lower(OWalk *w, AlgExpr *total);
+
+/* reduce_drift.c */
+AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total);
 
 #endif

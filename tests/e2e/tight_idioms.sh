@@ -78,11 +78,22 @@ exact bench/tight/bus_par.pam P=8 1497.04e-6 "two messages on a bus"
 exact bench/tight/ring_par_unequal.pam P=64 258.81e-6 "unequal ring"
 # Grid with four sends at once, Q = 8: 5 * (512^2 ns + 4 * (2us + 4096 * 0.5ns)) = 1391.68 us.
 exact bench/tight/grid_par.pam Q=8 1391.68e-6 "grid with ||"
-# The ring without a barrier, P = 64: hi as with the barrier, 256.25 us; lo per iteration, the
-# nine before it at their contention-free 15.625 + 5 us: 9 * 20.625 + 25.625 = 211.25 us.
-set -- $(bounds bench/tight/ring_par_drift.pam P=64)
-close "$1" 211.25e-6 || die "drifting ring lo $1, want 211.25 us"
-close "$3" 256.25e-6 || die "drifting ring hi $3, want 256.25 us"
+# The ring without a barrier (docs/reduction.md, "Branches that run their own steps"): shifts
+# +1 and -1, D = 2; delta = iter = c + 5us, Y_hi = c + 10us, Delta = 5us per step in step.
+# P = 64, c = 15.625us: h = floor(31 / 2) = 15 hops, K = min(10, ceil(15 * 20.625 / 25.625)) = 10:
+# lo = 10 * 25.625 = 256.25 us = hi (the previous section's rule alone: 211.25 us).
+exact bench/tight/ring_par_drift.pam P=64 256.25e-6 "drifting ring"
+# P = 24, c = 41.667us: h = floor(11 / 2) = 5, K = ceil(5 * 46.667 / 51.667) = 5 of 10 steps:
+# lo = 10 * 46.667 + 5 * 5 = 491.67 us (simulated 516.67 us).
+set -- $(bounds bench/tight/ring_par_drift.pam P=24)
+close "$1" "$(awk 'BEGIN { printf "%.17g", 10 * (41667e-9 + 5e-6) + 5 * 5e-6 }')" || die "drifting ring P = 24 lo $1"
+# P = 8, c = 125us: h = floor(3 / 2) = 1, K = ceil(130 / 135) = 1: lo = 10 * 130 + 5 = 1305 us
+# (simulated 1315 us: the workers next to the wrap get ahead within a step or two).
+set -- $(bounds bench/tight/ring_par_drift.pam P=8)
+close "$1" 1305e-6 || die "drifting ring P = 8 lo $1, want 1305 us"
+# A Q x Q grid without a barrier, four sends at once: D = 2Q. Q = 32: c = 16.384us, t = 2.512us,
+# h = floor(511 / 64) = 7, K = min(5, ceil(7 * 18.896 / 26.432)) = 5: lo = 5 * (c + 4t) = 132.16 us = hi.
+exact bench/tight/grid_par_drift.pam Q=32 132.16e-6 "drifting grid"
 # Consts derived from params follow -D: chunk = ceil(10^6 / 7) ns = 142.858 us at P = 7.
 set -- $(bounds bench/tight/derived_consts.pam P=7)
 s=$(sim bench/tight/derived_consts.pam P=7)

@@ -260,6 +260,62 @@ static int gen_idiom_fork(GenState *g) {
   return par;
 }
 
+/* A send of gen_idiom_drift: use(r[(i + c) % GEN_FAMILY_SIZE], d), sometimes with a delay after
+** it or before it in its branch of the `||` (a block), d often a literal (equal branches). */
+static int gen_drift_send(GenState *g, int res, int par_var) {
+  GenModel *m = g->m;
+  int id = gen_new_node(g, GEN_USE);
+  GenNode *n = &m->nodes[id];
+  n->res = res; n->member = GEN_MEMBER_RING_FULL; n->member_var = par_var;
+  n->member_off = gen_below(g, GEN_FAMILY_SIZE);
+  if (gen_below(g, 3)) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3)}; n->dur = d; }
+  else n->dur = gen_dur(g);
+  if (gen_below(g, 4)) return id;
+  int block = gen_new_node(g, GEN_BLOCK), other = gen_delay(g), first = gen_below(g, 2);
+  m->nodes[block].kids[0] = first ? other : id;
+  m->nodes[block].kids[1] = first ? id : other;
+  m->nodes[block].nkids = 2;
+  return block;
+}
+
+/* Workers that run their own steps and exchange on a ring (docs/reduction.md, "Branches that run
+** their own steps"): par (i = 0, GEN_FAMILY_SIZE - 1) repeat (1 .. 4) { a step of compute on the
+** own member or a delay; a `||` of 2 .. GEN_MAX_KIDS sends to (i + c) % GEN_FAMILY_SIZE of one
+** family }; -1 when the model has no FCFS family that no enclosing hold keeps. */
+static int gen_idiom_drift(GenState *g) {
+  GenModel *m = g->m;
+  int res = -1;
+  for (int k = g->held_max + 1; k < m->res_count && res < 0; k++)   /* none an enclosing hold keeps */
+    if (m->res[k].family && m->res[k].ps_tenths == 0) res = k;
+  if (res < 0) return -1;
+  int par = gen_new_node(g, GEN_PAR);
+  m->nodes[par].var = g->nvars; m->nodes[par].lo = 0; m->nodes[par].hi = GEN_FAMILY_SIZE - 1;
+  int par_var = g->nvars;
+  g->scope_hi[g->nvars++] = GEN_FAMILY_SIZE - 1;
+  int repeat = gen_new_node(g, GEN_REPEAT);
+  m->nodes[repeat].hi = 1 + gen_below(g, 4);
+  int body = gen_new_node(g, GEN_BLOCK);
+  int work = gen_delay(g);
+  int own = gen_below(g, 2) ? gen_use(g) : -1;
+  if (own >= 0) {   /* compute on the worker's own member of another family, or the same */
+    if (m->res[m->nodes[own].res].family) { m->nodes[own].member = GEN_MEMBER_VAR; m->nodes[own].member_var = par_var; }
+    m->nodes[own].dur = m->nodes[work].dur;
+    work = own;
+  }
+  int fork = gen_new_node(g, GEN_PARALLEL);
+  int sends = 2 + gen_below(g, GEN_MAX_KIDS - 1);
+  for (int j = 0; j < sends; j++) {
+    int send = gen_drift_send(g, res, par_var);
+    m->nodes[fork].kids[j] = send;
+    m->nodes[fork].nkids = j + 1;
+  }
+  m->nodes[body].kids[0] = work; m->nodes[body].kids[1] = fork; m->nodes[body].nkids = 2;
+  g->nvars--;
+  m->nodes[repeat].kids[0] = body;
+  m->nodes[par].kids[0] = repeat;
+  return par;
+}
+
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
@@ -267,6 +323,10 @@ static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
   if (gen_below(g, 3) == 0) return gen_idiom_fork(g);
+  if (gen_below(g, 5) == 0) {
+    int drift = gen_idiom_drift(g);
+    if (drift >= 0) return drift;
+  }
   int repeat = gen_below(g, 3) == 0 ? gen_new_node(g, GEN_REPEAT) : -1;
   if (repeat >= 0) m->nodes[repeat].hi = 1 + gen_below(g, 2);
   int par = gen_new_node(g, GEN_PAR);
