@@ -219,6 +219,7 @@ static const IdiomModel idioms[] = {
   {"alltoall_if.pam", "P", "all-to-all rounds, if (p + k < P) port[p + k] else port[p + k - P]"},
   {"ring_par.pam", "P", "ring exchange, the two sends at once: nic[(p + 1) % P] || nic[(p + P - 1) % P]"},
   {"ring_par_drift.pam", "P", "the same without a barrier, par (p) repeat (steps)"},
+  {"ring_if_drift.pam", "P", "the same written with if (p == P - 1) ... else ..., par (p) seq (s)"},
   {"ring_par_unequal.pam", "P", "the same with 8 KiB to the right || 64 B to the left"},
   {"ring_par_dirs.pam", "P", "the same with par (d = 0, 1) over the directions"},
   {"ring_overlap.pam", "P", "the same overlapped with the interior update, cpu[p] again after"},

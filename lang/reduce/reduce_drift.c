@@ -16,10 +16,58 @@ static double magnitude(RCtx *c, AlgExpr *x) {
   return lo > hi ? lo : hi;
 }
 
-/* The shift o of a member index k + o, or of (k + d) % n over k = 0 .. n - 1 (n the number of
-** branches: the remainder wraps where the branch index does), o = d or d - n: the one that is a
-** number when one is, else the smaller in magnitude (any choice is sound; the smaller spread of
-** the shifts gives the tighter bound); o is an integer free of k. NULL for anything else. */
+/* Of two shifts d and d - n that name the same members: the one that is a number when one is,
+** else the smaller in magnitude (any choice is sound; the smaller spread of the shifts gives the
+** tighter bound). */
+static AlgExpr *smaller_shift(OWalk *w, AlgExpr *d) {
+  AlgExpr *e = alg_sub(w->c->alg, d, w->n);
+  int dn = alg_kind(d) == ALG_NUM, en = alg_kind(e) == ALG_NUM;
+  if (dn != en) return dn ? d : e;
+  return magnitude(w->c, e) < magnitude(w->c, d) ? e : d;
+}
+
+/* 1 when d - o is 0, n or -n: shifts d and o name the same members (mod n). */
+static int same_mod_n(OWalk *w, AlgExpr *d, AlgExpr *o) {
+  AlgCtx *g = w->c->alg;
+  AlgExpr *x = alg_sub(g, d, o);
+  return alg_is_num(x, 0) || alg_is_num(alg_sub(g, x, w->n), 0) || alg_is_num(alg_add(g, x, w->n), 0);
+}
+
+/* The shift of `cond ? x : y` with cond a comparison of k (the ring written with an `if` or `?:`,
+** `p == P - 1 ? 0 : p + 1`): on each range of k where a side runs (order_cut_ranges: supersets
+** of the true pieces), the side is k + d_r, or a member free of k on a range of one index q
+** (d_r = member - q); all d_r the same mod n. Then the index is (k + o) % n wherever it names a
+** member of [0, n - 1]. NULL otherwise. */
+static AlgExpr *cond_shift(OWalk *w, AlgExpr *index) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *rl[4], *rh[4];
+  int nt = 0, nf = 0;
+  if (!alg_is_num(w->ka, 0) ||
+      !order_cut_ranges(c, alg_kid(index, 0), w->k, w->ka, w->kb, rl, rh, &nt, rl + 2, rh + 2, &nf))
+    return NULL;
+  AlgExpr *o = NULL, *d[4] = {NULL, NULL, NULL, NULL};
+  for (int r = 0; r < 4; r++) {
+    if ((r < 2 && r >= nt) || (r >= 2 && r - 2 >= nf)) continue;
+    AlgExpr *span = alg_sub(g, rh[r], rl[r]);
+    if (alg_kind(span) == ALG_NUM && mpq_sgn(alg_num_value(span)) < 0) continue;   /* empty */
+    AlgExpr *side = alg_kid(index, r < 2 ? 1 : 2);
+    if (alg_contains(side, w->k)) {
+      d[r] = alg_sub(g, side, alg_sym(g, w->k));
+      if (alg_contains(d[r], w->k)) return NULL;
+      if (!o) o = d[r];
+    } else if (alg_is_num(span, 0)) d[r] = alg_sub(g, side, rl[r]);
+    else return NULL;
+    if (!order_integer_valued(c, d[r])) return NULL;
+  }
+  if (!o) return NULL;
+  for (int r = 0; r < 4; r++) if (d[r] && !same_mod_n(w, d[r], o)) return NULL;
+  return smaller_shift(w, o);
+}
+
+/* The shift o of a member index k + o, of (k + d) % n over k = 0 .. n - 1 (n the number of
+** branches: the remainder wraps where the branch index does; o = d or d - n, smaller_shift), or of
+** the same ring written piecewise (cond_shift); o is an integer free of k. NULL otherwise. */
 static AlgExpr *shift_of(OWalk *w, AlgExpr *index) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
@@ -27,15 +75,12 @@ static AlgExpr *shift_of(OWalk *w, AlgExpr *index) {
   if (!index) return NULL;
   AlgExpr *d = alg_sub(g, index, k);
   if (!alg_contains(d, w->k)) return order_integer_valued(c, d) ? d : NULL;
+  if (alg_kind(index) == ALG_COND) return cond_shift(w, index);
   if (alg_kind(index) != ALG_MOD || !alg_is_num(w->ka, 0)) return NULL;
-  AlgExpr *K = alg_kid(index, 1);
-  if (!alg_is_num(alg_sub(g, K, w->n), 0)) return NULL;
+  if (!alg_is_num(alg_sub(g, alg_kid(index, 1), w->n), 0)) return NULL;
   d = alg_sub(g, alg_kid(index, 0), k);
   if (alg_contains(d, w->k) || !order_integer_valued(c, d)) return NULL;
-  AlgExpr *e = alg_sub(g, d, K);
-  int dn = alg_kind(d) == ALG_NUM, en = alg_kind(e) == ALG_NUM;
-  if (dn != en) return dn ? d : e;
-  return magnitude(c, e) < magnitude(c, d) ? e : d;
+  return smaller_shift(w, d);
 }
 
 /* 1 when the sites x and y run at once: inside different branches of one `||`. */
@@ -84,7 +129,8 @@ AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total) {
     const OSite *site = &w->sites[i];
     const Decl *res = site->res;
     if (!res->u.resource.count || res->u.resource.discipline == DISC_PS || res->u.resource.handoff) return NULL;
-    if (site->twin || !site->loop_free || !alg_is_num(site->copies, 1)) return NULL;
+    if (site->twin) { shift[i] = NULL; continue; }   /* counted with its then side */
+    if (!site->loop_free || !alg_is_num(site->copies, 1)) return NULL;
     if (!(shift[i] = shift_of(w, site->index))) return NULL;
   }
   /* D: the largest spread of the shifts of one family; a family is shared when it has two */
@@ -94,12 +140,12 @@ AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total) {
   for (int i = 0; i < w->nsites; i++) {
     const Decl *res = w->sites[i].res;
     int seen = 0;
-    for (int j = 0; j < i && !seen; j++) seen = w->sites[j].res == res;
-    if (seen) continue;
+    for (int j = 0; j < i && !seen; j++) seen = shift[j] && w->sites[j].res == res;
+    if (seen || !shift[i]) continue;
     AlgExpr *top = shift[i], *bottom = shift[i];
     int distinct = 0;
     for (int j = i + 1; j < w->nsites; j++) {
-      if (w->sites[j].res != res) continue;
+      if (!shift[j] || w->sites[j].res != res) continue;
       if (shift[j] != shift[i]) distinct = 1;
       top = alg_max(g, top, shift[j]); bottom = alg_min(g, bottom, shift[j]);
     }
@@ -110,7 +156,7 @@ AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total) {
   if (nshared == 0) return NULL;
   /* the shared uses: in the outer loop, pairwise at once, at the same place in every iteration;
   ** their heads' spread */
-  AlgExpr *head_max = NULL, *head_min = NULL;
+  AlgExpr *head_max = NULL, *head_min = NULL, *gap = zero(c);
   int firsts[ORDER_MAX_STAGES], nfirst = 0;
   for (int i = 0; i < w->nstages; i++) {
     const OStage *st = &w->stages[i];
@@ -123,20 +169,21 @@ AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total) {
     /* its head advances by one iteration's time from one iteration to the next */
     AlgExpr *next = alg_subst(g, st->head, w->outer, alg_add(g, alg_sym(g, w->outer), alg_num_int(g, 1)));
     if (!alg_is_num(alg_expand(g, alg_sub(g, alg_sub(g, next, st->head), w->outer_iter)), 0)) return NULL;
+    if (st->gap) gap = alg_max(g, gap, st->gap);
     head_max = head_max ? alg_max(g, head_max, st->head) : st->head;
     head_min = head_min ? alg_min(g, head_min, st->head) : st->head;
     firsts[nfirst++] = i;
   }
   for (int i = 0; i < w->nsites; i++) {   /* every shared use was recorded as a stage */
     int is_shared = 0, found = 0;
-    for (int j = 0; j < nshared; j++) is_shared |= w->sites[i].res == shared[j];
+    for (int j = 0; j < nshared; j++) is_shared |= !w->sites[i].twin && w->sites[i].res == shared[j];
     for (int j = 0; j < nfirst && !found; j++) found = w->stages[firsts[j]].site == i;
     if (is_shared && !found) return NULL;
   }
   AlgSymbol *j = w->outer;
   AlgExpr *spread = alg_sub(g, head_max, head_min);
-  if (alg_contains(w->outer_iter, j) || alg_contains(spread, j)) return NULL;
-  AlgExpr *delta = alg_sub(g, w->outer_iter, spread);
+  if (alg_contains(w->outer_iter, j) || alg_contains(spread, j) || alg_contains(gap, j)) return NULL;
+  AlgExpr *delta = alg_sub(g, alg_sub(g, w->outer_iter, spread), gap);
   AlgExpr *y_hi = alg_max_over(g, again->outer, again->outer_lo, again->outer_hi, again->outer_iter);
   AlgExpr *one = alg_num_int(g, 1);
   AlgExpr *half = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, w->n, one), alg_num_int(g, 2)));

@@ -778,6 +778,10 @@ static AlgExpr *over_stage_loop(RCtx *c, const OStage *st, AlgExpr *x) {
 
 AlgExpr *order_over_loop(RCtx *c, const OStage *st, AlgExpr *x) { return over_stage_loop(c, st, x); }
 int order_integer_valued(RCtx *c, AlgExpr *x) { return integer_valued(c, x); }
+int order_cut_ranges(RCtx *c, AlgExpr *cond, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi, AlgExpr *t_lo[2],
+                     AlgExpr *t_hi[2], int *n_true, AlgExpr *f_lo[2], AlgExpr *f_hi[2], int *n_false) {
+  return cut_ranges(c, cond, i, lo, hi, t_lo, t_hi, n_true, f_lo, f_hi, n_false);
+}
 int order_injective(OWalk *w, AlgExpr *e) { return injective_branches(w, e); }
 int order_by_branch(const OWalk *w, AlgExpr *e) { return by_branch(w, e); }
 AlgExpr *order_over_branches(const OWalk *w, AlgKind kind, AlgExpr *e) { return over_branches(w, kind, e); }

@@ -91,6 +91,9 @@ close "$1" "$(awk 'BEGIN { printf "%.17g", 10 * (41667e-9 + 5e-6) + 5 * 5e-6 }')
 # (simulated 1315 us: the workers next to the wrap get ahead within a step or two).
 set -- $(bounds bench/tight/ring_par_drift.pam P=8)
 close "$1" 1305e-6 || die "drifting ring P = 8 lo $1, want 1305 us"
+# The same ring written with `if (p == P - 1) nic[0] else nic[p + 1]` and its mirror: shifts +1
+# and -1 read from the pieces, the same bound: 256.25 us at P = 64.
+exact bench/tight/ring_if_drift.pam P=64 256.25e-6 "drifting ring written with if"
 # A Q x Q grid without a barrier, four sends at once: D = 2Q. Q = 32: c = 16.384us, t = 2.512us,
 # h = floor(511 / 64) = 7, K = min(5, ceil(7 * 18.896 / 26.432)) = 5: lo = 5 * (c + 4t) = 132.16 us = hi.
 exact bench/tight/grid_par_drift.pam Q=32 132.16e-6 "drifting grid"
