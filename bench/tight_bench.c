@@ -226,6 +226,9 @@ static const IdiomModel idioms[] = {
   {"grid_par.pam", "Q", "Q x Q torus halo, four sends at once"},
   {"grid_par_drift.pam", "Q", "the same without a barrier, par (p) repeat (steps)"},
   {"bus_par.pam", "P", "two messages at once on one shared bus"},
+  {"block_tasks.pam", "P", "N tasks dealt in blocks, cpu[floor(i / ceil(N / P))]"},
+  {"block_nodes.pam", "P", "ranks on nodes of 4, node[floor(p / 4)] = fcfs(4), then its nic"},
+  {"block_nodes_par.pam", "P", "the same, nic || disk of the node, then an ack on the nic"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

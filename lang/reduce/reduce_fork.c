@@ -10,17 +10,32 @@
 
 static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 
-/* How many requests one site can have outstanding at any one member: 1 when its member is
-** one-to-one in the branch (a member is named by one branch, which makes the site's requests one
-** at a time), n when every branch names the same member (or a plain resource); NULL when its
-** member follows a loop of the body (branches drifting apart could meet at a member) or is
-** neither; each times the copies a par inside the body makes of the site. */
+/* How many branches name one member of a site's family: 1 when its member is one-to-one in the
+** branch, at most d.most when the members are dealt round robin or in blocks (n where the rule's
+** condition fails: no member is named by more than the n branches); NULL for any other map. */
+static AlgExpr *member_branches(OWalk *w, const OSite *site) {
+  RCtx *c = w->c;
+  if (!site->res->u.resource.count) return NULL;
+  if (order_injective(w, site->index)) return alg_num_int(c->alg, 1);
+  ODealt d;
+  if (!order_dealt(w, site->index, &d)) return NULL;
+  AlgExpr *n = alg_max(c->alg, zero(c), w->n);
+  w->dealt = 1;
+  return alg_is_num(d.holds, 1) ? d.most : alg_cond(c->alg, d.holds, d.most, n);
+}
+
+/* How many requests one site can have outstanding at any one member: the branches that name the
+** member (member_branches: 1 when it is one-to-one in the branch, whose requests of the site come
+** one at a time; a block or a residue class of branches when dealt), n when every branch names
+** the same member (or a plain resource); NULL when its member follows a loop of the body
+** (branches drifting apart could meet at a member) or is none of these; each times the copies a
+** par inside the body makes of the site. */
 static AlgExpr *site_clients(OWalk *w, const OSite *site) {
   RCtx *c = w->c;
   if (!site->loop_free) return NULL;
   if (!site->index || !order_by_branch(w, site->index)) return alg_mul(c->alg, site->copies, alg_max(c->alg, zero(c), w->n));
-  if (site->res->u.resource.count && order_injective(w, site->index)) return site->copies;
-  return NULL;
+  AlgExpr *per = member_branches(w, site);
+  return per ? alg_mul(c->alg, per, site->copies) : NULL;
 }
 
 /* How many of the sites listed in set (n of them, all at fork level `level` of their paths and
@@ -61,11 +76,12 @@ static AlgExpr *width(OWalk *w, const int *set, int n, int level) {
   return alg_add(g, best, deep);
 }
 
-/* Clients and work of the sites of res at one member, from clients_of: a site whose member does
-** not follow the branch counts clients(site) (n times its copies); the one-to-one sites with
-** the same member map name a member from one branch only, so together they count the width of
-** their places in the forks (width), each request at most their longest. NULL when a site is not
-** bounded. *work: the sum over the clients of their longest request. */
+/* Clients and work of the sites of res at one member, from site_clients: a site whose member does
+** not follow the branch counts clients(site) (n times its copies); the sites with the same member
+** map that follows the branch name a member from member_branches branches only (one when it is
+** one-to-one), so together they count that many times the width of their places in the forks
+** (width), each request at most their longest. NULL when a site is not bounded. *work: the sum
+** over the clients of their longest request. */
 static AlgExpr *member_clients(OWalk *w, const Decl *res, AlgExpr **work) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
@@ -91,7 +107,7 @@ static AlgExpr *member_clients(OWalk *w, const Decl *res, AlgExpr **work) {
       same[nsame++] = j;
       t_max = alg_max(g, t_max, o->tmax);
     }
-    AlgExpr *wide = width(w, same, nsame, 0);
+    AlgExpr *wide = alg_mul(g, member_branches(w, site), width(w, same, nsame, 0));
     count = alg_add(g, count, wide);
     *work = alg_add(g, *work, alg_mul(g, wide, t_max));
   }

@@ -359,12 +359,59 @@ static AlgExpr *shard_holds(const OWalk *w, AlgExpr *K) {
                  alg_cmp(g, ALG_CMP_GE, K, alg_num_int(g, 1)));
 }
 
+/* Rule (members dealt in blocks): an index floor(k / B + r) + rest, B > 0 free of k (where it
+** is not proved for every admissible value, d->holds is the test for the formulas to decide at
+** each point) and r, rest free of k, sends the branches to members by block: member
+** q gets the k with q <= k / B + r < q + 1, a half-open range of length B, so at most ceil(B)
+** branches, and at most n. The n branches touch M = floor(b / B + r) - floor(a / B + r) + 1
+** members, so one of them gets at least ceil(n / M); the first, the k from a up to the largest
+** with k / B + r < floor(a / B + r) + 1, i.e. k <= ceil((floor(a / B + r) + 1 - r) B) - 1, gets
+** exactly min(b, that) - a + 1 (min(n, B) for `floor(k / B)` from k = 0, B an integer).
+** (`cpu[floor(i / ceil(N / P))]`: N items dealt in blocks over P cpus; `node[floor(p / 4)]`.)
+** Fills *d and returns 1, or returns 0. */
+static int block_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  if (w->k2 || !index) return 0;
+  AlgExpr *term = term_of(index, w->k);
+  if (!term || alg_kind(term) != ALG_FLOOR) return 0;
+  AlgExpr *arg = alg_kid(term, 0);
+  AlgExpr *s = slope_in(c, arg, w->k);   /* 1 / B */
+  if (!s || alg_bounds(g, s).hi <= 0) return 0;
+  AlgExpr *one = alg_num_int(g, 1);
+  AlgExpr *B = alg_div(g, one, s), *r = alg_sub(g, arg, alg_mul(g, s, alg_sym(g, w->k)));
+  AlgExpr *fa = alg_func(g, ALG_FLOOR, alg_subst(g, arg, w->k, w->ka));
+  AlgExpr *fb = alg_func(g, ALG_FLOOR, alg_subst(g, arg, w->k, w->kb));
+  AlgExpr *M = alg_max(g, one, alg_add(g, alg_sub(g, fb, fa), one));
+  AlgExpr *last = alg_sub(g, alg_func(g, ALG_CEIL, alg_mul(g, alg_sub(g, alg_add(g, fa, one), r), B)), one);
+  AlgExpr *first = alg_add(g, alg_sub(g, alg_min(g, w->kb, last), w->ka), one);
+  d->most = alg_min(g, w->n, alg_func(g, ALG_CEIL, B));
+  d->fullest = alg_max(g, alg_func(g, ALG_CEIL, alg_div(g, w->n, M)), first);
+  d->holds = alg_bounds(g, s).lo > 0 ? one : alg_cmp(g, ALG_CMP_GT, s, zero(c));
+  return 1;
+}
+
+/* Rule (members dealt to the branches, round robin or in blocks): how many branches name one
+** member (at most d->most, and some member at least d->fullest) where d->holds. Returns 1 for
+** such an index, else 0. */
+static int dealt_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
+  AlgExpr *K = shard_modulus(w, index);
+  if (!K) return block_counts(w, index, d);
+  AlgCtx *g = w->c->alg;
+  d->most = d->fullest = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));
+  d->holds = shard_holds(w, K);
+  return 1;
+}
+
+int order_dealt(const OWalk *w, AlgExpr *index, ODealt *d) { return dealt_counts(w, index, d); }
+
 static UseClass use_class(OWalk *w, const Decl *res, AlgExpr *index) {
   if (enough_servers(w, res)) return USE_FREE;
   if (res->u.resource.discipline == DISC_PS) return USE_OTHER;
   if (!index || !by_branch(w, index)) return USE_STAGE;
   if (res->u.resource.count && injective_branches(w, index)) return USE_OWN;
-  if (res->u.resource.count && shard_modulus(w, index)) return USE_SHARD;
+  ODealt d;
+  if (res->u.resource.count && dealt_counts(w, index, &d)) return USE_SHARD;
   return USE_OTHER;
 }
 
@@ -807,14 +854,14 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   AlgCtx *g = c->alg;
   AlgExpr *m = reduce_mult(c, st->res);
   AlgExpr *tail = order_tail(w, st, total);
-  if (st->cls == USE_SHARD) {   /* its busiest member: ceil(n / K) requests */
-    AlgExpr *K = shard_modulus(w, st->index);
-    AlgExpr *q = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));
+  ODealt d;
+  if (st->cls == USE_SHARD && dealt_counts(w, st->index, &d)) {   /* its fullest member */
+    AlgExpr *q = d.fullest;
     AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, st->head),
                                      alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)),
                                              over_branches(w, ALG_MINOVER, st->t))),
                           over_branches(w, ALG_MINOVER, tail));
-    return over_stage_loop(c, st, alg_cond(g, shard_holds(w, K), lo, zero(c)));
+    return over_stage_loop(c, st, alg_is_num(d.holds, 1) ? lo : alg_cond(g, d.holds, lo, zero(c)));
   }
   AlgExpr *t_min = over_branches(w, ALG_MINOVER, st->t);
   AlgExpr *busy = alg_div(g, over_branches(w, ALG_SUM, st->t), m);
@@ -852,9 +899,10 @@ static AlgExpr *lockstep(const OWalk *w) {
 ** is its resource's only use; the stages form a line the branches pass in the same order.
 ** With D(k) the contention-free time of branch k summed step by step as the max over k, and
 ** t_max the longest stage request: U = D + (n - 1) t_max; with one stage outside loops,
-** U = D + (ceil(n / m) - 1) t_max, and for a shard (members dealt round robin, K of them)
-** U = D + (ceil(ceil(n / K) / m) - 1) t_max where K is an integer >= 1 (*holds: where that is).
-** Argument: in docs/reduction.md. */
+** U = D + (ceil(n / m) - 1) t_max, and for a shard (members dealt round robin or in blocks, at
+** most q = d.most branches naming one member) U = D + (ceil(q / m) - 1) t_max where the counts
+** hold (*holds); and at most D + (sum_k t(k) - t_max) / m, the work of the stage's member
+** (at most all of the stage's) shared by its servers. Argument: in docs/reduction.md. */
 static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
@@ -876,12 +924,46 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
   if (stages == 0) return stepmax;
   AlgExpr *waits = alg_sub(g, w->n, alg_num_int(g, 1));
   if (stages == 1 && !one->loop) {
-    AlgExpr *q = w->n, *K = one->cls == USE_SHARD ? shard_modulus(w, one->index) : NULL;
-    if (K) q = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));   /* requests at its busiest member */
-    waits = alg_sub(g, alg_func(g, ALG_CEIL, alg_div(g, q, reduce_mult(c, one->res))), alg_num_int(g, 1));
-    if (K) *holds = shard_holds(w, K);
+    AlgExpr *q = w->n;
+    ODealt d;
+    if (one->cls == USE_SHARD && dealt_counts(w, one->index, &d)) {
+      q = d.most;   /* requests at its busiest member */
+      *holds = d.holds;
+    }
+    AlgExpr *m = reduce_mult(c, one->res);
+    waits = alg_sub(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)), alg_num_int(g, 1));
+    AlgExpr *work = alg_div(g, alg_sub(g, over_branches(w, ALG_SUM, one->t), t_max), m);
+    return alg_add(g, stepmax, alg_min(g, alg_mul(g, alg_max(g, zero(c), waits), t_max),
+                                       alg_max(g, zero(c), work)));
   }
   return alg_add(g, stepmax, alg_mul(g, alg_max(g, zero(c), waits), t_max));
+}
+
+/* Rule (no queue at a member dealt to few branches): in a chain (no `||` or par inside: a branch
+** holds at most one server at a time), a family r whose every use names the same dealt member
+** map, free of the chain's loops, with at most m_r branches naming any one member (d.most <= m_r
+** for every admissible value): at most m_r requests are ever present at a member, none waits.
+** Its uses act as delays (as USE_FREE): their stages are dropped. `node[floor(p / 4)]` with
+** node = fcfs(4): 4 ranks per node, a core each. */
+static void dealt_free(OWalk *w) {
+  AlgCtx *g = w->c->alg;
+  if (w->forks || w->too_many || w->kif) return;
+  for (int i = 0; i < w->nstages; i++) {
+    const OStage *st = &w->stages[i];
+    ODealt d;
+    if (st->cls != USE_SHARD || !st->loop_free || !dealt_counts(w, st->index, &d)) continue;
+    if (!alg_is_num(d.holds, 1) || !alg_is_nonneg(g, alg_sub(g, reduce_mult(w->c, st->res), d.most))) continue;
+    int same = 1;
+    for (int j = 0; j < w->nsites && same; j++)
+      if (w->sites[j].res == st->res) same = w->sites[j].index == st->index && w->sites[j].loop_free;
+    if (!same) continue;
+    const Decl *res = st->res;
+    int kept = 0;
+    for (int j = 0; j < w->nstages; j++)
+      if (w->stages[j].res != res) w->stages[kept++] = w->stages[j];
+    w->nstages = kept;
+    i = -1;   /* the list moved: look again from the start */
+  }
 }
 
 /* The body of par (k = a, b) S(k) over piece p walked by w (k, its range and n set): the branch
@@ -964,6 +1046,7 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   OWalk *w = walk_new(c, p);
   OTime body = walk_body(w, env, p);
   if (!w->ok || c->failed) return 0;
+  dealt_free(w);
   AlgExpr *some = alg_cmp(g, ALG_CMP_GE, w->n, alg_num_int(g, 1));   /* the par runs a branch */
   AlgExpr *lower = NULL;
   for (int i = 0; i < w->nstages && !w->subset; i++) {
@@ -981,17 +1064,20 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   if (drift) lower = lower ? alg_max(g, lower, drift) : drift;
   if (lower) out->L = alg_max(g, out->L, alg_cond(g, some, lower, zero(c)));
   /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */
-  AlgExpr *holds;   /* where the tandem line's bound holds (shards: K an integer >= 1) */
-  AlgExpr *upper = tandem_upper(w, body.stepmax, &holds);
-  if (upper && !alg_is_num(holds, 1)) upper = alg_cond(g, holds, upper, out->U);
+  AlgExpr *holds;   /* where the tandem line's bound holds (shards: the dealt counts) */
+  AlgExpr *tandem = tandem_upper(w, body.stepmax, &holds);
+  AlgExpr *upper = tandem && !alg_is_num(holds, 1) ? alg_cond(g, holds, tandem, out->U) : tandem;
   AlgExpr *steps = lockstep(w);
   if (steps && alg_is_num(steps, 1)) { out->U = out->phi_hi; return 1; }
   if (!drifts) again = lengthened(w, env, p);
   AlgExpr *clients = clients_upper(again);
-  if (clients && upper && alg_is_num(holds, 1)) clients = alg_min(g, clients, upper);
+  if (clients && tandem)
+    clients = alg_min(g, clients, alg_is_num(holds, 1) ? tandem : alg_cond(g, holds, tandem, clients));
   /* the bounded-clients bound stands alone where the fallback took a family as one resource
-  ** (noted), unless a called process forks: its notes may serve its memoised summary elsewhere */
-  int alone = clients && noted && !w->call_forks;
+  ** (noted), unless a called process forks (its notes may serve its memoised summary elsewhere)
+  ** or a site counts the branches of a dealt member (ceil(n / K), a block: the family as one
+  ** resource can be the tighter, `(i + 1) % P` by 2 branches at P = 3) */
+  int alone = clients && noted && !w->call_forks && !w->dealt;
   AlgExpr *fallback = alone ? clients : clients ? alg_min(g, out->U, clients)
                     : upper ? alg_min(g, out->U, upper) : out->U;
   if (steps) out->U = alg_cond(g, steps, out->phi_hi, fallback);

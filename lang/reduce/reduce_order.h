@@ -33,9 +33,17 @@ typedef enum {
   USE_FREE,       /* at most m_r requests can be present at once: never queues */
   USE_OWN,        /* family member injective in k: no two branches share it at one step */
   USE_STAGE,      /* the same member for every branch: the branches queue there */
-  USE_SHARD,      /* (+-k + c) % K: each member serves the branches of one residue class */
+  USE_SHARD,      /* members dealt: (+-k + c) % K (each member serves the branches of one residue
+                     class) or floor(k / B + c) (each a block of consecutive branches) */
   USE_OTHER       /* anything else */
 } UseClass;
+
+/* How many branches name one member of a family dealt to them (round robin or in blocks). */
+typedef struct ODealt {
+  AlgExpr *most;        /* no member is named by more branches than this */
+  AlgExpr *fullest;     /* some member is named by at least this many (when the par runs) */
+  AlgExpr *holds;       /* 1, or the condition on the params under which the counts hold */
+} ODealt;
 
 /* One use statement of class OWN or STAGE met in the chain. */
 typedef struct OStage {
@@ -99,6 +107,8 @@ typedef struct OWalk {
   OSite *sites;         /* every use in walk order (ORDER_MAX_SITES, arena) */
   int nsites;           /* pass 1: length of sites */
   int too_many;         /* 1: more than ORDER_MAX_SITES uses (no bounded-clients rule) */
+  int dealt;            /* 1: some site's clients were counted from members dealt round robin or
+                           in blocks (reduce_fork.c) */
   int lengthen;         /* 1 in pass 2: each use takes its duration plus its site's wait */
   int site_at;          /* pass 2: the next site */
   OPath path;           /* the forks around the statement being walked */
@@ -123,6 +133,7 @@ typedef struct OWalk {
 
 /* reduce_order.c */
 int order_injective(OWalk *w, AlgExpr *e);
+int order_dealt(const OWalk *w, AlgExpr *index, ODealt *d);
 int order_by_branch(const OWalk *w, AlgExpr *e);
 AlgExpr *order_over_branches(const OWalk *w, AlgKind kind, AlgExpr *e);
 AlgExpr *order_over_loop(RCtx *c, const OStage *st, AlgExpr *x);

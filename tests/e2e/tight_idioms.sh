@@ -102,3 +102,23 @@ set -- $(bounds bench/tight/derived_consts.pam P=7)
 s=$(sim bench/tight/derived_consts.pam P=7)
 close "$1" "$s" || die "derived consts lo $1, simulated $s"
 exit 0
+# Tasks dealt in blocks, cpu[floor(i / ceil(N / P))], P = 10, N = 1000: blocks of 100 tasks; each
+# of 2 rounds is 2us of spawn then 100 tasks of 1us one after the other on a cpu: lo = hi = 204 us
+# (docs/reduction.md, "Members dealt in blocks"; before: [200 us, 2.004 ms]).
+exact bench/tight/block_tasks.pam P=10 204e-6 "tasks dealt in blocks"
+# P = 3: blocks of 334, the last of 332: 2 * (2 + 334) us.
+exact bench/tight/block_tasks.pam P=3 672e-6 "tasks dealt in blocks at P = 3"
+# Ranks on nodes of 4, node[floor(p / 4)] = fcfs(4), then nic[floor(p / 4)], P = 10 (the last node
+# has 2): no rank waits for a core, 4 messages of 2us queue at a nic: 3 * (10 + 4 * 2) = 54 us
+# (before: [36 us, 76.5 us]).
+exact bench/tight/block_nodes.pam P=10 54e-6 "ranks on nodes"
+# P = 2: one node of 2 ranks: 3 * (10 + 2 * 2) = 42 us.
+exact bench/tight/block_nodes.pam P=2 42e-6 "ranks on one node"
+# The same with the message at once with a disk write (3us), then an ack (1us), P = 8: the disk of
+# a node serves 4 writes after 10us, then the ack: lo = 3 * (10 + 4 * 3 + 1) = 69 us; the nic has
+# 4 clients (a block of 4 branches, its sites one after the other), each request waits at most
+# min(3 * 2, 8 - t) us, a write at most 9 us: hi = 3 * (10 + max(2 + 6, 3 + 9) + 1 + 6) = 87 us
+# (before: [42 us, 144 us]).
+set -- $(bounds bench/tight/block_nodes_par.pam P=8)
+close "$1" 69e-6 || die "nodes with || lo $1, want 69 us"
+close "$3" 87e-6 || die "nodes with || hi $3, want 87 us"

@@ -135,7 +135,11 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
   GenNode *n = &m->nodes[id];
   n->member_var = par_var;
   if (m->res[n->res].family) {
-    switch (gen_below(g, 7)) {
+    switch (gen_below(g, 8)) {
+    case 7:   /* dealt in blocks: floor(i / B), floor((i + 1) / B), floor(i * 2 / 3), floor(i / ceil(P / 2)) */
+      n->member = GEN_MEMBER_BLOCK; n->member_off = gen_below(g, 4);
+      n->member_val = (n->member_off == 1 ? 2 : 1) + gen_below(g, 3 - (n->member_off == 1));   /* in range */
+      break;
     case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 8); break;
     case 0: n->member = GEN_MEMBER_VAR; break;
     case 1: n->member = GEN_MEMBER_RING; n->member_off = gen_below(g, 3); break;
@@ -497,6 +501,10 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
   if (!m->res[n->res].family) return;
   if (n->member == GEN_MEMBER_CONST) gen_put(b, "[%d]", n->member_val);
   else if (n->member == GEN_MEMBER_VAR) gen_put(b, "[i%d]", n->member_var);
+  else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 1)
+    gen_put(b, "[floor((i%d + 1) / %d)]", n->member_var, n->member_val);
+  else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 2) gen_put(b, "[floor(i%d * 2 / 3)]", n->member_var);
+  else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 3) gen_put(b, "[floor(i%d / ceil(P / 2))]", n->member_var);
   else if (n->member == GEN_MEMBER_BLOCK) gen_put(b, "[floor(i%d / %d)]", n->member_var, n->member_val);
   else if (n->member == GEN_MEMBER_RING) gen_put(b, "[(i%d + %d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_RING_BACK) gen_put(b, "[(i%d + P - 1) %% P]", n->member_var);

@@ -69,7 +69,9 @@ typedef struct GenNode {
   GenMember member;         /* use or hold of a family: how the member is chosen */
   int member_var;           /* GEN_MEMBER_VAR / MOD: index depth */
   int member_val;           /* GEN_MEMBER_CONST: member; MOD: modulus K; BLOCK: block size B */
-  int member_off;           /* GEN_MEMBER_MOD: offset c in (i + c) % K (0: plain i % K) */
+  int member_off;           /* GEN_MEMBER_MOD: offset c in (i + c) % K (0: plain i % K);
+                               GEN_MEMBER_BLOCK: 0 floor(i / B), 1 floor((i + 1) / B),
+                               2 floor(i * 2 / 3) (blocks of 1.5), 3 floor(i / ceil(P / 2)) */
   GenDur dur;               /* delay/use duration */
   GenCond cond;             /* if: kind of condition */
   int cond_var;             /* if: index depth */
