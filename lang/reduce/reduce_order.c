@@ -826,11 +826,20 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
 }
 
 static int own_alone(const OWalk *w, const OStage *st);
-/* 1 when st names one member for all branches (a plain resource or a member free of k) inside
-** one loop of the chain, outside pars of the body, and is its resource's only use in the chain:
-** that member gets n requests from it in every iteration. */
+/* e when it has a closed form throughout (no big operator left for alg_close to approximate),
+** else NULL: a rule's extra term that would rest on a marked approximation is left out rather
+** than noted as an approximation of the bound. */
+AlgExpr *order_closed(RCtx *c, AlgExpr *e) {
+  return alg_is_approx(alg_close(c->alg, e, ALG_DIR_LOWER)) ? NULL : e;
+}
+
+/* 1 when st names one member for all branches and all iterations (a plain resource or a member
+** free of k and of the loops) inside one loop of the chain, outside pars of the body, and is its
+** resource's only use in the chain, under no condition on the loop's index: that member gets
+** n requests from it in every iteration. */
 static int looped_stage(const OWalk *w, const OStage *st) {
-  if (st->cls != USE_STAGE || st->loops != 1 || !st->loop || st->reps) return 0;
+  if (st->cls != USE_STAGE || st->loops != 1 || !st->loop || st->reps || !st->loop_free) return 0;
+  if (st->guard && alg_contains(st->guard, st->loop)) return 0;   /* not met in every iteration */
   for (int i = 0; i < w->nstages; i++)
     if (&w->stages[i] != st && w->stages[i].res == st->res) return 0;
   return 1;
@@ -861,7 +870,7 @@ static AlgExpr *looped_stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
                  : alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, alg_mul(g, w->n, iters), m)), t_min);
   AlgExpr *lo = alg_add(g, alg_add(g, head, alg_max(g, first, busy)), tail);
   if (st->guard) lo = alg_cond(g, st->guard, lo, zero(c));
-  return alg_cond(g, alg_cmp(g, ALG_CMP_GE, iters, alg_num_int(g, 1)), lo, zero(c));
+  return order_closed(c, alg_cond(g, alg_cmp(g, ALG_CMP_GE, iters, alg_num_int(g, 1)), lo, zero(c)));
 }
 
 
