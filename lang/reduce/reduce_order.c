@@ -842,13 +842,16 @@ AlgExpr *order_tail(const OWalk *w, const OStage *st, AlgExpr *total) {
   return st->gap ? alg_sub(g, tail, st->gap) : tail;
 }
 
+AlgExpr *order_closed(RCtx *c, AlgExpr *e);
+
 /* Rule (order-aware lower bound): for a member r that every branch requests exactly once, with
 ** head(k) the contention-free time of branch k before the request, tail(k) after it:
 **   T >= min_k head(k) + max(ceil(n / m_r) * min_k t(k), sum_k t(k) / m_r) + min_k tail(k)
 ** (ps(c): max(min_k t(k), sum_k t(k) / c), the ceil term does not hold). No server of r starts
 ** before min head; the busiest of the m_r FCFS servers serves at least ceil(n / m_r) requests one
 ** after another, and all of them together serve sum t at most m_r at a time; the branch whose
-** request ends last still has its tail to run. */
+** request ends last still has its tail to run. For a shard, NULL where the bound would rest on a
+** marked approximation (min over k of a duration without a closed form). */
 static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
@@ -861,7 +864,8 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
                                      alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)),
                                              over_branches(w, ALG_MINOVER, st->t))),
                           over_branches(w, ALG_MINOVER, tail));
-    return over_stage_loop(c, st, alg_is_num(d.holds, 1) ? lo : alg_cond(g, d.holds, lo, zero(c)));
+    lo = over_stage_loop(c, st, alg_is_num(d.holds, 1) ? lo : alg_cond(g, d.holds, lo, zero(c)));
+    return order_closed(c, lo);   /* NULL when it would rest on a marked approximation */
   }
   AlgExpr *t_min = over_branches(w, ALG_MINOVER, st->t);
   AlgExpr *busy = alg_div(g, over_branches(w, ALG_SUM, st->t), m);
@@ -979,9 +983,11 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
     }
     AlgExpr *m = reduce_mult(c, one->res);
     waits = alg_sub(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)), alg_num_int(g, 1));
+    AlgExpr *queue = alg_mul(g, alg_max(g, zero(c), waits), t_max);
     AlgExpr *work = alg_div(g, alg_sub(g, over_branches(w, ALG_SUM, one->t), t_max), m);
-    return alg_add(g, stepmax, alg_min(g, alg_mul(g, alg_max(g, zero(c), waits), t_max),
-                                       alg_max(g, zero(c), work)));
+    if (!alg_is_approx(alg_close(g, work, ALG_DIR_UPPER)))   /* a closed form, not a marked one */
+      queue = alg_min(g, queue, alg_max(g, zero(c), work));
+    return alg_add(g, stepmax, queue);
   }
   return alg_add(g, stepmax, alg_mul(g, alg_max(g, zero(c), waits), t_max));
 }
