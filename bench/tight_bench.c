@@ -229,6 +229,7 @@ static const IdiomModel idioms[] = {
   {"block_tasks.pam", "P", "N tasks dealt in blocks, cpu[floor(i / ceil(N / P))]"},
   {"block_nodes.pam", "P", "ranks on nodes of 4, node[floor(p / 4)] = fcfs(4), then its nic"},
   {"block_nodes_par.pam", "P", "the same, nic || disk of the node, then an ack on the nic"},
+  {"block_nodes_shared.pam", "P", "4 ranks to a node of 2 cores (fcfs(2)), then its nic"},
   {"master_rounds.pam", "P", "master/worker in rounds: master, then own cpu, repeat (rounds)"},
 };
 

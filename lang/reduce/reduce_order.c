@@ -386,6 +386,7 @@ static int block_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
   AlgExpr *last = alg_sub(g, alg_func(g, ALG_CEIL, alg_mul(g, alg_sub(g, alg_add(g, fa, one), r), B)), one);
   AlgExpr *first = alg_add(g, alg_sub(g, alg_min(g, w->kb, last), w->ka), one);
   d->most = alg_min(g, w->n, alg_func(g, ALG_CEIL, B));
+  d->first = first;
   d->fullest = alg_max(g, alg_func(g, ALG_CEIL, alg_div(g, w->n, M)), first);
   d->holds = alg_bounds(g, s).lo > 0 ? one : alg_cmp(g, ALG_CMP_GT, s, zero(c));
   return 1;
@@ -398,7 +399,7 @@ static int dealt_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
   AlgExpr *K = shard_modulus(w, index);
   if (!K) return block_counts(w, index, d);
   AlgCtx *g = w->c->alg;
-  d->most = d->fullest = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));
+  d->most = d->fullest = d->first = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));
   d->holds = shard_holds(w, K);
   return 1;
 }
@@ -877,6 +878,45 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
 }
 
 static int own_alone(const OWalk *w, const OStage *st);
+/* Rule (two stages in a row, order-aware lower bound): in a chain, single stages s1 before s2
+** outside loops and conditions, on different resources, with s1 naming one member for all
+** branches (then G, the branches at the member of s2 that branch a names, is a subset of s1's) or
+** s1 and s2 naming members by the same dealt map (then G is the group at s1's member too). With
+** q = |G| (n, or the exact count of the first member's branches), J = ceil(q / m1) and
+** R = q - m1 (J - 1): the r-th of G's requests at s1 to end ends no earlier than the r-th of all
+** of that member's, at least min head1 + ceil(r / m1) min t1 (a server that ended ceil(r / m1) of
+** them served them one after another); so R of G's branches leave s1 no earlier than
+** min head1 + J min t1, reach s2 after at least the least contention-free time in between, and
+** its m2 servers serve those R requests in ceil(R / m2) rounds of at least min t2; the branch
+** served last still runs its tail:
+**   T >= min head1 + J min t1 + min between + ceil(R / m2) min t2 + min tail2
+** (R = q when m1 >= q: the one-stage bound at s2). Ranks 4 to a node of 2 cores (10us), then
+** the node's nic (2us): 10 + 10 + 2 * 2 = 24us, the simulated time (one stage at a time: 22). */
+static AlgExpr *pair_lower(OWalk *w, const OStage *s1, const OStage *s2, AlgExpr *total) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  if (w->forks || s1->res == s2->res || s1->loops || s2->loops || s1->guard || s2->guard) return NULL;
+  if (!single_stage(w, s1) || !single_stage(w, s2)) return NULL;
+  if (s1->res->u.resource.discipline == DISC_PS || s2->res->u.resource.discipline == DISC_PS) return NULL;
+  AlgExpr *q = w->n, *holds = alg_num_int(g, 1);
+  ODealt d;
+  if (s2->cls == USE_SHARD && (s1->cls == USE_STAGE || (s1->cls == USE_SHARD && s1->index == s2->index))) {
+    if (!dealt_counts(w, s2->index, &d)) return NULL;
+    q = d.first; holds = d.holds;
+  } else if (s1->cls != USE_STAGE || s2->cls != USE_STAGE) return NULL;
+  AlgExpr *one = alg_num_int(g, 1);
+  AlgExpr *m1 = reduce_mult(c, s1->res), *m2 = reduce_mult(c, s2->res);
+  AlgExpr *J = alg_func(g, ALG_CEIL, alg_div(g, q, m1));
+  AlgExpr *R = alg_sub(g, q, alg_mul(g, m1, alg_sub(g, J, one)));
+  AlgExpr *between = over_branches(w, ALG_MINOVER, alg_sub(g, alg_sub(g, s2->head, s1->head), s1->t));
+  AlgExpr *lo = alg_add_n(g, 5, (AlgExpr *[]){
+    over_branches(w, ALG_MINOVER, s1->head), alg_mul(g, J, over_branches(w, ALG_MINOVER, s1->t)),
+    alg_max(g, zero(c), between), alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, R, m2)), over_branches(w, ALG_MINOVER, s2->t)),
+    over_branches(w, ALG_MINOVER, order_tail(w, s2, total))});
+  if (!alg_is_num(holds, 1)) lo = alg_cond(g, holds, lo, zero(c));
+  return order_closed(c, alg_cond(g, alg_cmp(g, ALG_CMP_GE, q, one), lo, zero(c)));
+}
+
 /* e when it has a closed form throughout (no big operator left for alg_close to approximate),
 ** else NULL: a rule's extra term that would rest on a marked approximation is left out rather
 ** than noted as an approximation of the bound. */
@@ -1109,6 +1149,11 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
     if (!lo) continue;
     lower = lower ? alg_max(g, lower, lo) : lo;
   }
+  for (int i = 0; i < w->nstages && !w->subset; i++)
+    for (int j = i + 1; j < w->nstages; j++) {
+      AlgExpr *lo = pair_lower(w, &w->stages[i], &w->stages[j], body.exact);
+      if (lo) lower = lower ? alg_max(g, lower, lo) : lo;
+    }
   AlgExpr *sites = w->subset ? NULL : fork_lower(w, body.exact);
   if (sites) lower = lower ? alg_max(g, lower, sites) : sites;
   /* the lengthened walk serves the drift rule and the bounded clients (walked once, when needed) */

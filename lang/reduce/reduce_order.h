@@ -42,6 +42,7 @@ typedef enum {
 typedef struct ODealt {
   AlgExpr *most;        /* no member is named by more branches than this */
   AlgExpr *fullest;     /* some member is named by at least this many (when the par runs) */
+  AlgExpr *first;       /* the member branch a names is named by exactly this many */
   AlgExpr *holds;       /* 1, or the condition on the params under which the counts hold */
 } ODealt;
 

@@ -127,3 +127,8 @@ exact bench/tight/block_nodes.pam P=2 42e-6 "ranks on one node"
 set -- $(bounds bench/tight/block_nodes_par.pam P=8)
 close "$1" 69e-6 || die "nodes with || lo $1, want 69 us"
 close "$3" 87e-6 || die "nodes with || hi $3, want 87 us"
+# Four ranks to a node of 2 cores (fcfs(2)), then the node's nic, P = 8: two ranks of a node leave
+# the cores at 10us, two at 20us, and those two queue at the nic: lo = 3 * (2 * 10 + 2 * 2) = 72 us,
+# the simulated time (docs/reduction.md, "two stages in a row"; one stage at a time: 66 us).
+set -- $(bounds bench/tight/block_nodes_shared.pam P=8)
+close "$1" 72e-6 || die "ranks on shared cores lo $1, want 72 us"
