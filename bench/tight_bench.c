@@ -226,6 +226,10 @@ static const IdiomModel idioms[] = {
   {"grid_par.pam", "Q", "Q x Q torus halo, four sends at once"},
   {"grid_par_drift.pam", "Q", "the same without a barrier, par (p) repeat (steps)"},
   {"bus_par.pam", "P", "two messages at once on one shared bus"},
+  {"line_par.pam", "P", "line without wrap, if (p > 0) nic[p - 1] || if (p < P - 1) nic[p + 1]"},
+  {"line_chain.pam", "P", "the same one message after the other, unequal work (p % 2)"},
+  {"grid_edge.pam", "Q", "Q x Q grid without wrap, four guarded sends at once"},
+  {"root_work.pam", "P", "if (p == 0) root's work else work and a report to the root"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};
