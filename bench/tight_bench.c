@@ -230,6 +230,7 @@ static const IdiomModel idioms[] = {
   {"line_chain.pam", "P", "the same one message after the other, unequal work (p % 2)"},
   {"grid_edge.pam", "Q", "Q x Q grid without wrap, four guarded sends at once"},
   {"root_work.pam", "P", "if (p == 0) root's work else work and a report to the root"},
+  {"master_rounds.pam", "P", "master/worker in rounds: master, then own cpu, repeat (rounds)"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

@@ -119,6 +119,11 @@ set -- $(bounds bench/tight/root_work.pam P=64)
 close "$1" 415e-6 || die "root work lo $1, want 415 us"
 close "$3" 420e-6 || die "root work hi $3, want 420 us"
 exact bench/tight/root_work.pam P=8 150e-6 "root work at P = 8"
+# Master/worker in rounds, P = 100: the master gets 99 * 2 requests of 1us, none before 0, and the
+# worker whose request ends last still computes 20us: lo = 198 + 20 = 218 us, the simulated time
+# (per round alone: 99 + 20 + 21 = 140 us; the master's demand alone: 198 us).
+set -- $(bounds bench/tight/master_rounds.pam P=100)
+close "$1" 218e-6 || die "master rounds lo $1, want 218 us"
 # Consts derived from params follow -D: chunk = ceil(10^6 / 7) ns = 142.858 us at P = 7.
 set -- $(bounds bench/tight/derived_consts.pam P=7)
 s=$(sim bench/tight/derived_consts.pam P=7)
