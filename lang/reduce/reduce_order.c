@@ -900,17 +900,19 @@ static AlgExpr *least_over_ranges(const OWalk *w, int n, AlgExpr **lo, AlgExpr *
 }
 
 /* Rule (order-aware lower bound, a stage some branches skip): a use of a fixed member (a plain
-** resource) that only the branches where its guard holds make, the only use of its resource, is
-** requested exactly once by each of the q branches of the ranges where the guard holds (one
-** comparison of k: guard_ranges):
+** resource) that only the branches where its guard holds make, outside loops of the body or in
+** one (per iteration), is requested once by each of the q branches of the ranges where the guard
+** holds (one comparison of k: guard_ranges):
 **   T >= min head(k) + max(ceil(q / m_r), q / m_r) * min t(k) + min tail(k)   (q >= 1)
 ** the minima over those branches (ps: max(1, q / c) min t). The argument of the stage rule below
-** with the q requesting branches. */
+** with the q requesting branches; other requests on the member (other uses of the resource) only
+** delay these. */
 static AlgExpr *guarded_stage_lower(OWalk *w, const OStage *st, AlgExpr *tail) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   AlgExpr *lo[2], *hi[2];
-  int n = st->cls == USE_STAGE ? guard_ranges(w, st->kguard, lo, hi) : -1;
+  if (st->cls != USE_STAGE || st->loops > 1 || (st->loops == 1 && !st->loop) || st->reps) return NULL;
+  int n = guard_ranges(w, st->kguard, lo, hi);
   if (n <= 0) return NULL;
   AlgExpr *q = zero(c);
   for (int r = 0; r < n; r++)
@@ -936,7 +938,6 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   AlgCtx *g = c->alg;
   AlgExpr *m = reduce_mult(c, st->res);
   AlgExpr *tail = order_tail(w, st, total);
-  if (st->kguard) return guarded_stage_lower(w, st, tail);
   if (st->cls == USE_SHARD) {   /* its busiest member: ceil(n / K) requests */
     AlgExpr *K = shard_modulus(w, st->index);
     AlgExpr *q = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));
@@ -1145,7 +1146,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   AlgExpr *lower = NULL;
   for (int i = 0; i < w->nstages && !w->subset; i++) {
     const OStage *st = &w->stages[i];
-    AlgExpr *lo = single_stage(w, st) ? stage_lower(w, st, body.exact)
+    AlgExpr *lo = st->kguard ? guarded_stage_lower(w, st, order_tail(w, st, body.exact))
+                : single_stage(w, st) ? stage_lower(w, st, body.exact)
                 : looped_stage(w, st) ? looped_stage_lower(w, st, body.exact) : NULL;
     if (!lo) continue;
     lower = lower ? alg_max(g, lower, lo) : lo;

@@ -119,6 +119,10 @@ set -- $(bounds bench/tight/root_work.pam P=64)
 close "$1" 415e-6 || die "root work lo $1, want 415 us"
 close "$3" 420e-6 || die "root work hi $3, want 420 us"
 exact bench/tight/root_work.pam P=8 150e-6 "root work at P = 8"
+# Remainders on shared cores, N = 7 tasks over 8 workers: the 7 workers with a task of 1 us (the
+# `if` side that w < 7 runs) meet at 4 cores: lo = hi = ceil(7 / 4) * 1 us = 2 us (before: lo
+# 1.75 us, the cores' load).
+exact bench/tight/remainder_cores.pam N=7 2e-6 "remainder on cores"
 # Master/worker in rounds, P = 100: the master gets 99 * 2 requests of 1us, none before 0, and the
 # worker whose request ends last still computes 20us: lo = 198 + 20 = 218 us, the simulated time
 # (per round alone: 99 + 20 + 21 = 140 us; the master's demand alone: 198 us).
