@@ -226,6 +226,7 @@ static const IdiomModel idioms[] = {
   {"grid_par.pam", "Q", "Q x Q torus halo, four sends at once"},
   {"grid_par_drift.pam", "Q", "the same without a barrier, par (p) repeat (steps)"},
   {"bus_par.pam", "P", "two messages at once on one shared bus"},
+  {"master_rounds.pam", "P", "master/worker in rounds: master, then own cpu, repeat (rounds)"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

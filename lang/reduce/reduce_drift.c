@@ -201,5 +201,5 @@ AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total) {
                           alg_mul(g, K, alg_max(g, zero(c), excess)));
     best = best ? alg_max(g, best, lo) : lo;
   }
-  return best;
+  return best ? order_closed(c, best) : NULL;
 }

@@ -128,6 +128,7 @@ AlgExpr *order_over_branches(const OWalk *w, AlgKind kind, AlgExpr *e);
 AlgExpr *order_over_loop(RCtx *c, const OStage *st, AlgExpr *x);
 AlgExpr *order_tail(const OWalk *w, const OStage *st, AlgExpr *total);
 int order_integer_valued(RCtx *c, AlgExpr *x);
+AlgExpr *order_closed(RCtx *c, AlgExpr *e);
 int order_cut_ranges(RCtx *c, AlgExpr *cond, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi, AlgExpr *t_lo[2],
                      AlgExpr *t_hi[2], int *n_true, AlgExpr *f_lo[2], AlgExpr *f_hi[2], int *n_false);
 

@@ -70,10 +70,12 @@ makespan halo 4057.69 -D P=64 -D iters=10
 bounds master_worker 2600.5 2867.2 -D P=8 -D t_fetch=0.25us
 makespan master_worker 2600.5 -D P=8 -D t_fetch=0.25us
 # P = 128: 8 rounds. lock demand 128 * 8 * 0.3 = 307.2 > phi = 8 * 20.3 = 162.4:
-#   T_lo = 307.2; T_hi = 162.4 + 127 * 8 * 0.3 = 467.2
+#   T_lo = 307.2 by the contract's rules; the lock, met in every round (docs/reduction.md, a stage
+#   met in every iteration of a loop), gets 128 * 8 fetches, none before 0, and the worker of the
+#   last one still computes 20: T_lo = 307.2 + 20 = 327.2. T_hi = 162.4 + 127 * 8 * 0.3 = 467.2
 #   Schedule: a round of 128 fetches takes 38.4 > 20.3, so the lock never idles: the last fetch
 #   ends at 307.2 and its task at 327.2.
-bounds master_worker 307.2 467.2 -D P=128 -D t_fetch=0.25us
+bounds master_worker 327.2 467.2 -D P=128 -D t_fetch=0.25us
 makespan master_worker 327.2 -D P=128 -D t_fetch=0.25us
 
 # --- matmul.pam ----------------------------------------------------------------------------------
@@ -100,7 +102,9 @@ makespan matmul 4383065.68 -D P=4
 #   Per step: phi = 1048.576 + 4 * 6.096 = 1072.96; net load 64 * 6.096 / 4 = 97.536.
 #   T_lo = 50 * 1072.96 = 53648 by the contract's rules; the 16 halos of round j of 4 start no
 #   earlier than 1048.576 + (j - 1) * 6.096, take 4 * 6.096 on the 4 links, then (4 - j) * 6.096
-#   follow: 50 * (1048.576 + 3 * 6.096 + 4 * 6.096) = 50 * 1091.248 = 54562.4
+#   follow: 50 * (1048.576 + 3 * 6.096 + 4 * 6.096) = 50 * 1091.248 = 54562.4; the net, met in
+#   each of the 4 iterations of `repeat (4)` (a stage met in every iteration of a loop): 16 * 4
+#   halos on 4 links, none before 1048.576: 50 * (1048.576 + ceil(64 / 4) * 6.096) = 57305.6
 #   T_hi: the contract's rule lets a block wait for the others' 60 halos on 4 links:
 #         50 * (1072.96 + 60 * 6.096 / 4) = 50 * 1164.4 = 58220; bounded clients (docs/reduction.md,
 #         "Pars whose branches send at once"): the one site of net has 16 clients (one request
@@ -108,7 +112,7 @@ makespan matmul 4383065.68 -D P=4
 #         50 * (1048.576 + 4 * (6.096 + 18.288)) = 50 * 1146.112 = 57305.6
 #   Schedule: all compute together, then 64 halos keep the 4 links busy for 97.536:
 #   50 * (1048.576 + 97.536) = 57305.6.
-bounds stencil2d 54562.4 57305.6 -D px=4 -D steps=50
+bounds stencil2d 57305.6 57305.6 -D px=4 -D steps=50
 makespan stencil2d 57305.6 -D px=4 -D steps=50
 # px = 2 (4 blocks), steps = 1: side 2048, compute 4194.304, halo 2 + 8.192 = 10.192.
 #   T_lo = 4194.304 + 4 * 10.192 = 4235.072 (16 halos on 4 links: 40.768 = the chain's own)

@@ -97,6 +97,11 @@ exact bench/tight/ring_if_drift.pam P=64 256.25e-6 "drifting ring written with i
 # A Q x Q grid without a barrier, four sends at once: D = 2Q. Q = 32: c = 16.384us, t = 2.512us,
 # h = floor(511 / 64) = 7, K = min(5, ceil(7 * 18.896 / 26.432)) = 5: lo = 5 * (c + 4t) = 132.16 us = hi.
 exact bench/tight/grid_par_drift.pam Q=32 132.16e-6 "drifting grid"
+# Master/worker in rounds, P = 100: the master gets 99 * 2 requests of 1us, none before 0, and the
+# worker whose request ends last still computes 20us: lo = 198 + 20 = 218 us, the simulated time
+# (per round alone: 99 + 20 + 21 = 140 us; the master's demand alone: 198 us).
+set -- $(bounds bench/tight/master_rounds.pam P=100)
+close "$1" 218e-6 || die "master rounds lo $1, want 218 us"
 # Consts derived from params follow -D: chunk = ceil(10^6 / 7) ns = 142.858 us at P = 7.
 set -- $(bounds bench/tight/derived_consts.pam P=7)
 s=$(sim bench/tight/derived_consts.pam P=7)
