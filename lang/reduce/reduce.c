@@ -202,7 +202,10 @@ static void reduce_repeat(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   AlgExpr *one = alg_num_int(c->alg, 1);
   AlgSymbol *i = reduce_index_new(c, "repeat", s->loc, "_", one, n);
   Summary body;
+  int bound = env->nbinders < EVAL_MAX_INDICES;   /* for the checks of the body: it runs when n >= 1 */
+  if (bound) env->binders[env->nbinders++] = (RBinder){i, one, n};
   reduce_stmt(c, env, s->u.repeat.body, &body);
+  if (bound) env->nbinders--;
   seq_loop(c, i, one, n, &body, out);
 }
 
