@@ -8,11 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Nesting of big operators whose indices are told apart for the memo (deeper: no memo). */
+#define EVAL_MASKED 16
+
 typedef struct EvalState {
   AlgCtx *ctx;            /* for the loop limit and the bounds memo */
   AlgInterval *values;    /* symbol values by id (a private copy: indices get bound) */
   int memo;               /* nonzero for alg_bounds: values are the admissible ones */
   int rebound;            /* big operators in progress (their indices are not admissible) */
+  const AlgSymbol *bound[EVAL_MASKED]; /* the indices of the first EVAL_MASKED of them */
+  unsigned long long rebound_mask;   /* symbols_mask bits of those indices (all bits beyond) */
 } EvalState;
 
 static AlgInterval eval(EvalState *st, const AlgExpr *e);
@@ -41,6 +46,13 @@ static AlgInterval eval_bigop(EvalState *st, const AlgExpr *e) {
   AlgInterval result;
   int points = ival_is_point(lower) && ival_is_point(upper) && isfinite(lower.lo) && isfinite(upper.lo);
   if (points && upper.lo < lower.lo) return neutral;
+  unsigned long long saved_mask = st->rebound_mask;
+  if (st->rebound < EVAL_MASKED) {
+    st->bound[st->rebound] = e->kids[0]->u.sym;
+    st->rebound_mask |= e->kids[0]->symbols_mask;
+  } else {
+    st->rebound_mask = ~0ULL;
+  }
   st->rebound++;
   if (points && upper.lo - lower.lo < (double)st->ctx->loop_limit) {
     int first = 1;
@@ -73,16 +85,34 @@ static AlgInterval eval_bigop(EvalState *st, const AlgExpr *e) {
   }
   st->values[index] = saved;
   st->rebound--;
+  st->rebound_mask = saved_mask;
   return result;
 }
 
 static AlgInterval eval_node(EvalState *st, const AlgExpr *e);
 
-/* Bounds over the admissible values are a fixed property of a node: remembered by id while no
-   index is rebound, so shared subexpressions are evaluated once. */
+/* 1 when e may depend on an index rebound by a walk in progress: its symbols meet theirs, but a
+   big operator over one of them binds it anew (the sum over w of a demand inside the body of the
+   max over w of a wait) and depends on it through its ends only. */
+static int may_depend(const EvalState *st, const AlgExpr *e) {
+  if (!(e->symbols_mask & st->rebound_mask)) return 0;
+  if (e->kind < ALG_SUM || e->kind > ALG_MINOVER || st->rebound > EVAL_MASKED) return 1;
+  const AlgSymbol *own = e->kids[0]->u.sym;
+  unsigned long long others = 0;
+  for (int k = 0; k < st->rebound; k++)
+    if (st->bound[k] != own) others |= 1ULL << (st->bound[k]->id % 64);
+  return ((e->kids[1]->symbols_mask | e->kids[2]->symbols_mask) & st->rebound_mask) ||
+         (e->kids[3]->symbols_mask & others);
+}
+
+/* Bounds over the admissible values are a fixed property of a node: remembered by id for a node
+   that does not depend on the indices rebound (a walk binds its index to each point), so shared
+   subexpressions are evaluated once, and a part of a body free of the index once for the whole
+   walk (the sum over w inside the max over w of T_hi was walked again at every w: P^2 walks of
+   the body at a numeric P). */
 static AlgInterval eval(EvalState *st, const AlgExpr *e) {
   AlgCtx *ctx = st->ctx;
-  if (!st->memo || st->rebound || e->nkids == 0) return eval_node(st, e);
+  if (!st->memo || e->nkids == 0 || (st->rebound && may_depend(st, e))) return eval_node(st, e);
   if (e->id < ctx->bounds_size && ctx->bounds_known[e->id]) return ctx->bounds_memo[e->id];
   AlgInterval v = eval_node(st, e);
   if (e->id >= ctx->bounds_size) {
@@ -170,7 +200,7 @@ static size_t free_id_end(AlgCtx *ctx, const AlgExpr *e) {
 
 AlgInterval alg_eval_tree(AlgCtx *ctx, const AlgExpr *e, const AlgInterval *env) {
   size_t count = ctx->nsymbols;
-  EvalState st = {ctx, malloc((count ? count : 1) * sizeof(AlgInterval)), 0, 0};
+  EvalState st = {ctx, malloc((count ? count : 1) * sizeof(AlgInterval)), 0, 0, {0}, 0};
   if (!st.values) return ival_entire();
   size_t needed = free_id_end(ctx, e);   /* env only has to cover the free symbols */
   for (size_t i = 0; i < count; i++) st.values[i] = i < needed ? env[i] : ival_entire();
@@ -200,6 +230,6 @@ AlgInterval alg_bounds(AlgCtx *ctx, const AlgExpr *e) {
     ctx->admissible_size = ctx->nsymbols;
   }
   /* evaluation rebinds index entries and restores them: the table is left as it was */
-  EvalState st = {ctx, ctx->admissible, 1, 0};
+  EvalState st = {ctx, ctx->admissible, 1, 0, {0}, 0};
   return eval(&st, e);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr_impl.h"
 #include "ival_kernel.h"
 
 typedef enum TapeOp {
@@ -27,6 +28,7 @@ typedef struct TapeInsn {
   double klo, khi;      /* CONST: the value */
   AlgTape *body;        /* BIGOP: tape of the body */
   int *body_inputs;     /* BIGOP: per body input, the outer input it copies, -1 for the index */
+  int *hoisted;         /* BIGOP: registers of the body's parts free of the index (body->nhoisted) */
 } TapeInsn;
 
 struct AlgTape {
@@ -37,6 +39,8 @@ struct AlgTape {
   int result;               /* register of the result */
   AlgSymbol **inputs;       /* free symbols in id order (malloc) */
   size_t ninputs;           /* how many */
+  size_t nhoisted;          /* a body: inputs after those, the values of its parts free of the
+                               index, computed once per point of the outer tape */
   unsigned long loop_limit; /* ranges below this many indices are walked point by point */
 };
 
@@ -103,23 +107,112 @@ static int emit_fold(TapeBuild *b, const AlgExpr *e, TapeOp op) {
   return acc;
 }
 
-static int compile_into(AlgCtx *ctx, const AlgExpr *e, AlgTape *t, char *err, size_t err_size);
+static int compile_into(AlgCtx *ctx, const AlgExpr *e, AlgTape *t, AlgExpr *const *hoisted,
+                        size_t nhoisted, char *err, size_t err_size);
 
-/* Big operator: the ends here, the body as a tape of its own whose inputs map to ours. */
+/* The parts of a body that a walk would compute again at every index: maximal subexpressions
+   (not leaves) free of the indices bound between the body's root and them. */
+typedef struct Hoist {
+  const AlgSymbol *bound[64]; /* the body's index, then those of the big operators inside */
+  int nbound;                 /* length of bound */
+  unsigned char *seen;        /* per node id: visited (calloc) */
+  size_t seen_size;           /* entries in seen */
+  AlgExpr **items;            /* the parts found (malloc, grown by doubling) */
+  size_t count, cap;          /* parts found, room */
+  int failed;                 /* out of memory, or nested too deep: hoist nothing */
+} Hoist;
+
+static unsigned long long bound_bits(const Hoist *h, const AlgSymbol *except) {
+  unsigned long long bits = 0;
+  for (int k = 0; k < h->nbound; k++)
+    if (h->bound[k] != except) bits |= 1ULL << (h->bound[k]->id % 64);
+  return bits;
+}
+
+/* 1 when e may depend on a bound index: its symbols meet theirs, except that a big operator over
+   one of them binds it anew (the sum over w of a demand inside the max over w of a wait). */
+static int hoist_depends(const Hoist *h, const AlgExpr *e) {
+  unsigned long long all = bound_bits(h, NULL);
+  if (!(e->symbols_mask & all)) return 0;
+  if (e->kind < ALG_SUM || e->kind > ALG_MINOVER) return 1;
+  return ((e->kids[1]->symbols_mask | e->kids[2]->symbols_mask) & all) ||
+         (e->kids[3]->symbols_mask & bound_bits(h, e->kids[0]->u.sym));
+}
+
+static void hoist_scan(Hoist *h, AlgExpr *e) {
+  if (h->failed || e->nkids == 0) return;
+  if (e->id < h->seen_size) {
+    if (h->seen[e->id]) return;
+    h->seen[e->id] = 1;
+  }
+  if (!hoist_depends(h, e)) {
+    if (h->count == h->cap) {
+      size_t cap = h->cap ? 2 * h->cap : 8;
+      AlgExpr **grown = realloc(h->items, cap * sizeof *grown);
+      if (!grown) { h->failed = 1; return; }
+      h->items = grown;
+      h->cap = cap;
+    }
+    h->items[h->count++] = e;
+    return;
+  }
+  if (e->kind >= ALG_SUM && e->kind <= ALG_MINOVER) {
+    hoist_scan(h, e->kids[1]);
+    hoist_scan(h, e->kids[2]);
+    if (h->nbound == 64) { h->failed = 1; return; }
+    h->bound[h->nbound++] = e->kids[0]->u.sym;
+    hoist_scan(h, e->kids[3]);
+    h->nbound--;
+    return;
+  }
+  for (size_t i = 0; i < e->nkids; i++) hoist_scan(h, e->kids[i]);
+}
+
+/* Big operator: the ends here, the body as a tape of its own whose inputs map to ours; the parts
+   of the body free of its index are computed here, once per point, and are inputs of the body
+   (a sum over w inside the body of a max over w was walked at every w: P^2 at P = 10^4). */
 static int emit_bigop(TapeBuild *b, const AlgExpr *e) {
   int lower = emit(b, alg_kid(e, 1));
   int upper = lower >= 0 ? emit(b, alg_kid(e, 2)) : -1;
   if (upper < 0) return -1;
+  Hoist h;
+  memset(&h, 0, sizeof h);
+  h.bound[h.nbound++] = alg_symbol_of(e);
+  h.seen_size = alg_ctx_node_count(b->ctx);
+  h.seen = calloc(h.seen_size ? h.seen_size : 1, 1);
+  if (!h.seen) h.failed = 1;
+  hoist_scan(&h, alg_kid(e, 3));
+  free(h.seen);
+  if (h.failed) h.count = 0;
+  int *regs = malloc((h.count ? h.count : 1) * sizeof *regs);
+  if (!regs) {
+    free(h.items);
+    return fail(b, "tape: out of memory");
+  }
+  for (size_t j = 0; j < h.count; j++)
+    if ((regs[j] = emit(b, h.items[j])) < 0) {
+      free(h.items);
+      free(regs);
+      return -1;
+    }
   AlgTape *body = calloc(1, sizeof *body);
-  if (!body) return fail(b, "tape: out of memory");
-  if (compile_into(b->ctx, alg_kid(e, 3), body, b->err, b->err_size) != 0) {
+  if (!body) {
+    free(h.items);
+    free(regs);
+    return fail(b, "tape: out of memory");
+  }
+  int status = compile_into(b->ctx, alg_kid(e, 3), body, h.items, h.count, b->err, b->err_size);
+  free(h.items);
+  if (status != 0) {
     alg_tape_free(body);
+    free(regs);
     b->failed = 1;
     return -1;
   }
   int *map = malloc((body->ninputs ? body->ninputs : 1) * sizeof *map);
   if (!map) {
     alg_tape_free(body);
+    free(regs);
     return fail(b, "tape: out of memory");
   }
   AlgSymbol *index = alg_symbol_of(e);
@@ -127,6 +220,7 @@ static int emit_bigop(TapeBuild *b, const AlgExpr *e) {
     map[i] = body->inputs[i] == index ? -1 : input_index(b->tape, body->inputs[i]);
     if (map[i] < 0 && body->inputs[i] != index) {
       free(map);
+      free(regs);
       alg_tape_free(body);
       return fail(b, "tape: a symbol of a body is not an input of its formula");
     }
@@ -134,12 +228,14 @@ static int emit_bigop(TapeBuild *b, const AlgExpr *e) {
   int id = push(b, OP_BIGOP, lower, upper, -1);
   if (id < 0) {
     free(map);
+    free(regs);
     alg_tape_free(body);
     return -1;
   }
   b->tape->insns[id].n = alg_kind(e);
   b->tape->insns[id].body = body;
   b->tape->insns[id].body_inputs = map;
+  b->tape->insns[id].hoisted = regs;
   return id;
 }
 
@@ -250,6 +346,8 @@ static int allocate_registers(AlgTape *t, int result) {
     int ops[3] = {t->insns[i].a, t->insns[i].b, t->insns[i].c};
     for (int k = 0; k < 3; k++)
       if (ops[k] >= 0) last[ops[k]] = (int)i;
+    for (size_t j = 0; t->insns[i].body && j < t->insns[i].body->nhoisted; j++)
+      last[t->insns[i].hoisted[j]] = (int)i;
   }
   last[result] = INT_MAX;
   size_t nfree = 0, nregs = 0;
@@ -263,6 +361,13 @@ static int allocate_registers(AlgTape *t, int result) {
       for (int j = 0; j < k; j++) dup |= ops[j] == ops[k];
       if (!dup && last[ops[k]] == (int)i) free_list[nfree++] = reg[ops[k]];
     }
+    size_t nh = in->body ? in->body->nhoisted : 0;   /* a body's hoisted parts, read here too */
+    for (size_t j = 0; j < nh; j++) {
+      int dup = in->hoisted[j] == in->a || in->hoisted[j] == in->b;
+      for (size_t q = 0; q < j; q++) dup |= in->hoisted[q] == in->hoisted[j];
+      if (!dup && last[in->hoisted[j]] == (int)i) free_list[nfree++] = reg[in->hoisted[j]];
+    }
+    for (size_t j = 0; j < nh; j++) in->hoisted[j] = reg[in->hoisted[j]];
     if (last[i] == (int)i) free_list[nfree++] = reg[i];   /* never read: dead at once */
     in->dst = reg[i];
     in->a = in->a >= 0 ? reg[in->a] : -1;
@@ -275,7 +380,10 @@ static int allocate_registers(AlgTape *t, int result) {
   return 0;
 }
 
-static int compile_into(AlgCtx *ctx, const AlgExpr *e, AlgTape *t, char *err, size_t err_size) {
+/* Compiles e into t; the nhoisted nodes of hoisted (a body's parts free of its index) are read
+   as inputs ninputs .. ninputs + nhoisted - 1. */
+static int compile_into(AlgCtx *ctx, const AlgExpr *e, AlgTape *t, AlgExpr *const *hoisted,
+                        size_t nhoisted, char *err, size_t err_size) {
   TapeBuild b = {ctx, t, NULL, alg_ctx_node_count(ctx), err, err_size, 0};
   t->loop_limit = alg_ctx_loop_limit(ctx);
   size_t count = alg_free_symbols(ctx, e, NULL, 0);
@@ -286,6 +394,16 @@ static int compile_into(AlgCtx *ctx, const AlgExpr *e, AlgTape *t, char *err, si
     return fail(&b, "tape: out of memory");
   }
   t->ninputs = alg_free_symbols(ctx, e, t->inputs, count);
+  t->nhoisted = nhoisted;
+  for (size_t j = 0; j < nhoisted; j++) {
+    int x = push(&b, OP_INPUT, -1, -1, -1);
+    if (x < 0) {
+      free(b.memo);
+      return -1;
+    }
+    t->insns[x].n = (long long)(t->ninputs + j);
+    if (alg_id(hoisted[j]) < b.memo_size) b.memo[alg_id(hoisted[j])] = x + 1;
+  }
   int result = emit(&b, e);
   free(b.memo);
   if (result < 0) return -1;
@@ -300,7 +418,7 @@ int alg_tape_compile(AlgCtx *ctx, const AlgExpr *e, AlgTape **out, char *err, si
     if (err_size) snprintf(err, err_size, "tape: out of memory");
     return -1;
   }
-  if (compile_into(ctx, e, t, err, err_size) != 0) {
+  if (compile_into(ctx, e, t, NULL, 0, err, err_size) != 0) {
     alg_tape_free(t);
     return -1;
   }
@@ -313,6 +431,7 @@ void alg_tape_free(AlgTape *tape) {
   for (size_t i = 0; i < tape->ninsns; i++) {
     alg_tape_free(tape->insns[i].body);
     free(tape->insns[i].body_inputs);
+    free(tape->insns[i].hoisted);
   }
   free(tape->insns);
   free(tape->inputs);
@@ -339,8 +458,15 @@ size_t alg_tape_nregs(const AlgTape *tape) { return tape->nregs; }
     dhi[k] = r_.hi;                                                           \
   }
 
-static int eval_bigop(const TapeInsn *in, size_t n, const double *const *in_lo,
-                      const double *const *in_hi, size_t base, const double *llo,
+/* What a big operator's body reads of the chunk of the outer tape: its inputs (points base ..)
+   and its registers (the body's hoisted parts). */
+typedef struct Outer {
+  const double *const *in_lo, *const *in_hi;  /* the outer tape's inputs */
+  size_t base;                                /* the chunk's first point */
+  const double *reg_lo, *reg_hi;              /* the outer tape's registers for the chunk */
+} Outer;
+
+static int eval_bigop(const TapeInsn *in, size_t n, const Outer *outer, const double *llo,
                       const double *lhi, const double *ulo, const double *uhi, double *dlo,
                       double *dhi, unsigned long loop_limit);
 
@@ -471,9 +597,11 @@ TAPE_CLONES static int eval_chunk(const AlgTape *t, size_t n, size_t base,
       break;
     }
     case OP_BIGOP:
-      if (eval_bigop(in, n, in_lo, in_hi, base, alo, ahi, blo, bhi, dlo, dhi, t->loop_limit) != 0)
-        return -1;
+    {
+      Outer outer = {in_lo, in_hi, base, lo, hi};
+      if (eval_bigop(in, n, &outer, alo, ahi, blo, bhi, dlo, dhi, t->loop_limit) != 0) return -1;
       break;
+    }
     }
   }
   return 0;
@@ -529,25 +657,32 @@ static ik_ival combine(AlgKind kind, ik_ival acc, ik_ival v, int first) {
   }
 }
 
-/* Inputs of the body for m of its points: the index from idx_lo/idx_hi, every other input the
-   value of outer point p (or of outer point pts[j] for body point j when pts is given). */
-static void body_inputs(const TapeInsn *in, size_t m, const double *const *in_lo,
-                        const double *const *in_hi, size_t p, const size_t *pts,
-                        const double *idx_lo, const double *idx_hi, double *buf,
+/* Inputs of the body for m of its points: the index from idx_lo/idx_hi, every other input (a
+   symbol, or a hoisted part) the value of outer point p of the chunk (or of outer point pts[j]
+   for body point j when pts is given). */
+static void body_inputs(const TapeInsn *in, size_t m, const Outer *outer, size_t p,
+                        const size_t *pts, const double *idx_lo, const double *idx_hi, double *buf,
                         const double **blo, const double **bhi) {
   const AlgTape *body = in->body;
-  for (size_t i = 0; i < body->ninputs; i++) {
-    int src = in->body_inputs[i];
-    if (src < 0) {
+  for (size_t i = 0; i < body->ninputs + body->nhoisted; i++) {
+    const double *src_lo, *src_hi;
+    if (i < body->ninputs && in->body_inputs[i] < 0) {
       blo[i] = idx_lo;
       bhi[i] = idx_hi;
       continue;
     }
+    if (i < body->ninputs) {
+      src_lo = outer->in_lo[in->body_inputs[i]] + outer->base;
+      src_hi = outer->in_hi[in->body_inputs[i]] + outer->base;
+    } else {
+      src_lo = outer->reg_lo + (size_t)in->hoisted[i - body->ninputs] * ALG_TAPE_CHUNK;
+      src_hi = outer->reg_hi + (size_t)in->hoisted[i - body->ninputs] * ALG_TAPE_CHUNK;
+    }
     double *l = buf + 2 * i * ALG_TAPE_CHUNK, *h = l + ALG_TAPE_CHUNK;
     for (size_t j = 0; j < m; j++) {
       size_t q = pts ? pts[j] : p;
-      l[j] = in_lo[src][q];
-      h[j] = in_hi[src][q];
+      l[j] = src_lo[q];
+      h[j] = src_hi[q];
     }
     blo[i] = l;
     bhi[i] = h;
@@ -556,13 +691,12 @@ static void body_inputs(const TapeInsn *in, size_t m, const double *const *in_lo
 
 /* As eval_bigop of eval.c: ends rounded inward to integers; empty ranges give the neutral value;
    short ranges are walked (the body as a batch over the indices), others enclosed. */
-static int eval_bigop(const TapeInsn *in, size_t n, const double *const *in_lo,
-                      const double *const *in_hi, size_t base, const double *llo,
+static int eval_bigop(const TapeInsn *in, size_t n, const Outer *outer, const double *llo,
                       const double *lhi, const double *ulo, const double *uhi, double *dlo,
                       double *dhi, unsigned long loop_limit) {
   AlgKind kind = (AlgKind)in->n;
   const AlgTape *body = in->body;
-  size_t m_in = body->ninputs ? body->ninputs : 1;
+  size_t m_in = body->ninputs + body->nhoisted ? body->ninputs + body->nhoisted : 1;
   double *buf = malloc((2 * m_in + 6) * ALG_TAPE_CHUNK * sizeof *buf);
   const double **ptrs = malloc(2 * m_in * sizeof *ptrs);
   size_t *ext = malloc(ALG_TAPE_CHUNK * sizeof *ext);
@@ -587,7 +721,7 @@ static int eval_bigop(const TapeInsn *in, size_t n, const double *const *in_lo,
       for (double i = lower.lo; i <= upper.lo && status == 0;) {
         size_t m = 0;
         for (; m < ALG_TAPE_CHUNK && i <= upper.lo; m++, i++) idx_lo[m] = idx_hi[m] = i;
-        body_inputs(in, m, in_lo, in_hi, base + k, NULL, idx_lo, idx_hi, buf, ptrs, ptrs + m_in);
+        body_inputs(in, m, outer, k, NULL, idx_lo, idx_hi, buf, ptrs, ptrs + m_in);
         status = alg_tape_eval(body, m, ptrs, ptrs + m_in, vlo, vhi);
         for (size_t j = 0; j < m && status == 0; j++, first = 0)
           acc = combine(kind, acc, ik_make(vlo[j], vhi[j]), first);
@@ -603,9 +737,7 @@ static int eval_bigop(const TapeInsn *in, size_t n, const double *const *in_lo,
     dhi[k] = acc.hi;
   }
   if (next && status == 0) {
-    size_t pts[ALG_TAPE_CHUNK];
-    for (size_t j = 0; j < next; j++) pts[j] = base + ext[j];
-    body_inputs(in, next, in_lo, in_hi, 0, pts, ext_lo, ext_hi, buf, ptrs, ptrs + m_in);
+    body_inputs(in, next, outer, 0, ext, ext_lo, ext_hi, buf, ptrs, ptrs + m_in);
     status = alg_tape_eval(body, next, ptrs, ptrs + m_in, vlo, vhi);
     for (size_t j = 0; j < next && status == 0; j++) {
       size_t k = ext[j];

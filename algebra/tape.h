@@ -13,7 +13,7 @@
 ** limit of the context (alg_ctx_loop_limit, read at compile time) indices, by evaluating the body
 ** as a batch over the indices (the other symbols broadcast); otherwise by the interval extension
 ** of the body over the hull of the range. Subexpressions of a body that do not depend on the
-** index are recomputed for each index (not hoisted).
+** index are computed once per point outside the body and read by it as inputs (hoisted).
 */
 #ifndef PAMC_TAPE_H
 #define PAMC_TAPE_H

@@ -230,6 +230,11 @@ static const IdiomModel idioms[] = {
   {"block_nodes.pam", "P", "ranks on nodes of 4, node[floor(p / 4)] = fcfs(4), then its nic"},
   {"block_nodes_par.pam", "P", "the same, nic || disk of the node, then an ack on the nic"},
   {"block_nodes_shared.pam", "P", "4 ranks to a node of 2 cores (fcfs(2)), then its nic"},
+  {"line_par.pam", "P", "line without wrap, if (p > 0) nic[p - 1] || if (p < P - 1) nic[p + 1]"},
+  {"line_chain.pam", "P", "the same one message after the other, unequal work (p % 2)"},
+  {"grid_edge.pam", "Q", "Q x Q grid without wrap, four guarded sends at once"},
+  {"root_work.pam", "P", "if (p == 0) root's work else work and a report to the root"},
+  {"remainder_cores.pam", "N", "N tasks over 8 workers, if (w < N % P) one more, on fcfs(4) cores"},
   {"master_rounds.pam", "P", "master/worker in rounds: master, then own cpu, repeat (rounds)"},
 };
 

@@ -454,7 +454,20 @@ static Column *make_columns(Program *prog, const CliOptions *opts, const Sweep *
   return columns;
 }
 
-/* Walks the sweep in batches: evaluates, checks, prints. Returns an exit status. */
+/* Copies the rows held back in held to standard output. 0, or 1 when they could not be written
+** to held or read back. */
+static int release_rows(FILE *held) {
+  char line[4096];   /* through stdout's buffer as the rows were: a write error keeps its errno */
+  if (fflush(held) != 0 || ferror(held)) return 1;
+  rewind(held);
+  while (fgets(line, sizeof line, held)) fputs(line, stdout);
+  return ferror(held) != 0;
+}
+
+/* Walks the sweep in batches: evaluates, checks, prints. The rows go to a temporary file first
+** and to standard output only once every point has passed: a point that fails leaves nothing
+** printed (a failure at the last point of a sweep printed the rows before it). Returns an exit
+** status. */
 static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const Decl **axis_decls,
                      Output *o, DiagList *diags) {
   PredictPlan plan;
@@ -465,11 +478,13 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
   const Decl *entry = program_entry(prog);
   PredictBatch *batch = malloc(sizeof *batch);
   double *values = malloc((size_t)SWEEP_MAX_AXES * PREDICT_BATCH * sizeof *values);
-  if (!batch || !values) {
+  FILE *held = tmpfile();
+  if (!batch || !values || !held) {
     free(batch);
     free(values);
+    if (held) fclose(held);
     predict_plan_free(&plan);
-    fputs("pamc predict: out of memory\n", stderr);
+    fprintf(stderr, "pamc predict: %s\n", held ? "out of memory" : "cannot open a temporary file");
     return EXIT_IO;
   }
   const double *axis_values[SWEEP_MAX_AXES];
@@ -477,7 +492,7 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
   int result = EXIT_OK;
   double point[SWEEP_MAX_AXES];
   sweep_rewind(sweep);
-  print_header(stdout, o);
+  print_header(held, o);
   for (;;) {
     int n = 0;
     while (n < PREDICT_BATCH && sweep_next(sweep, point)) {
@@ -508,7 +523,7 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
       for (int a = 0; a < sweep->axis_count; a++) point[a] = axis_values[a][k];
       const RunsConfig *m = o->measured ? predict_measured_row(o->measured, point, batch->lo[k],
                                                                batch->est[k], batch->hi[k]) : NULL;
-      print_row(stdout, o, point, batch->lo[k], batch->est[k], batch->hi[k],
+      print_row(held, o, point, batch->lo[k], batch->est[k], batch->hi[k],
                 r->terms[batch->bottleneck[k]].name, m);
       if (o->plot && sweep->axis_count > 0) {
         char label[PREDICT_PLOT_LABEL_SIZE], err[256];
@@ -534,7 +549,12 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
     }
     if (n < PREDICT_BATCH) break;
   }
-  if (result == EXIT_OK) print_footer(stdout, o);
+  if (result == EXIT_OK) print_footer(held, o);
+  if (result == EXIT_OK && release_rows(held)) {
+    fputs("pamc predict: cannot write or read back the temporary file of the rows\n", stderr);
+    result = EXIT_IO;
+  }
+  fclose(held);
   if (result == EXIT_OK && o->measured)
     predict_measured_summary(o->measured, o->rows, o->format == FORMAT_TABLE ? stdout : stderr);
   free(values);

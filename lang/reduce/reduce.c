@@ -90,12 +90,14 @@ static void reduce_parallel(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   int n = s->u.block.count;
   Summary *br = arena_alloc(&c->arena, (size_t)(n ? n : 1) * sizeof *br);
   reduce_sum_init(c, out);
+  c->concurrent++;
   for (int i = 0; i < n; i++) {
     reduce_stmt(c, env, s->u.block.items[i], &br[i]);
     out->phi_lo = alg_max(g, out->phi_lo, br[i].phi_lo);
     out->phi_hi = alg_max(g, out->phi_hi, br[i].phi_hi);
     out->L = alg_max(g, out->L, br[i].L);
   }
+  c->concurrent--;
   reduce_merge_all(c, out, br, n);
   out->L = alg_max(g, out->L, reduce_load_lo(c, out));
   RReach reach;
@@ -200,8 +202,25 @@ static void reduce_repeat(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   AlgExpr *one = alg_num_int(c->alg, 1);
   AlgSymbol *i = reduce_index_new(c, "repeat", s->loc, "_", one, n);
   Summary body;
+  int bound = env->nbinders < EVAL_MAX_INDICES;   /* for the checks of the body: it runs when n >= 1 */
+  if (bound) env->binders[env->nbinders++] = (RBinder){i, one, n};
   reduce_stmt(c, env, s->u.repeat.body, &body);
+  if (bound) env->nbinders--;
   seq_loop(c, i, one, n, &body, out);
+}
+
+/* A par whose range an `if` on its index split into pieces (`if (p == 0) A else B`): the
+** order-aware rules (reduce_order.c) read it whole, the `if` walked with the index symbolic, each
+** side's uses made by the branches where its condition holds; their bounds hold beside the
+** pieces' (T_lo the larger, T_hi the smaller). Returns what reduce_order_par returns. */
+static int order_whole(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b, Summary *out, int noted) {
+  if (env->depth >= EVAL_MAX_INDICES) return 0;
+  RPiece whole;
+  memset(&whole, 0, sizeof whole);
+  whole.index = reduce_index_new(c, reduce_loop_kind(s), s->loc, s->u.loop.var.name, a, b);
+  whole.lo = a; whole.hi = b; whole.stmt = s->u.loop.body;
+  whole.value = alg_sym(c->alg, whole.index);
+  return reduce_order_par(c, env, &whole, out, noted);
 }
 
 /* par(i=a,b) S(i): phi = max_i phi(i), D = sum_i D(i), L = max(max_i L(i), max_r D_r/m_r),
@@ -211,7 +230,9 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   AlgExpr *a = reduce_expr(c, env, s->u.loop.lo), *b = reduce_expr(c, env, s->u.loop.hi);
   int families = c->nfam_locs;   /* families noted before this par (reduce_approx.c) */
   RPiece *pieces; Summary *bodies;
+  c->concurrent++;
   int count = loop_pieces(c, env, s, a, b, &pieces, &bodies);
+  c->concurrent--;
   reduce_sum_init(c, out);
   out->chain = count == 0;
   if (count == 0) return;
@@ -247,6 +268,8 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   ** waits, their notes go (the body's own U feeds no bound of the par: the par's U is built from
   ** the bodies' phi; a body that calls a process with || inside keeps them) */
   if (count == 1 && reduce_order_par(c, env, &pieces[0], out, c->nfam_locs > families))
+    c->nfam_locs = families;
+  else if (count > 1 && order_whole(c, env, s, a, b, out, c->nfam_locs > families))
     c->nfam_locs = families;
 }
 
@@ -312,7 +335,9 @@ static void reduce_call(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   REnv inner; memset(&inner, 0, sizeof inner);
   inner.args = args; inner.argc = n;
   reduce_env_inherit(&inner, env);
+  c->concurrent++;   /* its summary serves every call of it, some perhaps beside others */
   reduce_stmt(c, &inner, proc->u.process.body, out);
+  c->concurrent--;
   reduce_memo_add(c, proc, args, n, out);
 }
 

@@ -18,15 +18,34 @@ void reduce_env_inherit(REnv *inner, const REnv *outer) {
   inner->guard = outer->guard;
 }
 
-/* value taken over the enclosing loops, innermost first: its minimum, or maximum (want_max). */
-static AlgExpr *over_loops(RCtx *c, const REnv *env, AlgExpr *value, int want_max) {
-  for (int k = env->nbinders - 1; k >= 0; k--) {
+/* value taken over the n outermost enclosing loops, innermost first: its minimum, or maximum
+** (want_max). */
+static AlgExpr *over_loops(RCtx *c, const REnv *env, int n, AlgExpr *value, int want_max) {
+  for (int k = n - 1; k >= 0; k--) {
     const RBinder *b = &env->binders[k];
     if (!alg_contains(value, b->index)) continue;
     value = want_max ? alg_max_over(c->alg, b->index, b->lo, b->hi, value)
                      : alg_min_over(c->alg, b->index, b->lo, b->hi, value);
   }
   return value;
+}
+
+/* Where the statement may run: its guard, and each enclosing range non-empty for some value of
+** the indices outside it (max over them of hi - lo >= 0; a range empty at every point masks the
+** check: `par (w = 1, P - 1) repeat (N / (P - 1)) ...` at P = 1 runs nothing and divides by
+** nothing). A point where the statement runs satisfies this, so no failing check is masked.
+** NULL: everywhere. */
+static AlgExpr *runs_somewhere(RCtx *c, const REnv *env) {
+  AlgCtx *g = c->alg;
+  AlgExpr *runs = env->guard;
+  for (int k = 0; k < env->nbinders; k++) {
+    const RBinder *b = &env->binders[k];
+    AlgExpr *room = over_loops(c, env, k, alg_sub(g, b->hi, b->lo), 1);
+    AlgExpr *open = alg_cmp(g, ALG_CMP_GE, room, alg_num_int(g, 0));
+    if (alg_is_num(open, 1)) continue;
+    runs = runs ? alg_and(g, runs, open) : open;
+  }
+  return runs;
 }
 
 /* 1 when every free symbol of value is a param or const of the result. */
@@ -76,12 +95,13 @@ void reduce_check(RCtx *c, const REnv *env, ReduceCheckKind kind, AlgExpr *value
     REnv none; memset(&none, 0, sizeof none);
     limit = reduce_expr(c, &none, family->u.resource.count);
   }
-  if (env->guard) {   /* where the statement does not run, a value that passes */
+  AlgExpr *runs = runs_somewhere(c, env);
+  if (runs) {   /* where the statement does not run, a value that passes */
     AlgExpr *pass = alg_num_int(g, kind == REDUCE_CHECK_NONZERO ? 1 : 0);
-    value = alg_cond(g, env->guard, value, pass);
+    value = alg_cond(g, runs, value, pass);
   }
-  if (kind == REDUCE_CHECK_INDEX) value_hi = over_loops(c, env, value, 1);
-  if (kind == REDUCE_CHECK_NONNEG || kind == REDUCE_CHECK_INDEX) value = over_loops(c, env, value, 0);
+  if (kind == REDUCE_CHECK_INDEX) value_hi = over_loops(c, env, env->nbinders, value, 1);
+  if (kind == REDUCE_CHECK_NONNEG || kind == REDUCE_CHECK_INDEX) value = over_loops(c, env, env->nbinders, value, 0);
   if (holds(c, kind, value, value_hi, limit)) return;
   if (!only_params(c, value) || (value_hi && !only_params(c, value_hi)) || (limit && !only_params(c, limit)))
     return;   /* an index of an expression binder, or a loop the check cannot be taken over */
