@@ -99,18 +99,11 @@ static AlgInterval eval_bigop(EvalState *st, const AlgExpr *e) {
 
 static AlgInterval eval_node(EvalState *st, const AlgExpr *e);
 
-/* 1 when e may depend on an index rebound by a walk in progress: its symbols meet theirs, but a
-   big operator over one of them binds it anew (the sum over w of a demand inside the body of the
-   max over w of a wait) and depends on it through its ends only. */
+/* 1 when e may depend on an index rebound by a walk in progress (alg_may_depend; beyond
+   EVAL_MASKED walks, on any symbol). */
 static int may_depend(const EvalState *st, const AlgExpr *e) {
   if (!(e->symbols_mask & st->rebound_mask)) return 0;
-  if (e->kind < ALG_SUM || e->kind > ALG_MINOVER || st->rebound > EVAL_MASKED) return 1;
-  const AlgSymbol *own = e->kids[0]->u.sym;
-  unsigned long long others = 0;
-  for (int k = 0; k < st->rebound; k++)
-    if (st->bound[k] != own) others |= 1ULL << (st->bound[k]->id % 64);
-  return ((e->kids[1]->symbols_mask | e->kids[2]->symbols_mask) & st->rebound_mask) ||
-         (e->kids[3]->symbols_mask & others);
+  return st->rebound > EVAL_MASKED || alg_may_depend(e, st->bound, st->rebound);
 }
 
 /* Bounds over the admissible values are a fixed property of a node: remembered by id for a node

@@ -122,30 +122,13 @@ typedef struct Hoist {
   int failed;                 /* out of memory, or nested too deep: hoist nothing */
 } Hoist;
 
-static unsigned long long bound_bits(const Hoist *h, const AlgSymbol *except) {
-  unsigned long long bits = 0;
-  for (int k = 0; k < h->nbound; k++)
-    if (h->bound[k] != except) bits |= 1ULL << (h->bound[k]->id % 64);
-  return bits;
-}
-
-/* 1 when e may depend on a bound index: its symbols meet theirs, except that a big operator over
-   one of them binds it anew (the sum over w of a demand inside the max over w of a wait). */
-static int hoist_depends(const Hoist *h, const AlgExpr *e) {
-  unsigned long long all = bound_bits(h, NULL);
-  if (!(e->symbols_mask & all)) return 0;
-  if (e->kind < ALG_SUM || e->kind > ALG_MINOVER) return 1;
-  return ((e->kids[1]->symbols_mask | e->kids[2]->symbols_mask) & all) ||
-         (e->kids[3]->symbols_mask & bound_bits(h, e->kids[0]->u.sym));
-}
-
 static void hoist_scan(Hoist *h, AlgExpr *e) {
   if (h->failed || e->nkids == 0) return;
   if (e->id < h->seen_size) {
     if (h->seen[e->id]) return;
     h->seen[e->id] = 1;
   }
-  if (!hoist_depends(h, e)) {
+  if (!alg_may_depend(e, h->bound, h->nbound)) {
     if (h->count == h->cap) {
       size_t cap = h->cap ? 2 * h->cap : 8;
       AlgExpr **grown = realloc(h->items, cap * sizeof *grown);
