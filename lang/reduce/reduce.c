@@ -90,12 +90,14 @@ static void reduce_parallel(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   int n = s->u.block.count;
   Summary *br = arena_alloc(&c->arena, (size_t)(n ? n : 1) * sizeof *br);
   reduce_sum_init(c, out);
+  c->concurrent++;
   for (int i = 0; i < n; i++) {
     reduce_stmt(c, env, s->u.block.items[i], &br[i]);
     out->phi_lo = alg_max(g, out->phi_lo, br[i].phi_lo);
     out->phi_hi = alg_max(g, out->phi_hi, br[i].phi_hi);
     out->L = alg_max(g, out->L, br[i].L);
   }
+  c->concurrent--;
   reduce_merge_all(c, out, br, n);
   out->L = alg_max(g, out->L, reduce_load_lo(c, out));
   RReach reach;
@@ -214,7 +216,9 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   AlgExpr *a = reduce_expr(c, env, s->u.loop.lo), *b = reduce_expr(c, env, s->u.loop.hi);
   int families = c->nfam_locs;   /* families noted before this par (reduce_approx.c) */
   RPiece *pieces; Summary *bodies;
+  c->concurrent++;
   int count = loop_pieces(c, env, s, a, b, &pieces, &bodies);
+  c->concurrent--;
   reduce_sum_init(c, out);
   out->chain = count == 0;
   if (count == 0) return;
@@ -315,7 +319,9 @@ static void reduce_call(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   REnv inner; memset(&inner, 0, sizeof inner);
   inner.args = args; inner.argc = n;
   reduce_env_inherit(&inner, env);
+  c->concurrent++;   /* its summary serves every call of it, some perhaps beside others */
   reduce_stmt(c, &inner, proc->u.process.body, out);
+  c->concurrent--;
   reduce_memo_add(c, proc, args, n, out);
 }
 

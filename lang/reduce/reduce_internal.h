@@ -74,6 +74,9 @@ typedef struct RCtx {
   size_t memo_count;      /* calls memoised */
   RChecks checks;         /* evaluation checks */
   int mixing;             /* 1 in the pass that mixes the branches of choose (expected value) */
+  int concurrent;         /* > 0 while reducing what may run beside other statements or beside
+                             itself: a branch of || or par, a called process (its memoised
+                             summary serves every call) */
   struct RIndexLoc *index_locs; /* every loop index made, with its loop (reduce_approx.c) */
   int nindex_locs, index_locs_cap; /* used / allocated */
   struct RFamLoc *fam_locs; /* families whose waits were taken as one resource's */

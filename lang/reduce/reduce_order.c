@@ -1023,7 +1023,7 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   AlgExpr *sites = w->subset ? NULL : fork_lower(w, body.exact);
   if (sites) lower = lower ? alg_max(g, lower, sites) : sites;
   /* the lengthened walk serves the drift rule and the bounded clients (walked once, when needed) */
-  int drifts = !w->subset && w->forks && w->outer_loops == 1;
+  int drifts = !w->subset && w->forks && w->outer_loops == 1 && c->concurrent == 0;
   OWalk *again = drifts ? lengthened(w, env, p) : NULL;
   AlgExpr *drift = again ? drift_lower(w, again, body.exact) : NULL;
   if (drift) lower = lower ? alg_max(g, lower, drift) : drift;
