@@ -226,6 +226,11 @@ static const IdiomModel idioms[] = {
   {"grid_par.pam", "Q", "Q x Q torus halo, four sends at once"},
   {"grid_par_drift.pam", "Q", "the same without a barrier, par (p) repeat (steps)"},
   {"bus_par.pam", "P", "two messages at once on one shared bus"},
+  {"line_par.pam", "P", "line without wrap, if (p > 0) nic[p - 1] || if (p < P - 1) nic[p + 1]"},
+  {"line_chain.pam", "P", "the same one message after the other, unequal work (p % 2)"},
+  {"grid_edge.pam", "Q", "Q x Q grid without wrap, four guarded sends at once"},
+  {"root_work.pam", "P", "if (p == 0) root's work else work and a report to the root"},
+  {"remainder_cores.pam", "N", "N tasks over 8 workers, if (w < N % P) one more, on fcfs(4) cores"},
   {"master_rounds.pam", "P", "master/worker in rounds: master, then own cpu, repeat (rounds)"},
 };
 

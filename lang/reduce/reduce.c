@@ -209,6 +209,20 @@ static void reduce_repeat(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   seq_loop(c, i, one, n, &body, out);
 }
 
+/* A par whose range an `if` on its index split into pieces (`if (p == 0) A else B`): the
+** order-aware rules (reduce_order.c) read it whole, the `if` walked with the index symbolic, each
+** side's uses made by the branches where its condition holds; their bounds hold beside the
+** pieces' (T_lo the larger, T_hi the smaller). Returns what reduce_order_par returns. */
+static int order_whole(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b, Summary *out, int noted) {
+  if (env->depth >= EVAL_MAX_INDICES) return 0;
+  RPiece whole;
+  memset(&whole, 0, sizeof whole);
+  whole.index = reduce_index_new(c, reduce_loop_kind(s), s->loc, s->u.loop.var.name, a, b);
+  whole.lo = a; whole.hi = b; whole.stmt = s->u.loop.body;
+  whole.value = alg_sym(c->alg, whole.index);
+  return reduce_order_par(c, env, &whole, out, noted);
+}
+
 /* par(i=a,b) S(i): phi = max_i phi(i), D = sum_i D(i), L = max(max_i L(i), max_r D_r/m_r),
 ** U = max_i (phi(i) + sum_r W_r(i)/m_r); over each piece of the range, the pieces in parallel. */
 static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
@@ -254,6 +268,8 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   ** waits, their notes go (the body's own U feeds no bound of the par: the par's U is built from
   ** the bodies' phi; a body that calls a process with || inside keeps them) */
   if (count == 1 && reduce_order_par(c, env, &pieces[0], out, c->nfam_locs > families))
+    c->nfam_locs = families;
+  else if (count > 1 && order_whole(c, env, s, a, b, out, c->nfam_locs > families))
     c->nfam_locs = families;
 }
 

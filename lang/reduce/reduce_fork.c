@@ -140,7 +140,7 @@ int fork_waits(OWalk *w) {
 static int onto_site(OWalk *w, const OStage *st) {
   RCtx *c = w->c;
   const Decl *res = st->res;
-  if (st->cls != USE_OWN || !st->loop_free || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
+  if (st->cls != USE_OWN || st->kguard || !st->loop_free || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
   if (st->reps > 1 || (st->rep && st->guard && alg_contains(st->guard, st->rep))) return 0;
   if (!res->u.resource.count || res->u.resource.discipline == DISC_PS) return 0;
   REnv none;
@@ -153,7 +153,7 @@ static int onto_site(OWalk *w, const OStage *st) {
 ** index) of an FCFS resource, outside pars of the body, outside loops or in one plain loop: its
 ** member gets n requests from it (per iteration of the loop). */
 static int fixed_site(const OStage *st) {
-  if (st->cls != USE_STAGE || st->reps || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
+  if (st->cls != USE_STAGE || st->kguard || st->reps || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
   return st->res->u.resource.discipline != DISC_PS;
 }
 
@@ -212,11 +212,104 @@ AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total) {
   return alg_add(g, alg_add(g, head, serve), tail);
 }
 
+/* The shift o of a member index k + o (o an integer free of the branch), else NULL. */
+static AlgExpr *plain_shift(OWalk *w, AlgExpr *index) {
+  if (w->k2 || !index) return NULL;
+  AlgExpr *o = alg_sub(w->c->alg, index, alg_sym(w->c->alg, w->k));
+  return !alg_contains(o, w->k) && order_integer_valued(w->c, o) ? o : NULL;
+}
+
+/* 1 when st can join a group of the rule below: a use on an FCFS family at a shift k + o of the
+** branch, outside loops of the body or in one plain loop, not inside a par of the body. */
+static int shifted_site(OWalk *w, const OStage *st) {
+  if (st->cls != USE_OWN || !st->loop_free || st->loops > 1 || (st->loops == 1 && !st->loop) || st->reps) return 0;
+  if (!st->res->u.resource.count || st->res->u.resource.discipline == DISC_PS) return 0;
+  return plain_shift(w, st->index) != NULL;
+}
+
+/* min over the sites that request (run[j] true) of v[j]: the min over all sites of
+** `run ? v : the largest v` (some site runs where it is used). */
+static AlgExpr *least_running(RCtx *c, AlgExpr **run, AlgExpr **v, int n) {
+  AlgCtx *g = c->alg;
+  AlgExpr *top = alg_max_n(g, (size_t)n, v), *best = NULL;
+  for (int j = 0; j < n; j++) {
+    AlgExpr *x = alg_cond(g, run[j], v[j], top);
+    best = best ? alg_min(g, best, x) : x;
+  }
+  return best;
+}
+
+/* Number of members a group of the rule below is counted at: the middle of the branch range and
+** its two neighbours (an interior member of a line, and of a grid written with one index). */
+#define COUNTED_AT 3
+
+/* The group's bound at member q: s sites j at shifts o_j, site j requests q from branch
+** k_j = q - o_j when k_j is in range and its guard holds there (run_j). */
+static AlgExpr *counted_at(OWalk *w, const int *set, int s, AlgExpr *q, AlgExpr *total) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *run[ORDER_MAX_STAGES], *head[ORDER_MAX_STAGES], *t[ORDER_MAX_STAGES], *tail[ORDER_MAX_STAGES];
+  AlgExpr *count = zero(c), *sum = zero(c);
+  for (int j = 0; j < s; j++) {
+    const OStage *o = &w->stages[set[j]];
+    AlgExpr *kj = alg_sub(g, q, plain_shift(w, o->index));
+    run[j] = alg_and(g, alg_cmp(g, ALG_CMP_LE, w->ka, kj), alg_cmp(g, ALG_CMP_LE, kj, w->kb));
+    if (o->kguard) run[j] = alg_and(g, run[j], alg_subst(g, o->kguard, w->k, kj));
+    head[j] = alg_subst(g, o->head, w->k, kj);
+    t[j] = alg_subst(g, o->t, w->k, kj);
+    tail[j] = alg_subst(g, order_tail(w, o, total), w->k, kj);
+    count = alg_add(g, count, alg_cond(g, run[j], alg_num_int(g, 1), zero(c)));
+    sum = alg_add(g, sum, alg_cond(g, run[j], t[j], zero(c)));
+  }
+  AlgExpr *m = reduce_mult(c, w->stages[set[0]].res);
+  AlgExpr *serve = alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), least_running(c, run, t, s)),
+                           alg_div(g, sum, m));
+  AlgExpr *lo = alg_add(g, alg_add(g, least_running(c, run, head, s), serve), least_running(c, run, tail, s));
+  return alg_cond(g, alg_cmp(g, ALG_CMP_GE, count, alg_num_int(g, 1)), lo, zero(c));
+}
+
+/* Rule (order-aware lower bound, a member counted): sites of one FCFS family at shifts k + o_j of
+** the branch (o_j integers free of k), some of them made only where an `if` on k lets the branch
+** (their guards: a line or a grid without wrap, `if (p > 0) use(nic[p - 1], m)`), under the same
+** conditions free of k and in the same loop. Member q gets a request from site j exactly when
+** k_j = q - o_j is a branch and site j's guard holds at k_j: c(q) requests in all, each by a
+** known branch at a known head, duration and tail. So for any member q with c(q) >= 1
+**   T >= min_j head_j(k_j) + max(ceil(c(q) / m) * min_j t_j(k_j), sum_j t_j(k_j) / m) + min_j tail_j(k_j)
+** (j over the sites that request q): no server of q starts before the least head, the busiest of
+** its m servers serves ceil(c(q) / m) requests one after another, all serve the sum at most m at
+** a time, and the branch whose request ends last still runs its tail. Taken at the middle member
+** of the branch range and its two neighbours. Returns the bound of the group stage i leads (not
+** yet over its loop), or NULL when stage i does not lead a group of two sites or more with a
+** guard among them. */
+static AlgExpr *counted_group(OWalk *w, int i, AlgExpr *total) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  const OStage *st = &w->stages[i];
+  if (!shifted_site(w, st)) return NULL;
+  int set[ORDER_MAX_STAGES], s = 0, guards = 0;
+  for (int j = 0; j < w->nstages; j++) {
+    const OStage *o = &w->stages[j];
+    if (o->res != st->res || o->guard != st->guard || o->loop != st->loop || !shifted_site(w, o)) continue;
+    if (j < i) return NULL;   /* an earlier stage leads this group */
+    set[s++] = j;
+    guards += o->kguard != NULL;
+  }
+  if (s < 2 || guards == 0) return NULL;
+  AlgExpr *mid = alg_add(g, w->ka, alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, w->kb, w->ka), alg_num_int(g, 2))));
+  AlgExpr *best = NULL;
+  for (int d = -1; d < COUNTED_AT - 1; d++) {
+    AlgExpr *at = counted_at(w, set, s, alg_add(g, mid, alg_num_int(g, d)), total);
+    best = best ? alg_max(g, best, at) : at;
+  }
+  return best;
+}
+
 /* The order-aware lower bound above: the largest over the groups, each over its loop; or NULL. */
 AlgExpr *fork_lower(OWalk *w, AlgExpr *total) {
   AlgExpr *best = NULL;
   for (int i = 0; i < w->nstages; i++) {
-    AlgExpr *group = fork_group(w, i, total);
+    AlgExpr *group = fork_group(w, i, total), *counted = counted_group(w, i, total);
+    if (counted) group = group ? alg_max(w->c->alg, group, counted) : counted;
     if (!group) continue;
     AlgExpr *lo = order_over_loop(w->c, &w->stages[i], group);
     best = best ? alg_max(w->c->alg, best, lo) : lo;

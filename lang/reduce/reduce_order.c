@@ -322,10 +322,38 @@ static int by_branch(const OWalk *w, AlgExpr *e) {
 }
 
 /* e taken over the branches: kind ALG_MAXOVER, ALG_MINOVER or ALG_SUM. */
+/* Nesting of `c ? x : y` on k that over_range splits (beyond: one bigop over the range). */
+#define ORDER_MAX_COND_SPLIT 4
+
+/* e over k = lo .. hi, kind ALG_MAXOVER or ALG_MINOVER: where e is `c ? x : y` with c a
+** comparison of k (a branch time after an `if` on k walked apart), x over the ranges where c holds
+** and y over those where it fails (cut_ranges, clipped by lo .. hi: the ranges partition it), each
+** range taken only where it is not empty; otherwise one bigop. The pieces have closed forms where
+** the bigop of the whole `?:` has none. */
+static AlgExpr *over_range(const OWalk *w, AlgKind kind, AlgExpr *lo, AlgExpr *hi, AlgExpr *e, int depth) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *tl[4], *th[4];
+  int nt = 0, nf = 0;
+  if (depth >= ORDER_MAX_COND_SPLIT || (kind != ALG_MAXOVER && kind != ALG_MINOVER) || alg_kind(e) != ALG_COND ||
+      !cut_ranges(c, alg_kid(e, 0), w->k, lo, hi, tl, th, &nt, tl + 2, th + 2, &nf))
+    return alg_bigop(g, kind, w->k, lo, hi, e);
+  AlgExpr *best = NULL;
+  for (int r = 0; r < 4; r++) {
+    if ((r < 2 && r >= nt) || (r >= 2 && r - 2 >= nf)) continue;
+    AlgExpr *rlo = alg_max(g, lo, tl[r]), *rhi = alg_min(g, hi, th[r]);
+    if (surely_empty(rlo, rhi, c)) continue;
+    AlgExpr *here = over_range(w, kind, rlo, rhi, alg_kid(e, r < 2 ? 1 : 2), depth + 1);
+    AlgExpr *both = best ? (kind == ALG_MAXOVER ? alg_max(g, here, best) : alg_min(g, here, best)) : here;
+    best = best ? alg_cond(g, alg_cmp(g, ALG_CMP_LE, rlo, rhi), both, best) : here;
+  }
+  return best ? best : alg_bigop(g, kind, w->k, lo, hi, e);
+}
+
 static AlgExpr *over_branches(const OWalk *w, AlgKind kind, AlgExpr *e) {
   AlgCtx *g = w->c->alg;
-  if (w->k2) e = alg_bigop(g, kind, w->k2, w->k2a, w->k2b, e);
-  return alg_bigop(g, kind, w->k, w->ka, w->kb, e);
+  if (w->k2) return alg_bigop(g, kind, w->k, w->ka, w->kb, alg_bigop(g, kind, w->k2, w->k2a, w->k2b, e));
+  return over_range(w, kind, w->ka, w->kb, e, 0);
 }
 
 /* Rule (no queue): m_r - n >= 0 for every admissible value, so the n branches of a chain, each
@@ -423,7 +451,7 @@ static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
     memset(st, 0, sizeof *st);
     st->res = res; st->index = index; st->cls = cls; st->t = t; st->head = zero(c);
     st->site = w->too_many ? -1 : w->nsites - 1;
-    st->guard = w->guard; st->loops = w->nloops; st->loop_free = 1;
+    st->guard = w->guard; st->kguard = w->kguard; st->loops = w->nloops; st->loop_free = 1;
     st->least = t;
     for (int i = w->nloops - 1; i >= 0; i--)
       if (alg_contains(st->least, w->loops[i]))
@@ -594,19 +622,31 @@ static int same_but_member(const OStage *x, const OStage *y) {
          x->reps == y->reps && x->rep == y->rep;
 }
 
-/* The sites of `if (cond(k)) S1 else S2`, S1's in from..mid - 1 and S2's in mid..to - 1, paired in
-** order when they are as many: each pair is one site on member `cond ? x : y` (branch k makes the
-** one request of its side, one at a time, as from one use), the else side's marked as its twin. */
+/* 1 when site sits directly in a side of the `if` being walked: no fork between them (its path
+** is the walk's path at the `if`). */
+static int at_if_level(const OWalk *w, const OSite *site) {
+  return !site->path.deep && !w->path.deep && site->path.depth == w->path.depth;
+}
+
+/* Rule (paired sides): the sites of `if (cond(k)) S1 else S2`, S1's in from..mid - 1 and S2's in
+** mid..to - 1, each S1 site paired with the first unpaired S2 site of the same resource, both
+** directly in their sides (no fork of a side around them): each pair is one site on member
+** `cond ? x : y` (branch k runs one side, so it makes the requests of one of the two sites, one
+** at a time, as from one use), the else side's marked as its twin. */
 static void pair_sites(OWalk *w, AlgExpr *cond, int from, int mid, int to) {
-  if (to - mid != mid - from) return;
-  for (int i = 0; i < mid - from; i++) {
-    OSite *a = &w->sites[from + i], *b = &w->sites[mid + i];
-    if (a->res != b->res || a->twin != b->twin || !a->index != !b->index) continue;
-    AlgExpr *index = a->index == b->index ? a->index : alg_cond(w->c->alg, cond, a->index, b->index);
-    a->index = b->index = index;
-    a->tmax = b->tmax = alg_max(w->c->alg, a->tmax, b->tmax);
-    a->loop_free = b->loop_free = a->loop_free && b->loop_free;
-    b->twin = 1;
+  for (int i = from; i < mid; i++) {
+    OSite *a = &w->sites[i];
+    if (a->twin || !at_if_level(w, a)) continue;
+    for (int j = mid; j < to; j++) {
+      OSite *b = &w->sites[j];
+      if (b->twin || b->res != a->res || !a->index != !b->index || !at_if_level(w, b)) continue;
+      AlgExpr *index = a->index == b->index ? a->index : alg_cond(w->c->alg, cond, a->index, b->index);
+      a->index = b->index = index;
+      a->tmax = b->tmax = alg_max(w->c->alg, a->tmax, b->tmax);
+      a->loop_free = b->loop_free = a->loop_free && b->loop_free;
+      b->twin = 1;
+      break;
+    }
   }
 }
 
@@ -615,36 +655,72 @@ static void pair_sites(OWalk *w, AlgExpr *cond, int from, int mid, int to) {
 ** differ only in the members their uses name is the chain with each such use on member
 ** `cond ? x : y`: every branch runs the same requests at the same instants as before, each to
 ** the member its side names. The member map is then classed as any other (one-to-one pieces:
-** piece_image). Anything else: the walk gives up. */
-static OTime walk_if_branch(OWalk *w, REnv *env, const Stmt *s, AlgExpr *cond) {
+** piece_image). Returns 0 when the sides are not such. */
+static int merge_sides(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from, int mid, AlgExpr *outer) {
   RCtx *c = w->c;
-  if (!s->u.branch.otherwise || w->k2) return fail(w);
-  int from = w->nstages, vary = w->vary, sites = w->nsites;
-  w->kif++;
-  OTime x = walk(w, env, s->u.branch.then);
-  int mid = w->nstages, sites_mid = w->nsites;
-  OTime y = walk(w, env, s->u.branch.otherwise);
-  w->kif--;
-  if (!w->ok) return x;
-  if (w->lengthen) {   /* pass 2: each branch runs its side */
-    OTime r = {alg_cond(c->alg, cond, x.exact, y.exact), alg_max(c->alg, x.stepmax, y.stepmax)};
-    return r;
+  if (x.exact != y.exact || x.stepmax != y.stepmax || w->nstages - mid != mid - from) return 0;
+  for (int i = 0; i < mid - from; i++) {
+    const OStage *a = &w->stages[from + i], *b = &w->stages[mid + i];
+    if (!same_but_member(a, b) || (a->index != b->index && (!a->index || !b->index))) return 0;
   }
-  if (!w->too_many) pair_sites(w, cond, sites, sites_mid, w->nsites);
-  if (x.exact != y.exact || x.stepmax != y.stepmax || w->nstages - mid != mid - from) return fail(w);
-  w->vary = vary;
   if (by_branch(w, x.exact)) w->vary = 1;
   for (int i = 0; i < mid - from; i++) {
     OStage *a = &w->stages[from + i];
     const OStage *b = &w->stages[mid + i];
-    if (!same_but_member(a, b) || (a->index != b->index && (!a->index || !b->index))) return fail(w);
     a->index = a->index == b->index ? a->index : alg_cond(c->alg, cond, a->index, b->index);
     a->loop_free = a->loop_free && b->loop_free;
+    a->kguard = outer;
     a->cls = use_class(w, a->res, a->index);
     if (a->cls == USE_OTHER && !w->kif) w->other = 1;
   }
   w->nstages = mid;
-  return x;
+  return 1;
+}
+
+/* Rule (sides walked apart): `if (cond(k)) S1 else S2` (S2 may be absent: nothing) where the
+** sides differ in steps or times: branch k runs S1 where cond(k) holds and S2 elsewhere, so its
+** time is cond ? phi(S1) : phi(S2), and each use of S1 is made only by branches where cond holds
+** (its kguard), each of S2 only where it fails. A member one-to-one in k over all branches is so
+** over those that make the request (a subset); a fixed member gets at most n requests. The rules
+** that need every branch to run the same steps (lockstep, tandem line, drift) do not apply; the
+** lower bounds count only the branches a guard lets run. */
+static OTime walk_apart(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from) {
+  RCtx *c = w->c;
+  w->guarded = 1;
+  w->vary = 1;
+  for (int i = from; i < w->nstages; i++)
+    if (w->stages[i].cls == USE_OTHER && !w->kif) w->other = 1;
+  OTime r = {alg_cond(c->alg, cond, x.exact, y.exact), alg_max(c->alg, x.stepmax, y.stepmax)};
+  return r;
+}
+
+/* if (cond(k)) S1 else S2 in the body, cond depending on the branch: the sides merged into one
+** (merge_sides) when they differ only in members, else walked apart (walk_apart); their sites
+** paired (pair_sites). */
+static OTime walk_if_branch(OWalk *w, REnv *env, const Stmt *s, AlgExpr *cond) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  OTime none = {zero(c), zero(c)};
+  if (w->k2) return fail(w);
+  int from = w->nstages, vary = w->vary, sites = w->nsites;
+  AlgExpr *outer = w->kguard, *otherwise = alg_not(g, cond);
+  w->kif++;
+  w->kguard = outer ? alg_and(g, outer, cond) : cond;
+  OTime x = walk(w, env, s->u.branch.then);
+  int mid = w->nstages, sites_mid = w->nsites;
+  w->kguard = outer ? alg_and(g, outer, otherwise) : otherwise;
+  OTime y = s->u.branch.otherwise && w->ok ? walk(w, env, s->u.branch.otherwise) : none;
+  w->kguard = outer;
+  w->kif--;
+  if (!w->ok) return x;
+  if (w->lengthen) {   /* pass 2: each branch runs its side */
+    OTime r = {alg_cond(g, cond, x.exact, y.exact), alg_max(g, x.stepmax, y.stepmax)};
+    return r;
+  }
+  if (!w->too_many) pair_sites(w, cond, sites, sites_mid, w->nsites);
+  w->vary = vary;
+  if (s->u.branch.otherwise && merge_sides(w, cond, x, y, from, mid, outer)) return x;
+  return walk_apart(w, cond, x, y, from);
 }
 
 /* if (cond) S1 else S2 with cond free of k: every branch takes the same side. */
@@ -795,6 +871,61 @@ AlgExpr *order_tail(const OWalk *w, const OStage *st, AlgExpr *total) {
   return st->gap ? alg_sub(g, tail, st->gap) : tail;
 }
 
+/* The ranges of k = ka .. kb where guard holds, when guard is one comparison of k with an
+** integer-valued expression free of it (cut_ranges, clipped by ka .. kb; the ranges empty for
+** every value left out): their number, 0 when none is left, -1 when guard is no such comparison. */
+static int guard_ranges(const OWalk *w, AlgExpr *guard, AlgExpr *lo[2], AlgExpr *hi[2]) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *tl[2], *th[2], *fl[2], *fh[2];
+  int nt = 0, nf = 0, n = 0;
+  if (w->k2 || !cut_ranges(c, guard, w->k, w->ka, w->kb, tl, th, &nt, fl, fh, &nf)) return -1;
+  for (int r = 0; r < nt; r++) {
+    lo[n] = alg_max(g, w->ka, tl[r]); hi[n] = alg_min(g, w->kb, th[r]);
+    if (!surely_empty(lo[n], hi[n], c)) n++;
+  }
+  return n;
+}
+
+/* The least of x over the branches of n ranges (at least one of them not empty where this is
+** used): the min over each range, a range taken only where it is not empty. */
+static AlgExpr *least_over_ranges(const OWalk *w, int n, AlgExpr **lo, AlgExpr **hi, AlgExpr *x) {
+  AlgCtx *g = w->c->alg;
+  AlgExpr *best = NULL;
+  for (int r = n - 1; r >= 0; r--) {
+    AlgExpr *here = alg_bigop(g, ALG_MINOVER, w->k, lo[r], hi[r], x);
+    best = best ? alg_cond(g, alg_cmp(g, ALG_CMP_LE, lo[r], hi[r]), alg_min(g, here, best), best) : here;
+  }
+  return best;
+}
+
+/* Rule (order-aware lower bound, a stage some branches skip): a use of a fixed member (a plain
+** resource) that only the branches where its guard holds make, outside loops of the body or in
+** one (per iteration), is requested once by each of the q branches of the ranges where the guard
+** holds (one comparison of k: guard_ranges):
+**   T >= min head(k) + max(ceil(q / m_r), q / m_r) * min t(k) + min tail(k)   (q >= 1)
+** the minima over those branches (ps: max(1, q / c) min t). The argument of the stage rule below
+** with the q requesting branches; other requests on the member (other uses of the resource) only
+** delay these. */
+static AlgExpr *guarded_stage_lower(OWalk *w, const OStage *st, AlgExpr *tail) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *lo[2], *hi[2];
+  if (st->cls != USE_STAGE || st->loops > 1 || (st->loops == 1 && !st->loop) || st->reps) return NULL;
+  int n = guard_ranges(w, st->kguard, lo, hi);
+  if (n <= 0) return NULL;
+  AlgExpr *q = zero(c);
+  for (int r = 0; r < n; r++)
+    q = alg_add(g, q, alg_max(g, zero(c), alg_add(g, alg_sub(g, hi[r], lo[r]), alg_num_int(g, 1))));
+  AlgExpr *m = reduce_mult(c, st->res), *t_min = least_over_ranges(w, n, lo, hi, st->t);
+  AlgExpr *busy = alg_div(g, alg_mul(g, q, t_min), m);
+  AlgExpr *first = st->res->u.resource.discipline == DISC_PS ? t_min
+                 : alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)), t_min);
+  AlgExpr *bound = alg_add(g, alg_add(g, least_over_ranges(w, n, lo, hi, st->head), alg_max(g, first, busy)),
+                           least_over_ranges(w, n, lo, hi, tail));
+  return over_stage_loop(c, st, alg_cond(g, alg_cmp(g, ALG_CMP_GE, q, alg_num_int(g, 1)), bound, zero(c)));
+}
+
 /* Rule (order-aware lower bound): for a member r that every branch requests exactly once, with
 ** head(k) the contention-free time of branch k before the request, tail(k) after it:
 **   T >= min_k head(k) + max(ceil(n / m_r) * min_k t(k), sum_k t(k) / m_r) + min_k tail(k)
@@ -838,7 +969,7 @@ AlgExpr *order_closed(RCtx *c, AlgExpr *e) {
 ** resource's only use in the chain, under no condition on the loop's index: that member gets
 ** n requests from it in every iteration. */
 static int looped_stage(const OWalk *w, const OStage *st) {
-  if (st->cls != USE_STAGE || st->loops != 1 || !st->loop || st->reps || !st->loop_free) return 0;
+  if (st->cls != USE_STAGE || st->kguard || st->loops != 1 || !st->loop || st->reps || !st->loop_free) return 0;
   if (st->guard && alg_contains(st->guard, st->loop)) return 0;   /* not met in every iteration */
   for (int i = 0; i < w->nstages; i++)
     if (&w->stages[i] != st && w->stages[i].res == st->res) return 0;
@@ -900,7 +1031,7 @@ static AlgExpr *looped_stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
 ** else `least > 0 and ...` for the formula to decide at each point), or NULL. */
 static AlgExpr *lockstep(const OWalk *w) {
   AlgCtx *g = w->c->alg;
-  if (w->vary || w->other || w->forks) return NULL;
+  if (w->vary || w->other || w->forks || w->guarded) return NULL;
   AlgExpr *cond = alg_num_int(g, 1);
   for (int i = 0; i < w->nstages; i++) {
     const OStage *st = &w->stages[i];
@@ -922,7 +1053,7 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   *holds = alg_num_int(g, 1);
-  if (w->other || w->forks) return NULL;
+  if (w->other || w->forks || w->guarded) return NULL;
   AlgExpr *t_max = NULL;
   int stages = 0;
   const OStage *one = NULL;
@@ -1031,7 +1162,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   AlgExpr *lower = NULL;
   for (int i = 0; i < w->nstages && !w->subset; i++) {
     const OStage *st = &w->stages[i];
-    AlgExpr *lo = single_stage(w, st) ? stage_lower(w, st, body.exact)
+    AlgExpr *lo = st->kguard ? guarded_stage_lower(w, st, order_tail(w, st, body.exact))
+                : single_stage(w, st) ? stage_lower(w, st, body.exact)
                 : looped_stage(w, st) ? looped_stage_lower(w, st, body.exact) : NULL;
     if (!lo) continue;
     lower = lower ? alg_max(g, lower, lo) : lo;

@@ -47,6 +47,8 @@ typedef struct OStage {
   AlgExpr *gap;         /* what the `||`s around it wait for beyond its own branch of each:
                            sum of (the fork's time - its branch's time); NULL for 0 */
   AlgExpr *guard;       /* 1 where it runs (conditions free of k), or NULL */
+  AlgExpr *kguard;      /* the branches that run it: the conditions on k of the `if`s around it
+                           whose sides were walked apart (walk_if_branch), or NULL (all) */
   AlgSymbol *loop;      /* the one chain loop around it, or NULL */
   AlgExpr *loop_lo, *loop_hi; /* its range */
   int loops;            /* chain loops around it (> 1: not a stage of a tandem line) */
@@ -94,6 +96,9 @@ typedef struct OWalk {
   int call_forks;       /* 1 when a `||` was met inside a called process */
   int kif;              /* `if`s on the branch index being walked (walk_if_branch): every use is
                            recorded, whatever its class, to be paired with the other side's */
+  AlgExpr *kguard;      /* conditions on k of the `if`s around the statement, or NULL */
+  int guarded;          /* 1 when the sides of an `if` on k were walked apart (some branches skip
+                           uses others make: no lockstep, tandem line or drift rule) */
   OStage stages[ORDER_MAX_STAGES]; /* OWN and STAGE uses in order */
   int nstages;          /* length of stages */
   OSite *sites;         /* every use in walk order (ORDER_MAX_SITES, arena) */

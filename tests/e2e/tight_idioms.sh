@@ -97,6 +97,32 @@ exact bench/tight/ring_if_drift.pam P=64 256.25e-6 "drifting ring written with i
 # A Q x Q grid without a barrier, four sends at once: D = 2Q. Q = 32: c = 16.384us, t = 2.512us,
 # h = floor(511 / 64) = 7, K = min(5, ceil(7 * 18.896 / 26.432)) = 5: lo = 5 * (c + 4t) = 132.16 us = hi.
 exact bench/tight/grid_par_drift.pam Q=32 132.16e-6 "drifting grid"
+# Line without wrap, the two sends at once under `if (p > 0)` / `if (p < P - 1)`, P = 64: member q
+# in 1 .. 62 gets the messages of q - 1 and q + 1 at one instant (docs/reduction.md, "Sides
+# walked apart": a member counted), and a member has 2 clients: lo = hi = 10 * (15.625 + 2 * 5) us
+# (before: [206.25 us, 6.66 ms]).
+exact bench/tight/line_par.pam P=64 256.25e-6 "line with ||"
+# The same one message after the other, odd workers 30 us of work, even 20 us, P = 64: lo = the
+# odd worker's contention-free time 10 * (30 + 2 * 2) = 340 us; hi: each message waits for at most
+# the one other client of its member, 10 * (30 + 2 * (2 + 2)) = 380 us (before: 2.82 ms).
+set -- $(bounds bench/tight/line_chain.pam P=64)
+close "$1" 340e-6 || die "line chain lo $1, want 340 us"
+close "$3" 380e-6 || die "line chain hi $3, want 380 us"
+# Grid without wrap, Q = 16: an interior cell's nic gets 4 messages at once after 20 us of work,
+# and has 4 clients: lo = hi = 5 * (20 + 4 * 2) us = 140 us (before: [110 us, 9.81 ms]).
+exact bench/tight/grid_edge.pam Q=16 140e-6 "grid without wrap"
+# A root that works more, P = 64: the 63 reports of 1 us reach the root's queue after 20 us of
+# work: lo = 5 * (20 + 63) = 415 us; hi: a report waits for at most the other clients of the queue
+# (P sites counted, 63 us), 5 * (20 + 1 + 63) us = 420 us (before: [315 us, 6.45 ms]). P = 8: the
+# root's 30 us is the longest, lo = hi = 150 us.
+set -- $(bounds bench/tight/root_work.pam P=64)
+close "$1" 415e-6 || die "root work lo $1, want 415 us"
+close "$3" 420e-6 || die "root work hi $3, want 420 us"
+exact bench/tight/root_work.pam P=8 150e-6 "root work at P = 8"
+# Remainders on shared cores, N = 7 tasks over 8 workers: the 7 workers with a task of 1 us (the
+# `if` side that w < 7 runs) meet at 4 cores: lo = hi = ceil(7 / 4) * 1 us = 2 us (before: lo
+# 1.75 us, the cores' load).
+exact bench/tight/remainder_cores.pam N=7 2e-6 "remainder on cores"
 # Master/worker in rounds, P = 100: the master gets 99 * 2 requests of 1us, none before 0, and the
 # worker whose request ends last still computes 20us: lo = 198 + 20 = 218 us, the simulated time
 # (per round alone: 99 + 20 + 21 = 140 us; the master's demand alone: 198 us).

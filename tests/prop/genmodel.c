@@ -260,16 +260,29 @@ static int gen_idiom_fork(GenState *g) {
   return par;
 }
 
+/* use(res[member], d) with the member at member_off of index depth par_var, d often a literal
+** (equal branches). */
+static int gen_send(GenState *g, int res, GenMember member, int par_var, int member_off) {
+  int id = gen_new_node(g, GEN_USE);
+  GenNode *n = &g->m->nodes[id];
+  n->res = res; n->member = member; n->member_var = par_var; n->member_off = member_off;
+  if (gen_below(g, 3)) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3)}; n->dur = d; }
+  else n->dur = gen_dur(g);
+  return id;
+}
+
+/* The first FCFS family that no enclosing hold keeps, or -1. */
+static int gen_fcfs_family(GenState *g) {
+  for (int k = g->held_max + 1; k < g->m->res_count; k++)
+    if (g->m->res[k].family && g->m->res[k].ps_tenths == 0) return k;
+  return -1;
+}
+
 /* A send of gen_idiom_drift: use(r[(i + c) % GEN_FAMILY_SIZE], d), sometimes with a delay after
 ** it or before it in its branch of the `||` (a block), d often a literal (equal branches). */
 static int gen_drift_send(GenState *g, int res, int par_var) {
   GenModel *m = g->m;
-  int id = gen_new_node(g, GEN_USE);
-  GenNode *n = &m->nodes[id];
-  n->res = res; n->member = GEN_MEMBER_RING_FULL; n->member_var = par_var;
-  n->member_off = gen_below(g, GEN_FAMILY_SIZE);
-  if (gen_below(g, 3)) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3)}; n->dur = d; }
-  else n->dur = gen_dur(g);
+  int id = gen_send(g, res, GEN_MEMBER_RING_FULL, par_var, gen_below(g, GEN_FAMILY_SIZE));
   if (gen_below(g, 4)) return id;
   int block = gen_new_node(g, GEN_BLOCK), other = gen_delay(g), first = gen_below(g, 2);
   m->nodes[block].kids[0] = first ? other : id;
@@ -284,9 +297,7 @@ static int gen_drift_send(GenState *g, int res, int par_var) {
 ** family }; -1 when the model has no FCFS family that no enclosing hold keeps. */
 static int gen_idiom_drift(GenState *g) {
   GenModel *m = g->m;
-  int res = -1;
-  for (int k = g->held_max + 1; k < m->res_count && res < 0; k++)   /* none an enclosing hold keeps */
-    if (m->res[k].family && m->res[k].ps_tenths == 0) res = k;
+  int res = gen_fcfs_family(g);
   if (res < 0) return -1;
   int par = gen_new_node(g, GEN_PAR);
   m->nodes[par].var = g->nvars; m->nodes[par].lo = 0; m->nodes[par].hi = GEN_FAMILY_SIZE - 1;
@@ -316,6 +327,70 @@ static int gen_idiom_drift(GenState *g) {
   return par;
 }
 
+/* An `if` of gen_idiom_line around kid: no else when otherwise is -1. */
+static int gen_line_if(GenState *g, GenCond cond, int var, int val, int kid, int otherwise) {
+  int id = gen_new_node(g, GEN_IF);
+  GenNode *n = &g->m->nodes[id];
+  n->cond = cond; n->cond_var = var; n->cond_val = val;
+  n->kids[0] = kid; n->kids[1] = otherwise;
+  return id;
+}
+
+/* A send of gen_idiom_line: use(r[i + c], d) with c in -2 .. 2, under `if (i >= -c)` or
+** `if (i < P - c)` (members stay in 0 .. P - 1 <= GEN_FAMILY_SIZE - 1). */
+static int gen_line_send(GenState *g, int res, int par_var) {
+  int off = gen_below(g, 5) - 2;
+  int id = gen_send(g, res, GEN_MEMBER_LINE, par_var, off);
+  if (off < 0) return gen_line_if(g, GEN_COND_FROM, par_var, -off, id, -1);
+  return gen_line_if(g, GEN_COND_BELOW, par_var, off, id, -1);
+}
+
+/* Neighbour exchange on a line (or a root that works more): par (i = 0, P - 1), sometimes
+** repeated inside, over compute (a delay or the own member) and then sends to i + c guarded by
+** `if`s without else that keep the member in range, at once in a `||` or one after another; or
+** `if (i == 0) S1 else S2` with sides of different steps (docs/reduction.md, "Sides walked
+** apart"). -1 when the model has no FCFS family that no enclosing hold keeps. */
+static int gen_idiom_line(GenState *g) {
+  GenModel *m = g->m;
+  int res = gen_fcfs_family(g);
+  if (res < 0) return -1;
+  int par = gen_new_node(g, GEN_PAR);
+  m->nodes[par].var = g->nvars; m->nodes[par].lo = 0; m->nodes[par].hi_param = 1;
+  m->nodes[par].hi = m->param_default - 1;
+  int par_var = g->nvars;
+  g->scope_hi[g->nvars++] = GEN_MAX_BOUND;
+  int body = gen_new_node(g, GEN_BLOCK);
+  int work = gen_delay(g);
+  int own = gen_below(g, 2) ? gen_use(g) : -1;
+  if (own >= 0) {
+    if (m->res[m->nodes[own].res].family) { m->nodes[own].member = GEN_MEMBER_VAR; m->nodes[own].member_var = par_var; }
+    work = own;
+  }
+  int how = gen_below(g, 3), step;
+  if (how == 0) {   /* a root that works more: different steps on the two sides */
+    int root = gen_idiom_chain(g, par_var, -1), rest = gen_idiom_chain(g, par_var, -1);
+    step = gen_line_if(g, GEN_COND_EQ, par_var, 0, root, rest);
+  } else {
+    step = gen_new_node(g, how == 1 ? GEN_PARALLEL : GEN_BLOCK);
+    int sends = 1 + gen_below(g, GEN_MAX_KIDS);
+    for (int j = 0; j < sends; j++) {
+      int send = gen_line_send(g, res, par_var);
+      m->nodes[step].kids[j] = send;
+      m->nodes[step].nkids = j + 1;
+    }
+  }
+  m->nodes[body].kids[0] = work; m->nodes[body].kids[1] = step; m->nodes[body].nkids = 2;
+  g->nvars--;
+  if (gen_below(g, 3) == 0) {
+    int repeat = gen_new_node(g, GEN_REPEAT);
+    m->nodes[repeat].hi = 1 + gen_below(g, 3);
+    m->nodes[repeat].kids[0] = body;
+    body = repeat;
+  }
+  m->nodes[par].kids[0] = body;
+  return par;
+}
+
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
@@ -326,6 +401,10 @@ static int gen_idiom(GenState *g) {
   if (gen_below(g, 5) == 0) {
     int drift = gen_idiom_drift(g);
     if (drift >= 0) return drift;
+  }
+  if (gen_below(g, 4) == 0) {
+    int line = gen_idiom_line(g);
+    if (line >= 0) return line;
   }
   int repeat = gen_below(g, 3) == 0 ? gen_new_node(g, GEN_REPEAT) : -1;
   if (repeat >= 0) m->nodes[repeat].hi = 1 + gen_below(g, 2);
@@ -515,6 +594,8 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
                                          "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]"};
     gen_put(b, forms[n->member_val & 3], n->member_var, n->member_off);
   } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
+  else if (n->member == GEN_MEMBER_LINE) gen_put(b, "[i%d %c %d]", n->member_var, n->member_off < 0 ? '-' : '+',
+                                                  n->member_off < 0 ? -n->member_off : n->member_off);
   else if (n->member_off) gen_put(b, "[(i%d + %d) %% %d]", n->member_var, n->member_off, n->member_val);
   else gen_put(b, "[i%d %% %d]", n->member_var, n->member_val);
 }
@@ -573,11 +654,14 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
     else if (n->cond == GEN_COND_RANGE)
       gen_put(b, "if (i%d >= %d and i%d <= %d) ", n->cond_var, n->cond_val, n->cond_var, n->cond_val2);
     else if (n->cond == GEN_COND_LAST) gen_put(b, "if (i%d == P - 1) ", n->cond_var);
+    else if (n->cond == GEN_COND_FROM) gen_put(b, "if (i%d >= %d) ", n->cond_var, n->cond_val);
+    else if (n->cond == GEN_COND_BELOW) gen_put(b, "if (i%d < P - %d) ", n->cond_var, n->cond_val);
     else gen_put(b, "if (not (i%d < %d) or i%d %% %d == %d) ", n->cond_var, n->cond_val, n->cond_var,
                  n->cond_mod, n->cond_val2);
     /* braces keep an inner if from taking this if's else */
     gen_put(b, "{ ");
     gen_put_stmt(b, m, n->kids[0], indent + 1);
+    if (n->kids[1] < 0) { gen_put(b, " }"); break; }   /* no else */
     gen_put(b, " } else ");
     gen_put_stmt(b, m, n->kids[1], indent);
     break;

@@ -49,13 +49,17 @@ typedef enum GenMember {
   GEN_MEMBER_RING_FULL, /* (i + c) % GEN_FAMILY_SIZE: a neighbour on a ring of all the members */
   GEN_MEMBER_GRID,      /* i * 2 + j on a 3 x 2 grid (i: member_var, j: member_off; member_val:
                            0 itself, 1 ((i + 1) % 3) * 2 + j, 2 i * 2 + (j + 1) % 2, 3 i + j) */
+  GEN_MEMBER_LINE,      /* i + c (c = member_off, -2 .. 2): a neighbour on a line without wrap,
+                           under an `if` that keeps it in the family (GEN_COND_FROM, _BELOW) */
 } GenMember;
 
 /* Condition of an `if` on an enclosing index: var == v, var < v, var % k == v. */
 /* Conditions of `if` on an index: i == c, i < c, i % K == c, c <= i <= c2 (and), i == P - 1,
    not (i < c) or i % K == c2. */
 typedef enum GenCond {
-  GEN_COND_EQ, GEN_COND_LT, GEN_COND_MOD, GEN_COND_RANGE, GEN_COND_LAST, GEN_COND_OR, GEN_COND_COUNT
+  GEN_COND_EQ, GEN_COND_LT, GEN_COND_MOD, GEN_COND_RANGE, GEN_COND_LAST, GEN_COND_OR, GEN_COND_COUNT,
+  /* the guards of a line's sends (gen_idiom_line only): i >= c, i < P - c */
+  GEN_COND_FROM, GEN_COND_BELOW
 } GenCond;
 
 typedef struct GenNode {

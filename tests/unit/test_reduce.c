@@ -160,7 +160,10 @@ static void test_split_shared_family(void **state) {
   redtest_eval(text, 0, NULL, NULL, &lo, &hi);
   assert_true(lo <= 2e-6);
   assert_true(hi >= 2e-6);
-  assert_near(hi, 3e-6);
+  /* read whole (docs/reduction.md, "Sides walked apart"): the sides differ only in members, one
+  ** chain on r[i % 2], 2 of the 4 branches per member: hi = 2 us, the simulated time (the pieces'
+  ** rule alone: 3 us) */
+  assert_near(hi, 2e-6);
 }
 
 /* The checks left for evaluation: each is evaluated at a param point with the consts at their
