@@ -18,6 +18,8 @@ typedef struct EvalState {
   int rebound;            /* big operators in progress (their indices are not admissible) */
   const AlgSymbol *bound[EVAL_MASKED]; /* the indices of the first EVAL_MASKED of them */
   unsigned long long rebound_mask;   /* symbols_mask bits of those indices (all bits beyond) */
+  double scale;           /* alg_bounds: indices walked at once by the walks in progress (their
+                             counts multiplied, 1 outside them) */
 } EvalState;
 
 static AlgInterval eval(EvalState *st, const AlgExpr *e);
@@ -54,8 +56,13 @@ static AlgInterval eval_bigop(EvalState *st, const AlgExpr *e) {
     st->rebound_mask = ~0ULL;
   }
   st->rebound++;
-  if (points && upper.lo - lower.lo < (double)st->ctx->loop_limit) {
+  double count_walked = points ? upper.lo - lower.lo + 1 : 0, saved_scale = st->scale;
+  /* alg_bounds: a walk inside walks within the loop limit in all (a sign question about a sum
+     over k of a max over p at P = 10^4 walked 10^8 points) */
+  if (points && upper.lo - lower.lo < (double)st->ctx->loop_limit &&
+      (!st->memo || count_walked * st->scale <= (double)st->ctx->loop_limit)) {
     int first = 1;
+    st->scale *= count_walked;
     result = neutral;
     for (double i = lower.lo; i <= upper.lo; i++) {
       st->values[index] = ival_point(i);
@@ -86,23 +93,17 @@ static AlgInterval eval_bigop(EvalState *st, const AlgExpr *e) {
   st->values[index] = saved;
   st->rebound--;
   st->rebound_mask = saved_mask;
+  st->scale = saved_scale;
   return result;
 }
 
 static AlgInterval eval_node(EvalState *st, const AlgExpr *e);
 
-/* 1 when e may depend on an index rebound by a walk in progress: its symbols meet theirs, but a
-   big operator over one of them binds it anew (the sum over w of a demand inside the body of the
-   max over w of a wait) and depends on it through its ends only. */
+/* 1 when e may depend on an index rebound by a walk in progress (alg_may_depend; beyond
+   EVAL_MASKED walks, on any symbol). */
 static int may_depend(const EvalState *st, const AlgExpr *e) {
   if (!(e->symbols_mask & st->rebound_mask)) return 0;
-  if (e->kind < ALG_SUM || e->kind > ALG_MINOVER || st->rebound > EVAL_MASKED) return 1;
-  const AlgSymbol *own = e->kids[0]->u.sym;
-  unsigned long long others = 0;
-  for (int k = 0; k < st->rebound; k++)
-    if (st->bound[k] != own) others |= 1ULL << (st->bound[k]->id % 64);
-  return ((e->kids[1]->symbols_mask | e->kids[2]->symbols_mask) & st->rebound_mask) ||
-         (e->kids[3]->symbols_mask & others);
+  return st->rebound > EVAL_MASKED || alg_may_depend(e, st->bound, st->rebound);
 }
 
 /* Bounds over the admissible values are a fixed property of a node: remembered by id for a node
@@ -114,7 +115,10 @@ static AlgInterval eval(EvalState *st, const AlgExpr *e) {
   AlgCtx *ctx = st->ctx;
   if (!st->memo || e->nkids == 0 || (st->rebound && may_depend(st, e))) return eval_node(st, e);
   if (e->id < ctx->bounds_size && ctx->bounds_known[e->id]) return ctx->bounds_memo[e->id];
+  double saved_scale = st->scale;   /* free of the walks: as outside them */
+  st->scale = 1;
   AlgInterval v = eval_node(st, e);
+  st->scale = saved_scale;
   if (e->id >= ctx->bounds_size) {
     size_t size = ctx->nnodes + ctx->nnodes / 2 + 64;
     AlgInterval *memo = realloc(ctx->bounds_memo, size * sizeof *memo);
@@ -200,7 +204,7 @@ static size_t free_id_end(AlgCtx *ctx, const AlgExpr *e) {
 
 AlgInterval alg_eval_tree(AlgCtx *ctx, const AlgExpr *e, const AlgInterval *env) {
   size_t count = ctx->nsymbols;
-  EvalState st = {ctx, malloc((count ? count : 1) * sizeof(AlgInterval)), 0, 0, {0}, 0};
+  EvalState st = {ctx, malloc((count ? count : 1) * sizeof(AlgInterval)), 0, 0, {0}, 0, 1};
   if (!st.values) return ival_entire();
   size_t needed = free_id_end(ctx, e);   /* env only has to cover the free symbols */
   for (size_t i = 0; i < count; i++) st.values[i] = i < needed ? env[i] : ival_entire();
@@ -230,6 +234,6 @@ AlgInterval alg_bounds(AlgCtx *ctx, const AlgExpr *e) {
     ctx->admissible_size = ctx->nsymbols;
   }
   /* evaluation rebinds index entries and restores them: the table is left as it was */
-  EvalState st = {ctx, ctx->admissible, 1, 0, {0}, 0};
+  EvalState st = {ctx, ctx->admissible, 1, 0, {0}, 0, 1};
   return eval(&st, e);
 }

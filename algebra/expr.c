@@ -242,6 +242,21 @@ int alg_contains(const AlgExpr *e, const AlgSymbol *sym) {
   return 0;
 }
 
+static unsigned long long bits_of(const AlgSymbol *const *bound, int n, const AlgSymbol *except) {
+  unsigned long long bits = 0;
+  for (int k = 0; k < n; k++)
+    if (bound[k] != except) bits |= 1ULL << (bound[k]->id % 64);
+  return bits;
+}
+
+int alg_may_depend(const AlgExpr *e, const AlgSymbol *const *bound, int n) {
+  unsigned long long all = bits_of(bound, n, NULL);
+  if (!(e->symbols_mask & all)) return 0;
+  if (e->kind < ALG_SUM || e->kind > ALG_MINOVER) return 1;
+  return ((e->kids[1]->symbols_mask | e->kids[2]->symbols_mask) & all) ||
+         (e->kids[3]->symbols_mask & bits_of(bound, n, e->kids[0]->u.sym));
+}
+
 /* Starts a walk over the DAG: visited(ctx, node) is true from the second visit on. */
 static void walk_begin(AlgCtx *ctx) {
   if (ctx->visit_size < ctx->nnodes) {

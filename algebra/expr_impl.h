@@ -122,6 +122,10 @@ int alg_order(const AlgExpr *a, const AlgExpr *b);
 void alg_sort(AlgExpr **items, size_t count);
 /* Symbols free in e, each once; writes at most cap, returns the count. */
 size_t alg_collect_free(AlgCtx *ctx, const AlgExpr *e, AlgSymbol **out, size_t cap);
+/* 1 when e may depend on one of the n indices bound (by their symbols_mask bits, so never 0 when
+   it does): a big operator over one of them binds it anew and depends on it through its ends
+   only (the sum over w of a demand inside the body of the max over w of a wait). expr.c */
+int alg_may_depend(const AlgExpr *e, const AlgSymbol *const *bound, int n);
 /* Free symbols considered by one question about a node (more are ignored, never wrongly used). */
 #define ALG_MAX_FREE_CONSIDERED 64
 /* Temporary arrays (malloc; the caller frees them; abort on out-of-memory), for the hot paths. */

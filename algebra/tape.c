@@ -122,30 +122,13 @@ typedef struct Hoist {
   int failed;                 /* out of memory, or nested too deep: hoist nothing */
 } Hoist;
 
-static unsigned long long bound_bits(const Hoist *h, const AlgSymbol *except) {
-  unsigned long long bits = 0;
-  for (int k = 0; k < h->nbound; k++)
-    if (h->bound[k] != except) bits |= 1ULL << (h->bound[k]->id % 64);
-  return bits;
-}
-
-/* 1 when e may depend on a bound index: its symbols meet theirs, except that a big operator over
-   one of them binds it anew (the sum over w of a demand inside the max over w of a wait). */
-static int hoist_depends(const Hoist *h, const AlgExpr *e) {
-  unsigned long long all = bound_bits(h, NULL);
-  if (!(e->symbols_mask & all)) return 0;
-  if (e->kind < ALG_SUM || e->kind > ALG_MINOVER) return 1;
-  return ((e->kids[1]->symbols_mask | e->kids[2]->symbols_mask) & all) ||
-         (e->kids[3]->symbols_mask & bound_bits(h, e->kids[0]->u.sym));
-}
-
 static void hoist_scan(Hoist *h, AlgExpr *e) {
   if (h->failed || e->nkids == 0) return;
   if (e->id < h->seen_size) {
     if (h->seen[e->id]) return;
     h->seen[e->id] = 1;
   }
-  if (!hoist_depends(h, e)) {
+  if (!alg_may_depend(e, h->bound, h->nbound)) {
     if (h->count == h->cap) {
       size_t cap = h->cap ? 2 * h->cap : 8;
       AlgExpr **grown = realloc(h->items, cap * sizeof *grown);
@@ -464,7 +447,12 @@ typedef struct Outer {
   const double *const *in_lo, *const *in_hi;  /* the outer tape's inputs */
   size_t base;                                /* the chunk's first point */
   const double *reg_lo, *reg_hi;              /* the outer tape's registers for the chunk */
+  double scale;                               /* indices walked by the enclosing walks at once
+                                                 (their counts multiplied; 1 at the top) */
 } Outer;
+
+static int tape_eval(const AlgTape *t, size_t npoints, const double *const *in_lo,
+                     const double *const *in_hi, double *out_lo, double *out_hi, double scale);
 
 static int eval_bigop(const TapeInsn *in, size_t n, const Outer *outer, const double *llo,
                       const double *lhi, const double *ulo, const double *uhi, double *dlo,
@@ -495,7 +483,7 @@ static int all_positive(const double *lo, size_t n) {
 /* One chunk of n <= ALG_TAPE_CHUNK points starting at point base. */
 TAPE_CLONES static int eval_chunk(const AlgTape *t, size_t n, size_t base,
                                   const double *const *in_lo, const double *const *in_hi,
-                                  double *restrict lo, double *restrict hi) {
+                                  double *restrict lo, double *restrict hi, double scale) {
   for (size_t i = 0; i < t->ninsns; i++) {
     const TapeInsn *in = &t->insns[i];
     double *restrict dlo = lo + (size_t)in->dst * ALG_TAPE_CHUNK;
@@ -598,7 +586,7 @@ TAPE_CLONES static int eval_chunk(const AlgTape *t, size_t n, size_t base,
     }
     case OP_BIGOP:
     {
-      Outer outer = {in_lo, in_hi, base, lo, hi};
+      Outer outer = {in_lo, in_hi, base, lo, hi, scale};
       if (eval_bigop(in, n, &outer, alo, ahi, blo, bhi, dlo, dhi, t->loop_limit) != 0) return -1;
       break;
     }
@@ -609,13 +597,18 @@ TAPE_CLONES static int eval_chunk(const AlgTape *t, size_t n, size_t base,
 
 int alg_tape_eval(const AlgTape *t, size_t npoints, const double *const *in_lo,
                   const double *const *in_hi, double *out_lo, double *out_hi) {
+  return tape_eval(t, npoints, in_lo, in_hi, out_lo, out_hi, 1);
+}
+
+static int tape_eval(const AlgTape *t, size_t npoints, const double *const *in_lo,
+                     const double *const *in_hi, double *out_lo, double *out_hi, double scale) {
   size_t regs = t->nregs ? t->nregs : 1;
   double *lo = malloc(regs * ALG_TAPE_CHUNK * sizeof *lo);
   double *hi = malloc(regs * ALG_TAPE_CHUNK * sizeof *hi);
   int status = lo && hi ? 0 : -1;
   for (size_t base = 0; base < npoints && status == 0; base += ALG_TAPE_CHUNK) {
     size_t n = npoints - base < ALG_TAPE_CHUNK ? npoints - base : ALG_TAPE_CHUNK;
-    status = eval_chunk(t, n, base, in_lo, in_hi, lo, hi);
+    status = eval_chunk(t, n, base, in_lo, in_hi, lo, hi, scale);
     if (status == 0) {
       memcpy(out_lo + base, lo + (size_t)t->result * ALG_TAPE_CHUNK, n * sizeof *lo);
       memcpy(out_hi + base, hi + (size_t)t->result * ALG_TAPE_CHUNK, n * sizeof *hi);
@@ -716,13 +709,14 @@ static int eval_bigop(const TapeInsn *in, size_t n, const Outer *outer, const do
     ik_ival acc = neutral;
     if (points && upper.lo < lower.lo) {
       /* empty: neutral */
-    } else if (points && upper.lo - lower.lo < (double)loop_limit) {
+    } else if (points && upper.lo - lower.lo < (double)loop_limit &&
+               (upper.lo - lower.lo + 1) * outer->scale <= ALG_TAPE_WALK_BUDGET) {
       int first = 1;
       for (double i = lower.lo; i <= upper.lo && status == 0;) {
         size_t m = 0;
         for (; m < ALG_TAPE_CHUNK && i <= upper.lo; m++, i++) idx_lo[m] = idx_hi[m] = i;
         body_inputs(in, m, outer, k, NULL, idx_lo, idx_hi, buf, ptrs, ptrs + m_in);
-        status = alg_tape_eval(body, m, ptrs, ptrs + m_in, vlo, vhi);
+        status = tape_eval(body, m, ptrs, ptrs + m_in, vlo, vhi, (upper.lo - lower.lo + 1) * outer->scale);
         for (size_t j = 0; j < m && status == 0; j++, first = 0)
           acc = combine(kind, acc, ik_make(vlo[j], vhi[j]), first);
       }
@@ -738,7 +732,7 @@ static int eval_bigop(const TapeInsn *in, size_t n, const Outer *outer, const do
   }
   if (next && status == 0) {
     body_inputs(in, next, outer, 0, ext, ext_lo, ext_hi, buf, ptrs, ptrs + m_in);
-    status = alg_tape_eval(body, next, ptrs, ptrs + m_in, vlo, vhi);
+    status = tape_eval(body, next, ptrs, ptrs + m_in, vlo, vhi, outer->scale);
     for (size_t j = 0; j < next && status == 0; j++) {
       size_t k = ext[j];
       ik_ival lower = ik_ceil(ik_make(llo[k], lhi[k])), upper = ik_floor(ik_make(ulo[k], uhi[k]));

@@ -11,7 +11,8 @@
 ** maxover, minover left unevaluated) compiles its body to a tape of its own and is evaluated per
 ** point as alg_eval_tree does: when both ends are points and the range has fewer than the loop
 ** limit of the context (alg_ctx_loop_limit, read at compile time) indices, by evaluating the body
-** as a batch over the indices (the other symbols broadcast); otherwise by the interval extension
+** as a batch over the indices (the other symbols broadcast), and, inside other walks, when
+** the indices walked at once stay within ALG_TAPE_WALK_BUDGET; otherwise by the interval extension
 ** of the body over the hull of the range. Subexpressions of a body that do not depend on the
 ** index are computed once per point outside the body and read by it as inputs (hoisted).
 */
@@ -24,6 +25,11 @@
 #include "interval.h"
 
 #define ALG_TAPE_CHUNK 256   /* points per pass over the tape: registers of a chunk stay in cache */
+/* A walk inside walks: at most this many indices at once, the counts of the enclosing walks
+   multiplied by its own (a sum over k of a max over p at P = 10^4 walked 10^8 points); beyond,
+   its body is enclosed over the hull of its range, as beyond the loop limit. alg_eval_tree has
+   no such limit: the tape agrees with it bit for bit below it. */
+#define ALG_TAPE_WALK_BUDGET 1e6
 
 typedef struct AlgTape AlgTape;
 

@@ -1077,6 +1077,19 @@ static int looped_stage(const OWalk *w, const OStage *st) {
 ** ends last still runs its tail at that iteration, at least the least tail over the iterations.
 ** `par (w) repeat (2) { use(master, 1us); use(cpu[w], 20us) }` by 99 workers: 198 + 20 us, the
 ** simulated time (the rule per iteration: 99 + 20 + 21 us). */
+/* The least of x over j = a .. b (a <= b): at an end when x is affine in j (its derivative free
+** of j), which keeps the closed form where the range's emptiness is not decided; else the big
+** operator. */
+static AlgExpr *least_in_loop(RCtx *c, AlgSymbol *j, AlgExpr *a, AlgExpr *b, AlgExpr *x) {
+  AlgCtx *g = c->alg;
+  if (!alg_contains(x, j)) return x;
+  AlgExpr *slope = alg_diff(g, x, j);
+  if (slope && !alg_contains(slope, j) &&
+      alg_is_num(alg_expand(g, alg_sub(g, x, alg_add(g, alg_subst(g, x, j, zero(c)), alg_mul(g, slope, alg_sym(g, j))))), 0))
+    return alg_min(g, alg_subst(g, x, j, a), alg_subst(g, x, j, b));
+  return alg_min_over(g, j, a, b, x);
+}
+
 static AlgExpr *looped_stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
@@ -1084,9 +1097,12 @@ static AlgExpr *looped_stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   AlgExpr *a = st->loop_lo, *b = st->loop_hi;
   AlgExpr *m = reduce_mult(c, st->res);
   AlgExpr *iters = alg_max(g, zero(c), alg_add(g, alg_sub(g, b, a), alg_num_int(g, 1)));
-  AlgExpr *head = alg_min_over(g, j, a, b, over_branches(w, ALG_MINOVER, st->head));
-  AlgExpr *tail = alg_min_over(g, j, a, b, over_branches(w, ALG_MINOVER, order_tail(w, st, total)));
-  AlgExpr *t_min = alg_min_over(g, j, a, b, over_branches(w, ALG_MINOVER, st->t));
+  /* the least over the branches (the caller guards the bound by n >= 1: an x free of k is its
+  ** own least), then over the iterations */
+  AlgExpr *x[3] = {st->head, order_tail(w, st, total), st->t};
+  for (int i = 0; i < 3; i++)
+    x[i] = least_in_loop(c, j, a, b, by_branch(w, x[i]) ? over_branches(w, ALG_MINOVER, x[i]) : x[i]);
+  AlgExpr *head = x[0], *tail = x[1], *t_min = x[2];
   AlgExpr *busy = alg_div(g, alg_sum(g, j, a, b, over_branches(w, ALG_SUM, st->t)), m);
   AlgExpr *first = st->res->u.resource.discipline == DISC_PS ? t_min
                  : alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, alg_mul(g, w->n, iters), m)), t_min);

@@ -6,6 +6,12 @@
 # limit here (30 s) leaves room for the sanitizer build and a busy machine, and the old code does
 # not come near it. Values by hand: 300 dispatches of 2 us on one master, then a task of 50 us:
 # lo = 600 us, hi = 650 us = the simulated time, at every P > 300.
+# Walks inside walks (a sum over k of a max over p, a max over r of a max over c) take at most
+# 10^6 indices at once in the tape, and the loop limit in the reduction's sign questions
+# (tape.h, eval.c): all-to-all in pairs (over 300 s at P = 10^4 before) and a Q x Q torus (over
+# 60 s at Q = 10^4). By hand: pairs, each of the P rounds exchanges two messages of 3 us, nobody
+# waits: 6 P us (P >= 3; the simulator agrees at P = 3, 5, 64); torus, 8 us of compute and four
+# sends of 1 us to distinct links at each step: 12 us at every Q >= 2.
 set -u
 M=tests/models/speed
 die() { echo "predict_speed.sh: $*"; exit 1; }
@@ -21,5 +27,11 @@ out=$(timeout 30 "$PAMC" predict -q $M/dealt.pam -D P=1000,30000,99999 --format 
 for p in 1000 30000 99999; do
   row=$(echo "$out" | grep "^$p,")
   close "$(echo "$row" | cut -d, -f2)" 600e-6 && close "$(echo "$row" | cut -d, -f4)" 650e-6 || die "P = $p: $row"
+done
+for c in "pairs P=10000 60000e-6" "pairs P=1001 6006e-6" "torus Q=10000 12e-6" "torus Q=1001 12e-6"; do
+  set -- $c
+  row=$(timeout 30 "$PAMC" predict -q $M/$1.pam -D $2 --format csv | sed -n 2p)
+  [ -n "$row" ] || die "$1 $2: no answer within 30 s"
+  close "$(echo "$row" | cut -d, -f2)" $3 && close "$(echo "$row" | cut -d, -f4)" $3 || die "$1 $2: $row, want lo = hi = $3 s"
 done
 exit 0

@@ -128,6 +128,10 @@ exact bench/tight/remainder_cores.pam N=7 2e-6 "remainder on cores"
 # (per round alone: 99 + 20 + 21 = 140 us; the master's demand alone: 198 us).
 set -- $(bounds bench/tight/master_rounds.pam P=100)
 close "$1" 218e-6 || die "master rounds lo $1, want 218 us"
+# The same with P left symbolic (its default 100): the rule's term keeps its closed form where the
+# par's range may be empty (it fell back to 198 us when the least over the rounds was a big operator).
+lo=$("$PAMC" predict bench/tight/master_rounds.pam --format csv 2>/dev/null | sed -n 2p | cut -d, -f1)
+close "$lo" 218e-6 || die "master rounds at the default P lo $lo, want 218 us"
 # Consts derived from params follow -D: chunk = ceil(10^6 / 7) ns = 142.858 us at P = 7.
 set -- $(bounds bench/tight/derived_consts.pam P=7)
 s=$(sim bench/tight/derived_consts.pam P=7)

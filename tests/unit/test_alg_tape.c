@@ -258,8 +258,36 @@ static void test_hoisted_parts(void **state) {
   alg_ctx_free(c);
 }
 
+/* A walk inside walks takes at most ALG_TAPE_WALK_BUDGET (10^6) indices at once: the sum over k
+   of the max over p of (p == k ? 1 : 0) is P by hand; at P = 1000 (10^6 indices) both walked,
+   exactly P; at P = 1100 the max is enclosed over 0 .. P - 1, [0, 1] for each k: an enclosure
+   that holds P, not the point. */
+static void test_walk_budget(void **state) {
+  (void)state;
+  AlgCtx *c = alg_ctx_new();
+  AlgSymbol *P = alg_symbol_new(c, "P", ALG_SYM_PARAM, alg_assume_default(ALG_SYM_PARAM));
+  AlgExpr *zero = alg_num_int(c, 0), *top = alg_sub(c, alg_sym(c, P), alg_num_int(c, 1));
+  AlgSymbol *k = alg_index_new(c, "k", zero, top), *p = alg_index_new(c, "p", zero, top);
+  AlgExpr *hit = alg_cond(c, alg_cmp(c, ALG_CMP_EQ, alg_sym(c, p), alg_sym(c, k)), alg_num_int(c, 1), zero);
+  AlgExpr *e = alg_bigop(c, ALG_SUM, k, zero, top, alg_bigop(c, ALG_MAXOVER, p, zero, top, hit));
+  AlgTape *tape = NULL;
+  char err[200];
+  assert_int_equal(alg_tape_compile(c, e, &tape, err, sizeof err), 0);
+  AlgInterval *env = calloc(alg_symbol_count(c), sizeof *env);
+  env[alg_symbol_id(P)] = ival_point(1000);
+  AlgInterval v = alg_tape_eval_env(tape, env);
+  assert_true(v.lo == 1000 && v.hi == 1000);
+  env[alg_symbol_id(P)] = ival_point(1100);
+  v = alg_tape_eval_env(tape, env);
+  assert_true(v.lo <= 1100 && v.hi >= 1100 && v.lo < v.hi);
+  free(env);
+  alg_tape_free(tape);
+  alg_ctx_free(c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_walk_budget),
     cmocka_unit_test(test_hoisted_parts),
     cmocka_unit_test(test_sharing_and_batch),
     cmocka_unit_test(test_random_expressions),
