@@ -322,38 +322,55 @@ static int by_branch(const OWalk *w, AlgExpr *e) {
 }
 
 /* e taken over the branches: kind ALG_MAXOVER, ALG_MINOVER or ALG_SUM. */
-/* Nesting of `c ? x : y` on k that over_range splits (beyond: one bigop over the range). */
+/* Nesting of `c ? x : y` on the branch that over_range splits (beyond: one bigop over the range). */
 #define ORDER_MAX_COND_SPLIT 4
 
-/* e over k = lo .. hi, kind ALG_MAXOVER or ALG_MINOVER: where e is `c ? x : y` with c a
-** comparison of k (a branch time after an `if` on k walked apart), x over the ranges where c holds
-** and y over those where it fails (cut_ranges, clipped by lo .. hi: the ranges partition it), each
-** range taken only where it is not empty; otherwise one bigop. The pieces have closed forms where
-** the bigop of the whole `?:` has none. */
-static AlgExpr *over_range(const OWalk *w, AlgKind kind, AlgExpr *lo, AlgExpr *hi, AlgExpr *e, int depth) {
+/* The branch's indices and their ranges while over_range splits them: k (and k2 for pairs). */
+typedef struct ORanges {
+  AlgSymbol *sym[2];    /* k, k2 (NULL when the branches are not pairs) */
+  AlgExpr *lo[2], *hi[2]; /* their ranges, narrowed by the splits */
+} ORanges;
+
+/* e over the branches in rg, kind ALG_MAXOVER or ALG_MINOVER: where e is `c ? x : y` with c a
+** comparison of k or k2 (a branch time after an `if` on the branch walked apart), x over the
+** ranges where c holds and y over those where it fails (cut_ranges, clipped by the index's range:
+** the ranges partition it), each range taken only where it is not empty; otherwise one bigop per
+** index. The pieces have closed forms where the bigop of the whole `?:` has none. */
+static AlgExpr *over_range(const OWalk *w, AlgKind kind, ORanges rg, AlgExpr *e, int depth) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   AlgExpr *tl[4], *th[4];
-  int nt = 0, nf = 0;
-  if (depth >= ORDER_MAX_COND_SPLIT || (kind != ALG_MAXOVER && kind != ALG_MINOVER) || alg_kind(e) != ALG_COND ||
-      !cut_ranges(c, alg_kid(e, 0), w->k, lo, hi, tl, th, &nt, tl + 2, th + 2, &nf))
-    return alg_bigop(g, kind, w->k, lo, hi, e);
+  int nt = 0, nf = 0, d = -1;
+  if (depth < ORDER_MAX_COND_SPLIT && (kind == ALG_MAXOVER || kind == ALG_MINOVER) && alg_kind(e) == ALG_COND)
+    for (int i = 0; i < 2 && d < 0 && rg.sym[i]; i++)
+      if (cut_ranges(c, alg_kid(e, 0), rg.sym[i], rg.lo[i], rg.hi[i], tl, th, &nt, tl + 2, th + 2, &nf)) d = i;
+  if (d < 0) {
+    if (rg.sym[1]) e = alg_bigop(g, kind, rg.sym[1], rg.lo[1], rg.hi[1], e);
+    return alg_bigop(g, kind, rg.sym[0], rg.lo[0], rg.hi[0], e);
+  }
   AlgExpr *best = NULL;
   for (int r = 0; r < 4; r++) {
     if ((r < 2 && r >= nt) || (r >= 2 && r - 2 >= nf)) continue;
-    AlgExpr *rlo = alg_max(g, lo, tl[r]), *rhi = alg_min(g, hi, th[r]);
-    if (surely_empty(rlo, rhi, c)) continue;
-    AlgExpr *here = over_range(w, kind, rlo, rhi, alg_kid(e, r < 2 ? 1 : 2), depth + 1);
+    ORanges in = rg;
+    in.lo[d] = alg_max(g, rg.lo[d], tl[r]); in.hi[d] = alg_min(g, rg.hi[d], th[r]);
+    if (surely_empty(in.lo[d], in.hi[d], c)) continue;
+    AlgExpr *here = over_range(w, kind, in, alg_kid(e, r < 2 ? 1 : 2), depth + 1);
     AlgExpr *both = best ? (kind == ALG_MAXOVER ? alg_max(g, here, best) : alg_min(g, here, best)) : here;
-    best = best ? alg_cond(g, alg_cmp(g, ALG_CMP_LE, rlo, rhi), both, best) : here;
+    best = best ? alg_cond(g, alg_cmp(g, ALG_CMP_LE, in.lo[d], in.hi[d]), both, best) : here;
   }
-  return best ? best : alg_bigop(g, kind, w->k, lo, hi, e);
+  if (best) return best;
+  if (rg.sym[1]) e = alg_bigop(g, kind, rg.sym[1], rg.lo[1], rg.hi[1], e);
+  return alg_bigop(g, kind, rg.sym[0], rg.lo[0], rg.hi[0], e);
 }
 
 static AlgExpr *over_branches(const OWalk *w, AlgKind kind, AlgExpr *e) {
   AlgCtx *g = w->c->alg;
-  if (w->k2) return alg_bigop(g, kind, w->k, w->ka, w->kb, alg_bigop(g, kind, w->k2, w->k2a, w->k2b, e));
-  return over_range(w, kind, w->ka, w->kb, e, 0);
+  ORanges rg = {{w->k, w->k2}, {w->ka, w->k2a}, {w->kb, w->k2b}};
+  if (kind != ALG_MAXOVER && kind != ALG_MINOVER) {
+    if (w->k2) e = alg_bigop(g, kind, w->k2, w->k2a, w->k2b, e);
+    return alg_bigop(g, kind, w->k, w->ka, w->kb, e);
+  }
+  return over_range(w, kind, rg, e, 0);
 }
 
 /* Rule (no queue): m_r - n >= 0 for every admissible value, so the n branches of a chain, each
@@ -749,7 +766,6 @@ static OTime walk_if_branch(OWalk *w, REnv *env, const Stmt *s, AlgExpr *cond) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   OTime none = {zero(c), zero(c)};
-  if (w->k2) return fail(w);
   int from = w->nstages, vary = w->vary, sites = w->nsites;
   AlgExpr *outer = w->kguard, *otherwise = alg_not(g, cond);
   w->kif++;

@@ -119,6 +119,12 @@ set -- $(bounds bench/tight/root_work.pam P=64)
 close "$1" 415e-6 || die "root work lo $1, want 415 us"
 close "$3" 420e-6 || die "root work hi $3, want 420 us"
 exact bench/tight/root_work.pam P=8 150e-6 "root work at P = 8"
+# The grid without wrap written with two indices, par (x) par (y), Q = 16: each sends to distinct
+# members under its `if`s (one-to-one in the pair over all cells, so over those that send), 4
+# clients per member: hi = 5 * (20 + 4 * 2) us = 140 us, the simulated time (before: 9.71 ms).
+# (Its lo, 120 us, has no counted member yet: the counted rule reads one index.)
+set -- $(bounds tests/models/reduce/grid2_edge.pam Q=16)
+close "$3" 140e-6 || die "grid without wrap, two indices: hi $3, want 140 us"
 # Remainders on shared cores, N = 7 tasks over 8 workers: the 7 workers with a task of 1 us (the
 # `if` side that w < 7 runs) meet at 4 cores: lo = hi = ceil(7 / 4) * 1 us = 2 us (before: lo
 # 1.75 us, the cores' load).
