@@ -242,6 +242,8 @@ static const IdiomModel idioms[] = {
   {"root_work.pam", "P", "if (p == 0) root's work else work and a report to the root"},
   {"remainder_cores.pam", "N", "N tasks over 8 workers, if (w < N % P) one more, on fcfs(4) cores"},
   {"master_rounds.pam", "P", "master/worker in rounds: master, then own cpu, repeat (rounds)"},
+  {"scatter_halo.pam", "P", "scatter through the root's nic, compute, ring halo, gather to it"},
+  {"master_remainder.pam", "P", "master/worker, repeat (floor(N / (P - 1)) + (w <= N % (P - 1) ? 1 : 0))"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

@@ -622,8 +622,9 @@ static OTime walk_indexed(OWalk *w, REnv *env, const Stmt *body, AlgSymbol *j, A
 }
 
 /* Rule (a loop whose range depends on the branch, on members of its own): seq (j = a(k), b(k)) S
-** where every use of S the walk records names a member one-to-one in k (USE_OWN; never a stage
-** all branches share): the loop is one step of the chain, of contention-free time
+** where every use of S the walk records names a member one-to-one in k (USE_OWN), or one member
+** for all branches directly in the loop (a counted stage, reduce_stage.c: only its own lower
+** bound reads it): the loop is one step of the chain, of contention-free time
 ** sum_j phi_S(j) for branch k (exact in k, its max over k as the step's), and a use after it
 ** sees that time in its head. The rules that use it read: lockstep needs equal times (the walk
 ** marks the chain as varying), the tandem line needs its OWN members used by branch k alone,
@@ -637,18 +638,19 @@ static OTime walk_loop_by_branch(OWalk *w, REnv *env, const Stmt *body, const ch
   int from = w->nstages;
   OTime part = walk_indexed(w, env, body, j, a, b, bound_in_env);
   if (!w->ok) return part;
-  for (int i = from; i < w->nstages; i++)
-    if (w->stages[i].cls != USE_OWN && w->stages[i].cls != USE_PS) return fail(w);
+  AlgExpr *exact = alg_sum(g, j, a, b, part.exact);
+  for (int i = from; i < w->nstages; i++)   /* a stage of one member: counted (reduce_stage.c) */
+    if (w->stages[i].cls != USE_OWN && w->stages[i].cls != USE_PS &&
+        !order_counted_stage(&w->stages[i], j, a, b, part.exact, exact, w->nloops)) return fail(w);
   for (int i = from; i < w->nstages; i++) {   /* the loop's index is bound nowhere outside */
     OStage *st = &w->stages[i];
-    if (alg_contains(st->index, j)) return fail(w);
+    if (st->index && alg_contains(st->index, j)) return fail(w);
     st->t = alg_max_over(g, j, a, b, st->t);
     st->least = alg_min_over(g, j, a, b, st->least);
     st->head = zero(c);
     st->loops++;
   }
   w->vary = 1;
-  AlgExpr *exact = alg_sum(g, j, a, b, part.exact);
   OTime r = {exact, over_branches(w, ALG_MAXOVER, exact)};
   return r;
 }
@@ -1328,8 +1330,9 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   for (int i = 0; i < w->nstages && !w->subset; i++) {
     const OStage *st = &w->stages[i];
     AlgExpr *lo = st->kguard ? guarded_stage_lower(w, st, order_tail(w, st, body.exact))
-                : single_stage(w, st) ? stage_lower(w, st, body.exact)
-                : looped_stage(w, st) ? looped_stage_lower(w, st, body.exact) : NULL;
+                : single_stage(w, st) || order_reused_stage(w, st) ? stage_lower(w, st, body.exact)
+                : looped_stage(w, st) ? looped_stage_lower(w, st, body.exact)
+                : st->kloop ? order_counted_lower(w, st, body.exact) : NULL;
     if (!lo) continue;
     lower = lower ? alg_max(g, lower, lo) : lo;
   }

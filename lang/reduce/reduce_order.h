@@ -71,6 +71,13 @@ typedef struct OStage {
   AlgSymbol *rep;       /* the innermost of them: its index, or NULL */
   AlgExpr *rep_lo, *rep_hi; /* its range */
   int site;             /* its record among the walk's sites, -1 when the sites were too many */
+  AlgSymbol *kloop;     /* a stage directly in a loop whose range depends on k (reduce_stage.c):
+                           that loop's index, or NULL */
+  AlgExpr *kloop_lo, *kloop_hi; /* its range (depends on k) */
+  AlgExpr *kloop_time;  /* the loop's contention-free time for branch k (sum of its iterations) */
+  AlgExpr *kloop_iter;  /* the loop body's contention-free time at iteration j (may name kloop) */
+  AlgExpr *kloop_head;  /* the request's head within iteration j (may name kloop) */
+  AlgExpr *kloop_t;     /* its duration at iteration j (may name kloop) */
 } OStage;
 
 /* One use statement met by the walk, whatever its class (the bounded-clients rule). Pass 1
@@ -168,6 +175,12 @@ AlgExpr *ps_site_wait(OWalk *w, const Decl *res, AlgExpr *clients, AlgExpr *tmax
 AlgExpr *ps_group_serve(RCtx *c, const Decl *res, AlgExpr *t_most, AlgExpr *sum);
 AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s);
 AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p);
+
+/* reduce_stage.c */
+int order_reused_stage(const OWalk *w, const OStage *st);
+int order_counted_stage(OStage *st, AlgSymbol *j, AlgExpr *a, AlgExpr *b, AlgExpr *iter, AlgExpr *time,
+                        int outer_loops);
+AlgExpr *order_counted_lower(OWalk *w, const OStage *st, AlgExpr *total);
 
 /* reduce_drift.c */
 AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total);

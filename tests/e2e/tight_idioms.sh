@@ -142,7 +142,6 @@ close "$lo" 218e-6 || die "master rounds at the default P lo $lo, want 218 us"
 set -- $(bounds bench/tight/derived_consts.pam P=7)
 s=$(sim bench/tight/derived_consts.pam P=7)
 close "$1" "$s" || die "derived consts lo $1, simulated $s"
-exit 0
 # Tasks dealt in blocks, cpu[floor(i / ceil(N / P))], P = 10, N = 1000: blocks of 100 tasks; each
 # of 2 rounds is 2us of spawn then 100 tasks of 1us one after the other on a cpu: lo = hi = 204 us
 # (docs/reduction.md, "Members dealt in blocks"; before: [200 us, 2.004 ms]).
@@ -186,3 +185,17 @@ exact bench/tight/uneven_ps.pam T=7 8.5e-6 "uneven tasks on ps"
 # 1000 tasks over 7 threads on ps(4): 6 threads of 143us, one of 142us: the work over 4 cores,
 # 250 us.
 exact bench/tight/remainder_ps.pam T=7 250e-6 "remainder on ps"
+# A root that scatters through its nic, then gathers through it again, P = 4, N = 200000: the 4
+# scatters of 2us + 400000 B * 0.5ns = 202us queue at the root's nic, and the rank served last still
+# computes 50000 * 4ns = 200us, swaps boundaries (2.064us) and sends its result (2.008us):
+# lo = 808 + 200 + 2.064 + 2.008 = 1012.072 us, the simulated time (docs/reduction.md, "a stage
+# used again"; before: 816.032 us, the nic's two uses read as one group).
+set -- $(bounds bench/tight/scatter_halo.pam P=4)
+close "$1" 1012.072e-6 || die "scatter and gather lo $1, want 1012.072 us"
+# N = 300 tasks dealt with remainders over P - 1 = 63 workers (repeat (floor(N / (P - 1)) + ...)):
+# the master serves all 300 fetches of 0.5us, none before 0, and the worker served last still
+# computes 12us: lo = 150 + 12 = 162 us, the simulated time ("a stage in a loop whose count
+# depends on the branch"; before: 150 us).
+set -- $(bounds bench/tight/master_remainder.pam P=64)
+close "$1" 162e-6 || die "master with remainders lo $1, want 162 us"
+exit 0

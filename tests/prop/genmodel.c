@@ -496,6 +496,35 @@ static int gen_idiom_line(GenState *g) {
   return par;
 }
 
+/* Work dealt with remainders (docs/reduction.md, "a stage in a loop whose count depends on the
+** branch"): par (i = 0, P - 1) (or a literal range) over a block of an optional step, a `repeat`
+** whose count depends on i (count_form: N / P tasks and one more for the first N % P, and other
+** counts by the branch) around a chain of idiom steps (a master, own cpus, fixed members), and an
+** optional step after. */
+static int gen_idiom_dealt(GenState *g) {
+  GenModel *m = g->m;
+  int par = gen_new_node(g, GEN_PAR);
+  GenNode *p = &m->nodes[par];
+  p->var = g->nvars;
+  if (gen_below(g, 3)) { p->lo = 0; p->hi_param = 1; p->hi = m->param_default - 1; }
+  else { p->lo = 0; p->hi = gen_below(g, GEN_MAX_BOUND + 1); }
+  int par_var = g->nvars;
+  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int repeat = gen_new_node(g, GEN_REPEAT);
+  m->nodes[repeat].count_form = 1 + gen_below(g, 5);
+  m->nodes[repeat].count_var = par_var;
+  m->nodes[repeat].hi = gen_below(g, 6);
+  m->nodes[repeat].kids[0] = gen_idiom_chain(g, par_var, -1);
+  int body = gen_new_node(g, GEN_BLOCK), count = 0;
+  if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
+  m->nodes[body].kids[count++] = repeat;
+  if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
+  m->nodes[body].nkids = count;
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  return par;
+}
+
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
@@ -506,6 +535,7 @@ static int gen_idiom(GenState *g) {
     if (ps >= 0) return ps;
   }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
+  if (gen_below(g, 6) == 0) return gen_idiom_dealt(g);
   if (gen_below(g, 3) == 0) return gen_idiom_fork(g);
   if (gen_below(g, 5) == 0) {
     int drift = gen_idiom_drift(g);
@@ -759,7 +789,14 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
     gen_put_stmt(b, m, n->kids[0], indent);
     break;
   case GEN_REPEAT:
-    gen_put(b, "repeat (%d) ", n->hi);
+    switch (n->count_form) {
+    case 1: gen_put(b, "repeat (floor(%d / P) + (i%d < %d %% P ? 1 : 0)) ", n->hi, n->count_var, n->hi); break;
+    case 2: gen_put(b, "repeat (i%d %% 2 + %d) ", n->count_var, n->hi); break;
+    case 3: gen_put(b, "repeat (min(i%d, %d)) ", n->count_var, n->hi); break;
+    case 4: gen_put(b, "repeat (%d <= i%d ? 2 : 0) ", n->hi, n->count_var); break;
+    case 5: gen_put(b, "repeat ((i%d - 1 < %d ? 1 : 0) + floor(%d / 2)) ", n->count_var, n->hi, n->hi); break;
+    default: gen_put(b, "repeat (%d) ", n->hi); break;
+    }
     gen_put_stmt(b, m, n->kids[0], indent);
     break;
   case GEN_IF:
