@@ -35,6 +35,8 @@ typedef enum {
   USE_STAGE,      /* the same member for every branch: the branches queue there */
   USE_SHARD,      /* members dealt: (+-k + c) % K (each member serves the branches of one residue
                      class) or floor(k / B + c) (each a block of consecutive branches) */
+  USE_PS,         /* a ps resource: requests share its capacity (reduce_ps_order.c); no other
+                     rule reads its stages */
   USE_OTHER       /* anything else */
 } UseClass;
 
@@ -123,6 +125,8 @@ typedef struct OWalk {
   int dealt;            /* 1: some site's clients were counted from members dealt round robin or
                            in blocks (reduce_fork.c) */
   int lengthen;         /* 1 in pass 2: each use takes its duration plus its site's wait */
+  int stretch;          /* 1 in the ps lockstep's walk: each use on ps takes its time with the
+                           requests present in lock step (reduce_ps_order.c) */
   int site_at;          /* pass 2: the next site */
   OPath path;           /* the forks around the statement being walked */
   int nforks;           /* forks met so far (their numbers) */
@@ -145,6 +149,10 @@ typedef struct OWalk {
 } OWalk;
 
 /* reduce_order.c */
+UseClass order_use_class(OWalk *w, const Decl *res, AlgExpr *index);
+int order_own_alone(const OWalk *w, const OStage *st);
+AlgExpr *order_walk_time(OWalk *w, REnv *env, const RPiece *p);
+OWalk *order_walk_new(RCtx *c, const RPiece *p);
 int order_injective(OWalk *w, AlgExpr *e);
 int order_dealt(const OWalk *w, AlgExpr *index, ODealt *d);
 int order_by_branch(const OWalk *w, AlgExpr *e);
@@ -160,6 +168,13 @@ int order_cut_ranges(RCtx *c, AlgExpr *cond, AlgSymbol *i, AlgExpr *lo, AlgExpr 
 int fork_waits(OWalk *w);
 AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total);
 AlgExpr *fork_lower(OWalk *w, AlgExpr *total);
+
+/* reduce_ps_order.c */
+AlgExpr *ps_use_time(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t);
+AlgExpr *ps_site_wait(OWalk *w, const Decl *res, AlgExpr *clients, AlgExpr *tmax);
+AlgExpr *ps_group_serve(RCtx *c, const Decl *res, AlgExpr *t_most, AlgExpr *sum);
+AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s);
+AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p);
 
 /* reduce_stage.c */
 int order_reused_stage(const OWalk *w, const OStage *st);

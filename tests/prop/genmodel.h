@@ -36,6 +36,7 @@ typedef struct GenDur {
   int var;      /* depth of an enclosing loop index, or -1 */
   int ci;       /* const id multiplying the index (or -1: the index times 1us) */
   int lit_us;   /* literal microseconds (>= 0) */
+  int mod;      /* > 0: the index part is (index % mod) instead of the index */
 } GenDur;
 
 /* How a family member is chosen. */
