@@ -178,9 +178,14 @@ exact bench/tight/ring_ps.pam P=64 90e-6 "ring on ps links"
 exact bench/tight/ring_ps_drift.pam P=100 48e-6 "ring on ps links, own steps"
 # 7 threads in rounds on ps(4): 4 rounds of 5us * 7 / 4 + 3us = 47 us (before: lo 35 us).
 exact bench/tight/threads_ps_loop.pam T=7 47e-6 "threads in rounds on ps"
-# Rank 0 with 6us and 7 ranks with 2us on ps(3), P = 8: all 8 drain the first 2us at 3/8 each
-# (16/3 us), rank 0 its last 4us alone: 4 * (16 / 3 + 4) us (before: lo 26.7 us).
-exact bench/tight/bsp_ps_heavy.pam P=8 "$(awk 'BEGIN { printf "%.17g", 4 * (16 / 3 + 4) * 1e-6 }')" "heavy rank on ps"
+# 5us of compute, then rank 0 with 6us and 7 ranks with 2us on ps(3), P = 8: all 8 drain the first
+# 2us at 3/8 each (16/3 us), rank 0 its last 4us alone: 4 * (5 + 16 / 3 + 4) us (before: lo
+# 44 us).
+exact bench/tight/bsp_ps_heavy.pam P=8 "$(awk 'BEGIN { printf "%.17g", 4 * (5 + 16 / 3 + 4) * 1e-6 }')" "heavy rank on ps"
+# A pool of 5 threads in a process, 3 rounds then 1 round of 4us on ps(2) and 1us of its own:
+# 4 rounds of 4 * 5 / 2 + 1 = 11 us, 44 us (a process called alone: the lock step holds in it;
+# before: lo 40 us).
+exact bench/tight/threads_ps_proc.pam T=5 44e-6 "thread pool in a process"
 # Tasks 1, 2, 3, 4, 1, 2, 3 us on ps(2), T = 7: levels 1us with 7 present (3.5us), 5 (2.5us),
 # 3 (1.5us), 1 (1us): 8.5 us (before: lo 8 us).
 exact bench/tight/uneven_ps.pam T=7 8.5e-6 "uneven tasks on ps"
