@@ -42,6 +42,7 @@ static int gen_new_node(GenState *g, GenKind kind) {
   n->kind = kind;
   for (int k = 0; k < GEN_MAX_KIDS; k++) n->kids[k] = -1;
   n->dur.c = n->dur.ci = n->dur.var = -1;
+  n->callee = -1;
   return id;
 }
 
@@ -628,8 +629,32 @@ static int gen_idiom(GenState *g) {
   return repeat;
 }
 
+static int gen_stmt(GenState *g, int depth);
+
+/* A statement in a process of its own, p<id>() (its body sees no loop index of the caller):
+** sometimes called again beside a leaf, `{ p(); { p() || leaf } }` (a memoised summary must
+** not serve a call beside others with what holds only alone). */
+static int gen_call(GenState *g, int depth) {
+  GenModel *m = g->m;
+  int call = gen_new_node(g, GEN_CALL), saved = g->nvars;
+  g->nvars = 0;
+  int body = gen_stmt(g, depth + 1);
+  g->nvars = saved;
+  m->nodes[call].kids[0] = body;
+  if (gen_below(g, 2) || m->node_count + 4 >= GEN_MAX_NODES) return call;
+  int again = gen_new_node(g, GEN_CALL), fork = gen_new_node(g, GEN_PARALLEL), block = gen_new_node(g, GEN_BLOCK);
+  m->nodes[again].callee = call;
+  int leaf = gen_leaf(g);
+  m->nodes[fork].kids[0] = again; m->nodes[fork].kids[1] = leaf; m->nodes[fork].nkids = 2;
+  m->nodes[block].kids[0] = call; m->nodes[block].kids[1] = fork; m->nodes[block].nkids = 2;
+  return block;
+}
+
 static int gen_stmt(GenState *g, int depth) {
   GenModel *m = g->m;
+  if (depth + 2 <= GEN_MAX_DEPTH && m->node_count + 8 + 4 * (GEN_MAX_DEPTH - depth + 1) < GEN_MAX_NODES &&
+      gen_below(g, 10) == 0)
+    return gen_call(g, depth);
   if (depth + 2 <= GEN_MAX_DEPTH && g->nvars + 2 <= GEN_MAX_DEPTH &&
       m->node_count + GEN_IDIOM_NODES + 4 * (GEN_MAX_DEPTH - depth + 1) < GEN_MAX_NODES &&
       gen_below(g, 5) == 0)
@@ -800,9 +825,21 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
 static void gen_v2_put_const(GenBuf *b, const GenConst *c, int k);
 static void gen_v2_put_resource(GenBuf *b, const GenResource *r, int k);
 
+/* The node whose process a GEN_CALL node calls, or -1 when it names no process (a shrunk one). */
+static int gen_callee(const GenModel *m, const GenNode *n) {
+  int target = n->callee < 0 ? (int)(n - m->nodes) : n->callee;
+  if (target < 0 || target >= m->node_count) return -1;
+  const GenNode *t = &m->nodes[target];
+  return t->kind == GEN_CALL && t->callee < 0 && t->kids[0] >= 0 ? target : -1;
+}
+
 static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
   const GenNode *n = &m->nodes[id];
   switch (n->kind) {
+  case GEN_CALL:
+    if (gen_callee(m, n) < 0) gen_put(b, "skip");
+    else gen_put(b, "p%d()", gen_callee(m, n));
+    break;
   case GEN_HOLD:
     gen_put(b, "hold (r%d", n->res);
     gen_put_member(b, m, n);
@@ -872,6 +909,23 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
   }
 }
 
+/* Writes `process p<id> { body }` for every process the statement at id calls (theirs first; each
+** once: defined[]). */
+static void gen_put_processes(GenBuf *b, const GenModel *m, int id, char *defined) {
+  if (id < 0 || id >= m->node_count) return;
+  const GenNode *n = &m->nodes[id];
+  for (int k = 0; k < GEN_MAX_KIDS; k++)
+    if (n->kids[k] >= 0 && !(n->kind == GEN_CALL && n->callee >= 0)) gen_put_processes(b, m, n->kids[k], defined);
+  if (n->kind != GEN_CALL) return;
+  int target = gen_callee(m, n);
+  if (target < 0 || defined[target]) return;
+  defined[target] = 1;
+  if (target != id) gen_put_processes(b, m, m->nodes[target].kids[0], defined);
+  gen_put(b, "process p%d {\n  ", target);
+  gen_put_stmt(b, m, m->nodes[target].kids[0], 1);
+  gen_put(b, "\n}\n");
+}
+
 char *gen_model_text(const GenModel *m, const char *header) {
   GenBuf b = {NULL, 0, 0};
   gen_put(&b, "");
@@ -893,6 +947,8 @@ char *gen_model_text(const GenModel *m, const char *header) {
     if (m->res[k].dropped) continue;
     gen_v2_put_resource(&b, &m->res[k], k);
   }
+  char defined[GEN_MAX_NODES] = {0};
+  gen_put_processes(&b, m, m->root, defined);
   gen_put(&b, "process main {\n  ");
   gen_put_stmt(&b, m, m->root, 1);
   gen_put(&b, "\n}\n");
