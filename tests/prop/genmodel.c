@@ -306,6 +306,16 @@ static int gen_drift_send(GenState *g, int res, int par_var) {
   return block;
 }
 
+/* par (i<depth> = 0, hi) (`P - 1` when hi_param, hi then P's default - 1) with its index in
+** scope (the caller takes it out: g->nvars--). */
+static int gen_par_open(GenState *g, int hi_param, int hi) {
+  int par = gen_new_node(g, GEN_PAR);
+  GenNode *p = &g->m->nodes[par];
+  p->var = g->nvars; p->lo = 0; p->hi_param = hi_param; p->hi = hi;
+  g->scope_hi[g->nvars++] = hi_param ? GEN_MAX_BOUND : hi;
+  return par;
+}
+
 /* Workers that run their own steps and exchange on a ring (docs/reduction.md, "Branches that run
 ** their own steps"): par (i = 0, GEN_FAMILY_SIZE - 1) repeat (1 .. 4) { a step of compute on the
 ** own member or a delay; a `||` of 2 .. GEN_MAX_KIDS sends to (i + c) % GEN_FAMILY_SIZE of one
@@ -314,10 +324,7 @@ static int gen_idiom_drift(GenState *g) {
   GenModel *m = g->m;
   int res = gen_fcfs_family(g);
   if (res < 0) return -1;
-  int par = gen_new_node(g, GEN_PAR);
-  m->nodes[par].var = g->nvars; m->nodes[par].lo = 0; m->nodes[par].hi = GEN_FAMILY_SIZE - 1;
-  int par_var = g->nvars;
-  g->scope_hi[g->nvars++] = GEN_FAMILY_SIZE - 1;
+  int par = gen_par_open(g, 0, GEN_FAMILY_SIZE - 1), par_var = g->nvars - 1;
   int repeat = gen_new_node(g, GEN_REPEAT);
   m->nodes[repeat].hi = 1 + gen_below(g, 4);
   int body = gen_new_node(g, GEN_BLOCK);
@@ -384,13 +391,8 @@ static int gen_idiom_ps(GenState *g) {
   GenModel *m = g->m;
   int res = gen_ps_resource(g);
   if (res < 0) return -1;
-  int par = gen_new_node(g, GEN_PAR);
-  GenNode *p = &m->nodes[par];
-  p->var = g->nvars; p->lo = 0;
-  if (gen_below(g, 2)) { p->hi_param = 1; p->hi = m->param_default - 1; }
-  else p->hi = GEN_FAMILY_SIZE - 1;
-  int par_var = g->nvars;
-  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int hi_param = gen_below(g, 2);
+  int par = gen_par_open(g, hi_param, hi_param ? m->param_default - 1 : GEN_FAMILY_SIZE - 1), par_var = g->nvars - 1;
   int how = gen_below(g, 3), body;
   if (how == 0) {   /* a chain: requests and delays */
     body = gen_new_node(g, GEN_BLOCK);
