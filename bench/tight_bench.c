@@ -236,6 +236,10 @@ static const IdiomModel idioms[] = {
   {"root_work.pam", "P", "if (p == 0) root's work else work and a report to the root"},
   {"remainder_cores.pam", "N", "N tasks over 8 workers, if (w < N % P) one more, on fcfs(4) cores"},
   {"master_rounds.pam", "P", "master/worker in rounds: master, then own cpu, repeat (rounds)"},
+  {"threads_lock.pam", "T", "T threads on fcfs(2) cores, K rounds of work then hold (mutex)"},
+  {"lock_handoff.pam", "T", "T threads on 8 cores, a lock with handoff(1us), work after it"},
+  {"lock_ps.pam", "T", "T threads on ps(4) cores, then hold (log_lock) use(cores, t)"},
+  {"lock_log.pam", "T", "T threads on 4 cores, a log record written to a disk under its lock"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

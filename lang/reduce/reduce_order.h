@@ -69,6 +69,8 @@ typedef struct OStage {
   AlgSymbol *rep;       /* the innermost of them: its index, or NULL */
   AlgExpr *rep_lo, *rep_hi; /* its range */
   int site;             /* its record among the walk's sites, -1 when the sites were too many */
+  int held_end;         /* a `hold`: 1 + the last stage recorded inside its body (the stages
+                           after it up to there run while it is held); 0 for a use */
 } OStage;
 
 /* One use statement met by the walk, whatever its class (the bounded-clients rule). Pass 1
@@ -135,6 +137,7 @@ typedef struct OWalk {
   AlgExpr *outer_iter;  /* its body's contention-free time at iteration `outer` (pass 2: with
                            each use lengthened by its wait) */
   AlgExpr *total;       /* pass 2: the body's time for branch k with every use lengthened */
+  int holds;            /* 1 when a `hold` was met: only the lower-bound rules apply */
 } OWalk;
 
 /* reduce_order.c */
