@@ -205,6 +205,9 @@ AlgExpr *alg_close(AlgCtx *ctx, AlgExpr *e, AlgDir dir);
 
 /* ---- transformations ------------------------------------------------------------------------ */
 
+/* A node of kind with these kids, built through the simplifying constructor of the kind
+   (transform.c); big operators are given as their 4 kids. */
+AlgExpr *alg_make(AlgCtx *ctx, AlgKind kind, size_t nkids, AlgExpr *const *kids);
 AlgExpr *alg_subst(AlgCtx *ctx, AlgExpr *e, AlgSymbol *sym, AlgExpr *value);
 /* The terms of every sum that share one of syms as a factor gathered under it, s*a + s*b + c
    -> s*(a + b) + c (syms in the order given, then the others within each group): interval

@@ -145,10 +145,6 @@ int alg_is_boolean(const AlgExpr *e);
 /* Splits a term into its numeric coefficient (a NUM) and the rest (1 when a number). */
 AlgExpr *alg_split_coef(AlgCtx *ctx, AlgExpr *term, AlgExpr **rest);
 
-/* A node of kind with these kids, built through the simplifying constructor of the kind
-   (transform.c); big operators are given as their 4 kids. */
-AlgExpr *alg_make(AlgCtx *ctx, AlgKind kind, size_t nkids, AlgExpr *const *kids);
-
 /* Direction in which e moves as index grows over its admissible values (sign.c). */
 enum { ALG_MONO_CONST = 0, ALG_MONO_UP = 1, ALG_MONO_DOWN = -1, ALG_MONO_UNKNOWN = 2 };
 int alg_monotone(AlgCtx *ctx, AlgExpr *e, AlgSymbol *index);

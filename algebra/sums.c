@@ -148,6 +148,39 @@ static AlgExpr *sum_indicator(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, Alg
                  alg_cond(ctx, inside, alg_sub(ctx, x, y), num(ctx, 0)));
 }
 
+/* sum_{i=lower}^{upper} (d < 0 ? x : y) or (d <= 0 ? x : y) with d = s i + r, s = 1 or -1 and
+   r, x, y free of i, lower integer-valued: the i that satisfy the test are those of
+   the range up to h (s = 1: h = ceil(-r) - 1 for <, floor(-r) for <=) or from l on (s = -1:
+   l = floor(r) + 1 for <, ceil(r) for <=), so the sum is count * y + t * (x - y) with
+   t = max(0, min(upper, h) - lower + 1) or max(0, upper - max(lower, l) + 1), the number of them
+   (at most count when the range is not empty). Work dealt with remainders:
+   sum over w of (w < N % P ? 1 : 0) = max(0, min(P - 1, ceil(N % P) - 1) + 1). NULL otherwise. */
+static AlgExpr *sum_threshold(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
+  if (term->kind != ALG_COND || (term->kids[0]->kind != ALG_LT && term->kids[0]->kind != ALG_LE)) return NULL;
+  AlgExpr *test = term->kids[0], *x = term->kids[1], *y = term->kids[2];
+  if (alg_contains(x, index) || alg_contains(y, index)) return NULL;
+  if (!alg_is_integer_valued(lower)) return NULL;
+  AlgExpr *d = alg_sub(ctx, test->kids[0], test->kids[1]);
+  AlgExpr *slope = alg_diff(ctx, d, index);
+  if (!slope || slope->kind != ALG_NUM) return NULL;
+  int s = alg_is_num(slope, 1) ? 1 : alg_is_num(slope, -1) ? -1 : 0;
+  if (s == 0) return NULL;
+  AlgExpr *r = alg_expand(ctx, alg_sub(ctx, d, alg_mul(ctx, slope, index->node)));
+  if (alg_contains(r, index)) return NULL;
+  int strict = test->kind == ALG_LT;
+  AlgExpr *t;
+  if (s == 1) {
+    AlgExpr *bound = alg_neg(ctx, r);
+    AlgExpr *h = strict ? alg_sub(ctx, alg_func(ctx, ALG_CEIL, bound), num(ctx, 1)) : alg_func(ctx, ALG_FLOOR, bound);
+    t = alg_sub(ctx, alg_min(ctx, upper, h), alg_sub(ctx, lower, num(ctx, 1)));
+  } else {
+    AlgExpr *l = strict ? alg_add(ctx, alg_func(ctx, ALG_FLOOR, r), num(ctx, 1)) : alg_func(ctx, ALG_CEIL, r);
+    t = alg_sub(ctx, alg_add(ctx, upper, num(ctx, 1)), alg_max(ctx, lower, l));
+  }
+  t = alg_max(ctx, num(ctx, 0), t);
+  return alg_add(ctx, alg_mul(ctx, count_of(ctx, lower, upper), y), alg_mul(ctx, t, alg_sub(ctx, x, y)));
+}
+
 static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term);
 
 /* c * (a + b + ...) with c free of the index: c times the sums of the terms, each closed; or
@@ -178,6 +211,8 @@ static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr 
     return sum_polynomial(ctx, coef, degree, lower, upper);
   AlgExpr *indicator = sum_indicator(ctx, index, lower, upper, term);
   if (indicator) return indicator;
+  AlgExpr *threshold = sum_threshold(ctx, index, lower, upper, term);
+  if (threshold) return threshold;
   AlgExpr *scaled = sum_scaled(ctx, index, lower, upper, term);
   if (scaled) return scaled;
   return sum_geometric(ctx, index, lower, upper, term);

@@ -122,7 +122,8 @@ static AlgExpr *member_clients(OWalk *w, const Decl *res, AlgExpr **work) {
 ** least every t_max, so it waits at most
 **   min(max(0, ceil((C - m) / m)) * t_max, max(0, S - t_max(site)) / m)
 ** with S = sum over r's sites of clients * t_max(site) (the work of the others ahead, shared by
-** the m busy servers). Sets each site's wait; 0 when a site is not bounded or r is ps. */
+** the m busy servers); on ps(c), ps_site_wait. Sets each site's wait; 0 when a site is not
+** bounded or r has a hand-off. */
 int fork_waits(OWalk *w) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
@@ -131,10 +132,15 @@ int fork_waits(OWalk *w) {
     int done = 0;
     for (int j = 0; j < i && !done; j++) done = w->sites[j].res == res;
     if (done) continue;
-    if (res->u.resource.discipline == DISC_PS || res->u.resource.handoff) return 0;
+    if (res->u.resource.handoff) return 0;
     AlgExpr *work, *t_max = zero(c);
     AlgExpr *count = member_clients(w, res, &work);
     if (!count) return 0;
+    if (res->u.resource.discipline == DISC_PS) {   /* reduce_ps_order.c */
+      for (int j = i; j < w->nsites; j++)
+        if (w->sites[j].res == res) w->sites[j].wait = ps_site_wait(w, res, count, w->sites[j].tmax);
+      continue;
+    }
     for (int j = i; j < w->nsites; j++)
       if (w->sites[j].res == res && !w->sites[j].twin) t_max = alg_max(g, t_max, w->sites[j].tmax);
     AlgExpr *m = reduce_mult(c, res);
@@ -156,9 +162,10 @@ int fork_waits(OWalk *w) {
 static int onto_site(OWalk *w, const OStage *st) {
   RCtx *c = w->c;
   const Decl *res = st->res;
-  if (st->cls != USE_OWN || st->kguard || !st->loop_free || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
+  int ps = st->cls == USE_PS && st->index && res->u.resource.count && order_injective(w, st->index);
+  if ((st->cls != USE_OWN && !ps) || st->kguard || !st->loop_free || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
   if (st->reps > 1 || (st->rep && st->guard && alg_contains(st->guard, st->rep))) return 0;
-  if (!res->u.resource.count || res->u.resource.discipline == DISC_PS) return 0;
+  if (!res->u.resource.count) return 0;
   REnv none;
   memset(&none, 0, sizeof none);
   AlgExpr *size = reduce_expr(c, &none, res->u.resource.count);
@@ -168,9 +175,10 @@ static int onto_site(OWalk *w, const OStage *st) {
 /* 1 when st names one member for all branches (a plain resource, or a member free of the branch
 ** index) of an FCFS resource, outside pars of the body, outside loops or in one plain loop: its
 ** member gets n requests from it (per iteration of the loop). */
-static int fixed_site(const OStage *st) {
-  if (st->cls != USE_STAGE || st->kguard || st->reps || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
-  return st->res->u.resource.discipline != DISC_PS;
+static int fixed_site(OWalk *w, const OStage *st) {
+  int ps = st->cls == USE_PS && (!st->index || !order_by_branch(w, st->index));
+  if ((st->cls != USE_STAGE && !ps) || st->kguard || st->reps || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
+  return 1;
 }
 
 /* x (of the branch and of the par inside the body around st, if any) at its least over both. */
@@ -196,20 +204,20 @@ AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   const OStage *st = &w->stages[i];
-  int fixed = fixed_site(st);   /* the group of the member st names, else the own sites' */
+  int fixed = fixed_site(w, st);   /* the group of the member st names, else the own sites' */
   if (!fixed && !onto_site(w, st)) return NULL;
   for (int j = 0; j < i; j++) {
     const OStage *o = &w->stages[j];
     if (o->res == st->res && o->guard == st->guard && o->loop == st->loop &&
-        (fixed ? fixed_site(o) && o->index == st->index : onto_site(w, o))) return NULL;
+        (fixed ? fixed_site(w, o) && o->index == st->index : onto_site(w, o))) return NULL;
   }
-  AlgExpr *head = NULL, *t_min = NULL, *sum = zero(c), *tail = NULL, *count = zero(c);
+  AlgExpr *head = NULL, *t_min = NULL, *t_most = NULL, *sum = zero(c), *tail = NULL, *count = zero(c);
   int s = 0;   /* sites, one inside a par or naming a fixed member counting 2 (several requests) */
   for (int j = 0; j < w->nstages; j++) {
     const OStage *o = &w->stages[j];
     if (o->res != st->res || o->guard != st->guard || o->loop != st->loop) continue;
     int own = onto_site(w, o);
-    if (!own && !(fixed && fixed_site(o) && o->index == st->index)) continue;
+    if (!own && !(fixed && fixed_site(w, o) && o->index == st->index)) continue;
     AlgExpr *h = least(w, o, o->head), *t = least(w, o, o->t), *rest = least(w, o, order_tail(w, o, total));
     AlgExpr *copies = !own ? alg_max(g, zero(c), w->n)
                     : o->rep ? alg_max(g, zero(c), alg_add(g, alg_sub(g, o->rep_hi, o->rep_lo), alg_num_int(g, 1)))
@@ -218,13 +226,14 @@ AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total) {
     count = alg_add(g, count, copies);
     head = head ? alg_min(g, head, h) : h;
     t_min = t_min ? alg_min(g, t_min, t) : t;
+    t_most = t_most ? alg_max(g, t_most, t) : t;
     tail = tail ? alg_min(g, tail, rest) : rest;
     sum = alg_add(g, sum, alg_mul(g, copies, t));
   }
   if (s < 2) return NULL;
   AlgExpr *m = reduce_mult(c, st->res);
-  AlgExpr *serve = alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), t_min),
-                           alg_div(g, sum, m));
+  AlgExpr *serve = st->res->u.resource.discipline == DISC_PS ? ps_group_serve(c, st->res, t_most, sum)
+                 : alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), t_min), alg_div(g, sum, m));
   return alg_add(g, alg_add(g, head, serve), tail);
 }
 

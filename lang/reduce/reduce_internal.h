@@ -2,7 +2,7 @@
 ** reduce_internal.h — what the files of the reduction share: the context of one reduction, the
 ** scope of names, and the per-statement summary (REDUCTION.md: phi, D_r, L, U) with its demands.
 ** reduce_expr.c translates model expressions, reduce_demand.c owns demands and waits,
-** reduce.c walks the statements, reduce_hold.c holds and hand-offs, reduce_ps.c processor sharing.
+** reduce.c walks the statements, reduce_hold.c holds and hand-offs, reduce_ps.c and reduce_ps_batch.c processor sharing.
 */
 #ifndef PAMC_REDUCE_INTERNAL_H
 #define PAMC_REDUCE_INTERNAL_H
@@ -164,6 +164,10 @@ void reduce_ps_present(RCtx *c, const Summary *whole, const Summary *branches, i
                        AlgExpr *const *sizes, RReach *reach);
 AlgExpr *reduce_ps_wait(RCtx *c, const RReach *reach, const Decl *res, AlgExpr *wait,
                         AlgExpr *own);
+
+/* reduce_ps_batch.c */
+void reduce_ps_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
+AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **counts, int n);
 
 /* reduce_split.c */
 int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr *b,

@@ -451,9 +451,12 @@ static int dealt_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
 
 int order_dealt(const OWalk *w, AlgExpr *index, ODealt *d) { return dealt_counts(w, index, d); }
 
+/* 1 for a class no rule of this file reads: the chain is then no lockstep, tandem line or drift. */
+static int blocks_rules(UseClass cls) { return cls == USE_OTHER || cls == USE_PS; }
+
 static UseClass use_class(OWalk *w, const Decl *res, AlgExpr *index) {
   if (enough_servers(w, res)) return USE_FREE;
-  if (res->u.resource.discipline == DISC_PS) return USE_OTHER;
+  if (res->u.resource.discipline == DISC_PS) return USE_PS;
   if (!index || !by_branch(w, index)) return USE_STAGE;
   if (res->u.resource.count && injective_branches(w, index)) return USE_OWN;
   ODealt d;
@@ -507,10 +510,11 @@ static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
     if (w->site_at >= w->nsites) return fail(w);
     return time_of(w, alg_add(c->alg, t, w->sites[w->site_at++].wait));
   }
+  if (w->stretch) return time_of(w, ps_use_time(w, res, index, t));   /* reduce_ps_order.c */
   record_site(w, res, index, t);
   UseClass cls = use_class(w, res, index);
-  if (cls == USE_OTHER && !w->kif) w->other = 1;
-  if (cls == USE_OWN || cls == USE_STAGE || cls == USE_SHARD || (w->kif && cls == USE_OTHER)) {
+  if (blocks_rules(cls) && !w->kif) w->other = 1;
+  if (cls == USE_OWN || cls == USE_STAGE || cls == USE_SHARD || cls == USE_PS || (w->kif && cls == USE_OTHER)) {
     if (w->nstages == ORDER_MAX_STAGES) return fail(w);
     OStage *st = &w->stages[w->nstages++];
     memset(st, 0, sizeof *st);
@@ -619,6 +623,7 @@ static int names_body_index(const OWalk *w, AlgExpr *e) {
 ** longest copy's; a stage inside it records the par (its index d and range) and, as in a `||`,
 ** a gap of (the longest copy - its own). */
 static OTime walk_nested(OWalk *w, REnv *env, const Stmt *s) {
+  if (w->stretch) return fail(w);   /* the lock step on ps reads no par inside */
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   AlgExpr *a = reduce_expr(c, env, s->u.loop.lo), *b = reduce_expr(c, env, s->u.loop.hi);
@@ -659,8 +664,9 @@ static OTime walk_indexed(OWalk *w, REnv *env, const Stmt *body, AlgSymbol *j, A
 }
 
 /* Rule (a loop whose range depends on the branch, on members of its own): seq (j = a(k), b(k)) S
-** where every use of S the walk records names a member one-to-one in k (USE_OWN; never a stage
-** all branches share): the loop is one step of the chain, of contention-free time
+** where every use of S the walk records names a member one-to-one in k (USE_OWN), or one member
+** for all branches directly in the loop (a counted stage, reduce_stage.c: only its own lower
+** bound reads it): the loop is one step of the chain, of contention-free time
 ** sum_j phi_S(j) for branch k (exact in k, its max over k as the step's), and a use after it
 ** sees that time in its head. The rules that use it read: lockstep needs equal times (the walk
 ** marks the chain as varying), the tandem line needs its OWN members used by branch k alone,
@@ -674,17 +680,19 @@ static OTime walk_loop_by_branch(OWalk *w, REnv *env, const Stmt *body, const ch
   int from = w->nstages;
   OTime part = walk_indexed(w, env, body, j, a, b, bound_in_env);
   if (!w->ok) return part;
-  for (int i = from; i < w->nstages; i++) if (w->stages[i].cls != USE_OWN) return fail(w);
+  AlgExpr *exact = alg_sum(g, j, a, b, part.exact);
+  for (int i = from; i < w->nstages; i++)   /* a stage of one member: counted (reduce_stage.c) */
+    if (w->stages[i].cls != USE_OWN && w->stages[i].cls != USE_PS &&
+        !order_counted_stage(&w->stages[i], j, a, b, part.exact, exact, w->nloops)) return fail(w);
   for (int i = from; i < w->nstages; i++) {   /* the loop's index is bound nowhere outside */
     OStage *st = &w->stages[i];
-    if (alg_contains(st->index, j)) return fail(w);
+    if (st->index && alg_contains(st->index, j)) return fail(w);
     st->t = alg_max_over(g, j, a, b, st->t);
     st->least = alg_min_over(g, j, a, b, st->least);
     st->head = zero(c);
     st->loops++;
   }
   w->vary = 1;
-  AlgExpr *exact = alg_sum(g, j, a, b, part.exact);
   OTime r = {exact, over_branches(w, ALG_MAXOVER, exact)};
   return r;
 }
@@ -778,7 +786,7 @@ static int merge_sides(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from, int 
     a->loop_free = a->loop_free && b->loop_free;
     a->kguard = outer;
     a->cls = use_class(w, a->res, a->index);
-    if (a->cls == USE_OTHER && !w->kif) w->other = 1;
+    if (blocks_rules(a->cls) && !w->kif) w->other = 1;
   }
   w->nstages = mid;
   return 1;
@@ -796,7 +804,7 @@ static OTime walk_apart(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from) {
   w->guarded = 1;
   w->vary = 1;
   for (int i = from; i < w->nstages; i++)
-    if (w->stages[i].cls == USE_OTHER && !w->kif) w->other = 1;
+    if (blocks_rules(w->stages[i].cls) && !w->kif) w->other = 1;
   OTime r = {alg_cond(c->alg, cond, x.exact, y.exact), alg_max(c->alg, x.stepmax, y.stepmax)};
   return r;
 }
@@ -876,6 +884,10 @@ static OTime walk_fork(OWalk *w, REnv *env, const Stmt *s) {
   OTime none = {zero(w->c), zero(w->c)};
   if (n == 0) return none;
   if (n > ORDER_MAX_FORK) return fail(w);
+  if (w->stretch) {   /* the lock step on ps: requests at once (reduce_ps_order.c) */
+    AlgExpr *t = ps_fork_time(w, env, s);
+    return t ? time_of(w, t) : fail(w);
+  }
   w->forks = 1;
   if (w->calls) w->call_forks = 1;
   OTime parts[ORDER_MAX_FORK];
@@ -966,6 +978,8 @@ int order_cut_ranges(RCtx *c, AlgExpr *cond, AlgSymbol *i, AlgExpr *lo, AlgExpr 
   return cut_ranges(c, cond, i, lo, hi, t_lo, t_hi, n_true, f_lo, f_hi, n_false);
 }
 int order_injective(OWalk *w, AlgExpr *e) { return injective_branches(w, e); }
+UseClass order_use_class(OWalk *w, const Decl *res, AlgExpr *index) { return use_class(w, res, index); }
+int order_own_alone(const OWalk *w, const OStage *st) { return own_alone(w, st); }
 int order_by_branch(const OWalk *w, AlgExpr *e) { return by_branch(w, e); }
 AlgExpr *order_over_branches(const OWalk *w, AlgKind kind, AlgExpr *e) { return over_branches(w, kind, e); }
 
@@ -1316,6 +1330,14 @@ static OWalk *walk_new(RCtx *c, const RPiece *p) {
   return w;
 }
 
+OWalk *order_walk_new(RCtx *c, const RPiece *p) { return walk_new(c, p); }
+
+/* The contention-free time of branch k walked by w (its flags set), or NULL when the walk fails. */
+AlgExpr *order_walk_time(OWalk *w, REnv *env, const RPiece *p) {
+  OTime body = walk_body(w, env, p);
+  return w->ok && !w->c->failed ? body.exact : NULL;
+}
+
 /* The body walked again with every use lengthened by the wait of its site (reduce_fork.c's
 ** bounded clients); its time for branch k in ->total. NULL when a resource of the body has a site
 ** the rule does not bound. */
@@ -1352,8 +1374,9 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   for (int i = 0; i < w->nstages && !w->subset; i++) {
     const OStage *st = &w->stages[i];
     AlgExpr *lo = st->kguard ? guarded_stage_lower(w, st, order_tail(w, st, body.exact))
-                : single_stage(w, st) ? stage_lower(w, st, body.exact)
-                : looped_stage(w, st) ? looped_stage_lower(w, st, body.exact) : NULL;
+                : single_stage(w, st) || order_reused_stage(w, st) ? stage_lower(w, st, body.exact)
+                : looped_stage(w, st) ? looped_stage_lower(w, st, body.exact)
+                : st->kloop ? order_counted_lower(w, st, body.exact) : NULL;
     if (!lo) continue;
     lower = lower ? alg_max(g, lower, lo) : lo;
   }
@@ -1372,6 +1395,14 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   if (lower) out->L = alg_max(g, out->L, alg_cond(g, some, lower, zero(c)));
   if (w->holds) return 0;   /* walk_hold: no upper-bound rule */
   /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */
+  /* reduce_ps_order.c: branches in lock step on ps resources, the par's time exactly */
+  AlgExpr *shared = ps_lockstep(w, env, p);
+  if (shared) {
+    if (c->concurrent == 0)
+      out->L = alg_max(g, out->L, alg_cond(g, some, order_over_branches(w, ALG_MINOVER, shared), zero(c)));
+    out->U = alg_cond(g, some, order_over_branches(w, ALG_MAXOVER, shared), zero(c));
+    return 1;
+  }
   AlgExpr *holds;   /* where the tandem line's bound holds (shards: the dealt counts) */
   AlgExpr *tandem = tandem_upper(w, body.stepmax, &holds);
   AlgExpr *upper = tandem && !alg_is_num(holds, 1) ? alg_cond(g, holds, tandem, out->U) : tandem;

@@ -35,6 +35,8 @@ typedef enum {
   USE_STAGE,      /* the same member for every branch: the branches queue there */
   USE_SHARD,      /* members dealt: (+-k + c) % K (each member serves the branches of one residue
                      class) or floor(k / B + c) (each a block of consecutive branches) */
+  USE_PS,         /* a ps resource: requests share its capacity (reduce_ps_order.c); no other
+                     rule reads its stages */
   USE_OTHER       /* anything else */
 } UseClass;
 
@@ -71,6 +73,13 @@ typedef struct OStage {
   int site;             /* its record among the walk's sites, -1 when the sites were too many */
   int held_end;         /* a `hold`: 1 + the last stage recorded inside its body (the stages
                            after it up to there run while it is held); 0 for a use */
+  AlgSymbol *kloop;     /* a stage directly in a loop whose range depends on k (reduce_stage.c):
+                           that loop's index, or NULL */
+  AlgExpr *kloop_lo, *kloop_hi; /* its range (depends on k) */
+  AlgExpr *kloop_time;  /* the loop's contention-free time for branch k (sum of its iterations) */
+  AlgExpr *kloop_iter;  /* the loop body's contention-free time at iteration j (may name kloop) */
+  AlgExpr *kloop_head;  /* the request's head within iteration j (may name kloop) */
+  AlgExpr *kloop_t;     /* its duration at iteration j (may name kloop) */
 } OStage;
 
 /* One use statement met by the walk, whatever its class (the bounded-clients rule). Pass 1
@@ -118,6 +127,8 @@ typedef struct OWalk {
   int dealt;            /* 1: some site's clients were counted from members dealt round robin or
                            in blocks (reduce_fork.c) */
   int lengthen;         /* 1 in pass 2: each use takes its duration plus its site's wait */
+  int stretch;          /* 1 in the ps lockstep's walk: each use on ps takes its time with the
+                           requests present in lock step (reduce_ps_order.c) */
   int site_at;          /* pass 2: the next site */
   OPath path;           /* the forks around the statement being walked */
   int nforks;           /* forks met so far (their numbers) */
@@ -141,6 +152,10 @@ typedef struct OWalk {
 } OWalk;
 
 /* reduce_order.c */
+UseClass order_use_class(OWalk *w, const Decl *res, AlgExpr *index);
+int order_own_alone(const OWalk *w, const OStage *st);
+AlgExpr *order_walk_time(OWalk *w, REnv *env, const RPiece *p);
+OWalk *order_walk_new(RCtx *c, const RPiece *p);
 int order_injective(OWalk *w, AlgExpr *e);
 int order_dealt(const OWalk *w, AlgExpr *index, ODealt *d);
 int order_by_branch(const OWalk *w, AlgExpr *e);
@@ -156,6 +171,19 @@ int order_cut_ranges(RCtx *c, AlgExpr *cond, AlgSymbol *i, AlgExpr *lo, AlgExpr 
 int fork_waits(OWalk *w);
 AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total);
 AlgExpr *fork_lower(OWalk *w, AlgExpr *total);
+
+/* reduce_ps_order.c */
+AlgExpr *ps_use_time(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t);
+AlgExpr *ps_site_wait(OWalk *w, const Decl *res, AlgExpr *clients, AlgExpr *tmax);
+AlgExpr *ps_group_serve(RCtx *c, const Decl *res, AlgExpr *t_most, AlgExpr *sum);
+AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s);
+AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p);
+
+/* reduce_stage.c */
+int order_reused_stage(const OWalk *w, const OStage *st);
+int order_counted_stage(OStage *st, AlgSymbol *j, AlgExpr *a, AlgExpr *b, AlgExpr *iter, AlgExpr *time,
+                        int outer_loops);
+AlgExpr *order_counted_lower(OWalk *w, const OStage *st, AlgExpr *total);
 
 /* reduce_drift.c */
 AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total);

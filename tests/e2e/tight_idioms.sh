@@ -174,7 +174,6 @@ lock_at T=1000 bench/tight/lock_ps.pam 2502e-6 "log lock after ps cores at T = 1
 set -- $(bounds bench/tight/lock_log.pam T=100)
 close "$3" 328.75e-6 || die "lock_log hi $3, want 328.75 us"
 lock_at T=100 bench/tight/lock_log.pam 205e-6 "log written under its lock at T = 100" sim
-exit 0
 # Tasks dealt in blocks, cpu[floor(i / ceil(N / P))], P = 10, N = 1000: blocks of 100 tasks; each
 # of 2 rounds is 2us of spawn then 100 tasks of 1us one after the other on a cpu: lo = hi = 204 us
 # (docs/reduction.md, "Members dealt in blocks"; before: [200 us, 2.004 ms]).
@@ -200,3 +199,35 @@ close "$3" 87e-6 || die "nodes with || hi $3, want 87 us"
 # the simulated time (docs/reduction.md, "two stages in a row"; one stage at a time: 66 us).
 set -- $(bounds bench/tight/block_nodes_shared.pam P=8)
 close "$1" 72e-6 || die "ranks on shared cores lo $1, want 72 us"
+# Processor sharing in a par (docs/reduction.md). Ring over ps(1) links, P = 64: every link carries
+# the send from the left and the one to the right at once, 2 * 4us: lo = hi = 5 * (10 + 8) = 90 us
+# (before: [70 us, 2.63 ms]).
+exact bench/tight/ring_ps.pam P=64 90e-6 "ring on ps links"
+# The same without a barrier, P = 100: the links drain both sends of each step together:
+# 4 * (6 + 2 * 3) = 48 us.
+exact bench/tight/ring_ps_drift.pam P=100 48e-6 "ring on ps links, own steps"
+# 7 threads in rounds on ps(4): 4 rounds of 5us * 7 / 4 + 3us = 47 us (before: lo 35 us).
+exact bench/tight/threads_ps_loop.pam T=7 47e-6 "threads in rounds on ps"
+# Rank 0 with 6us and 7 ranks with 2us on ps(3), P = 8: all 8 drain the first 2us at 3/8 each
+# (16/3 us), rank 0 its last 4us alone: 4 * (16 / 3 + 4) us (before: lo 26.7 us).
+exact bench/tight/bsp_ps_heavy.pam P=8 "$(awk 'BEGIN { printf "%.17g", 4 * (16 / 3 + 4) * 1e-6 }')" "heavy rank on ps"
+# Tasks 1, 2, 3, 4, 1, 2, 3 us on ps(2), T = 7: levels 1us with 7 present (3.5us), 5 (2.5us),
+# 3 (1.5us), 1 (1us): 8.5 us (before: lo 8 us).
+exact bench/tight/uneven_ps.pam T=7 8.5e-6 "uneven tasks on ps"
+# 1000 tasks over 7 threads on ps(4): 6 threads of 143us, one of 142us: the work over 4 cores,
+# 250 us.
+exact bench/tight/remainder_ps.pam T=7 250e-6 "remainder on ps"
+# A root that scatters through its nic, then gathers through it again, P = 4, N = 200000: the 4
+# scatters of 2us + 400000 B * 0.5ns = 202us queue at the root's nic, and the rank served last still
+# computes 50000 * 4ns = 200us, swaps boundaries (2.064us) and sends its result (2.008us):
+# lo = 808 + 200 + 2.064 + 2.008 = 1012.072 us, the simulated time (docs/reduction.md, "a stage
+# used again"; before: 816.032 us, the nic's two uses read as one group).
+set -- $(bounds bench/tight/scatter_halo.pam P=4)
+close "$1" 1012.072e-6 || die "scatter and gather lo $1, want 1012.072 us"
+# N = 300 tasks dealt with remainders over P - 1 = 63 workers (repeat (floor(N / (P - 1)) + ...)):
+# the master serves all 300 fetches of 0.5us, none before 0, and the worker served last still
+# computes 12us: lo = 150 + 12 = 162 us, the simulated time ("a stage in a loop whose count
+# depends on the branch"; before: 150 us).
+set -- $(bounds bench/tight/master_remainder.pam P=64)
+close "$1" 162e-6 || die "master with remainders lo $1, want 162 us"
+exit 0

@@ -46,7 +46,7 @@ static int gen_new_node(GenState *g, GenKind kind) {
 }
 
 static GenDur gen_dur(GenState *g) {
-  GenDur d = {-1, 1, -1, -1, 0};
+  GenDur d = {-1, 1, -1, -1, 0, 0};
   int parts = 0;
   if (g->m->const_count > 0 && gen_below(g, 4) != 0) {
     d.c = gen_below(g, g->m->const_count);
@@ -270,7 +270,7 @@ static int gen_send(GenState *g, int res, GenMember member, int par_var, int mem
   int id = gen_new_node(g, GEN_USE);
   GenNode *n = &g->m->nodes[id];
   n->res = res; n->member = member; n->member_var = par_var; n->member_off = member_off;
-  if (gen_below(g, 3)) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3)}; n->dur = d; }
+  if (gen_below(g, 3)) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0}; n->dur = d; }
   else n->dur = gen_dur(g);
   return id;
 }
@@ -338,6 +338,101 @@ static int gen_maybe_repeat(GenState *g, int body, int one_in) {
   g->m->nodes[repeat].hi = 1 + gen_below(g, 3);
   g->m->nodes[repeat].kids[0] = body;
   return repeat;
+}
+
+/* The first ps resource (a use may name it anywhere, even inside holds), or -1. */
+static int gen_ps_resource(GenState *g) {
+  for (int k = 0; k < g->m->res_count; k++)
+    if (g->m->res[k].ps_tenths) return k;
+  return -1;
+}
+
+/* A request on ps resource res for gen_idiom_ps: on a family, the member of the branch, a ring
+** neighbour (i + c) % GEN_FAMILY_SIZE or one fixed member; the duration a literal (equal
+** branches), a duration of the generator, or one that follows i % K (uneven branches). */
+static int gen_ps_request(GenState *g, int res, int par_var) {
+  int id = gen_new_node(g, GEN_USE);
+  GenNode *n = &g->m->nodes[id];
+  n->res = res;
+  n->member_var = par_var;
+  if (g->m->res[res].family) {
+    int how = gen_below(g, 3);
+    n->member = how == 0 ? GEN_MEMBER_VAR : how == 1 ? GEN_MEMBER_RING_FULL : GEN_MEMBER_CONST;
+    n->member_off = how == 1 ? gen_below(g, GEN_FAMILY_SIZE) : 0;
+    n->member_val = how == 2 ? gen_below(g, GEN_FAMILY_SIZE) : 0;
+  }
+  int how = gen_below(g, 5);
+  if (how <= 2) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0}; n->dur = d; }
+  else if (how == 3) n->dur = gen_dur(g);
+  else {   /* (i % K) * t + c: uneven work that repeats every K branches */
+    GenDur d = {-1, 1, par_var, g->m->const_count > 0 && gen_below(g, 2) ? gen_below(g, g->m->const_count) : -1,
+                gen_below(g, 3), 2 + gen_below(g, 2)};
+    n->dur = d;
+  }
+  return id;
+}
+
+/* Branches sharing a ps resource (docs/reduction.md, "Processor sharing in a par"): par (i = 0,
+** P - 1 or 5), sometimes repeated inside or outside, over one of: a chain of requests on it and
+** delays (lock step on ps), a delay then requests at once to ring neighbours of a ps family, or
+** `if (i == c)` / `if (i % K == c)` picking a heavy or a light request (a batch drained by ps);
+** sometimes beside another request on the same resource (what breaks the symmetry). -1 when the
+** model has no ps resource. */
+static int gen_idiom_ps(GenState *g) {
+  GenModel *m = g->m;
+  int res = gen_ps_resource(g);
+  if (res < 0) return -1;
+  int par = gen_new_node(g, GEN_PAR);
+  GenNode *p = &m->nodes[par];
+  p->var = g->nvars; p->lo = 0;
+  if (gen_below(g, 2)) { p->hi_param = 1; p->hi = m->param_default - 1; }
+  else p->hi = GEN_FAMILY_SIZE - 1;
+  int par_var = g->nvars;
+  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int how = gen_below(g, 3), body;
+  if (how == 0) {   /* a chain: requests and delays */
+    body = gen_new_node(g, GEN_BLOCK);
+    int count = 1 + gen_below(g, GEN_MAX_KIDS);
+    for (int k = 0; k < count; k++) {
+      int step = gen_below(g, 3) == 0 ? gen_delay(g) : gen_ps_request(g, res, par_var);
+      m->nodes[body].kids[k] = step;
+      m->nodes[body].nkids = k + 1;
+    }
+  } else if (how == 1) {   /* a delay, then requests at once */
+    body = gen_new_node(g, GEN_BLOCK);
+    int fork = gen_new_node(g, GEN_PARALLEL), sends = 2 + gen_below(g, GEN_MAX_KIDS - 1);
+    for (int j = 0; j < sends; j++) {
+      m->nodes[fork].kids[j] = gen_ps_request(g, res, par_var);
+      m->nodes[fork].nkids = j + 1;
+    }
+    m->nodes[body].kids[0] = gen_delay(g); m->nodes[body].kids[1] = fork; m->nodes[body].nkids = 2;
+  } else {   /* a heavy or a light request */
+    int heavy = gen_ps_request(g, res, par_var), light = gen_ps_request(g, res, par_var);
+    body = gen_new_node(g, GEN_IF);
+    GenNode *n = &m->nodes[body];
+    n->cond_var = par_var;
+    if (gen_below(g, 2)) { n->cond = GEN_COND_EQ; n->cond_val = gen_below(g, 3); }
+    else { n->cond = GEN_COND_MOD; n->cond_mod = 2 + gen_below(g, 2); n->cond_val = gen_below(g, n->cond_mod); }
+    n->kids[0] = heavy; n->kids[1] = light;
+  }
+  g->nvars--;
+  m->nodes[par].kids[0] = gen_maybe_repeat(g, body, 3);   /* the branches run their own steps */
+  int top = par;
+  if (gen_below(g, 3) == 0) {   /* repeated outside: supersteps with a barrier */
+    top = gen_new_node(g, GEN_REPEAT);
+    m->nodes[top].hi = 1 + gen_below(g, 3);
+    m->nodes[top].kids[0] = par;
+  }
+  if (gen_below(g, 3) == 0) {   /* beside another request on the resource */
+    int fork = gen_new_node(g, GEN_PARALLEL), other = gen_new_node(g, GEN_USE);
+    m->nodes[other].res = res;
+    gen_member(g, &m->nodes[other]);
+    m->nodes[other].dur = gen_dur(g);
+    int first = gen_below(g, 2);
+    m->nodes[fork].kids[first] = top; m->nodes[fork].kids[1 - first] = other; m->nodes[fork].nkids = 2;
+    top = fork;
+  }
+  return top;
 }
 
 /* An `if` of gen_idiom_line around kid: no else when otherwise is -1. */
@@ -452,12 +547,46 @@ static int gen_idiom_lock(GenState *g) {
   return par;
 }
 
+/* Work dealt with remainders (docs/reduction.md, "a stage in a loop whose count depends on the
+** branch"): par (i = 0, P - 1) (or a literal range) over a block of an optional step, a `repeat`
+** whose count depends on i (count_form: N / P tasks and one more for the first N % P, and other
+** counts by the branch) around a chain of idiom steps (a master, own cpus, fixed members), and an
+** optional step after. */
+static int gen_idiom_dealt(GenState *g) {
+  GenModel *m = g->m;
+  int par = gen_new_node(g, GEN_PAR);
+  GenNode *p = &m->nodes[par];
+  p->var = g->nvars;
+  if (gen_below(g, 3)) { p->lo = 0; p->hi_param = 1; p->hi = m->param_default - 1; }
+  else { p->lo = 0; p->hi = gen_below(g, GEN_MAX_BOUND + 1); }
+  int par_var = g->nvars;
+  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int repeat = gen_new_node(g, GEN_REPEAT);
+  m->nodes[repeat].count_form = 1 + gen_below(g, 5);
+  m->nodes[repeat].count_var = par_var;
+  m->nodes[repeat].hi = gen_below(g, 6);
+  m->nodes[repeat].kids[0] = gen_idiom_chain(g, par_var, -1);
+  int body = gen_new_node(g, GEN_BLOCK), count = 0;
+  if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
+  m->nodes[body].kids[count++] = repeat;
+  if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
+  m->nodes[body].nkids = count;
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  return par;
+}
+
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
+  if (gen_below(g, 4) == 0) {
+    int ps = gen_idiom_ps(g);
+    if (ps >= 0) return ps;
+  }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
+  if (gen_below(g, 6) == 0) return gen_idiom_dealt(g);
   if (gen_below(g, 3) == 0) return gen_idiom_fork(g);
   if (gen_below(g, 5) == 0) {
     int drift = gen_idiom_drift(g);
@@ -627,8 +756,10 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
   }
   if (d->var >= 0) {
     if (parts++) gen_put(b, " + ");
-    if (d->ci >= 0) gen_put(b, "i%d * t%d", d->var, d->ci);
-    else gen_put(b, "i%d * 1us", d->var);
+    if (d->mod > 0) gen_put(b, "(i%d %% %d)", d->var, d->mod);
+    else gen_put(b, "i%d", d->var);
+    if (d->ci >= 0) gen_put(b, " * t%d", d->ci);
+    else gen_put(b, " * 1us");
   }
   if (d->lit_us > 0 || parts == 0) {
     if (parts++) gen_put(b, " + ");
@@ -713,7 +844,14 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
     gen_put_stmt(b, m, n->kids[0], indent);
     break;
   case GEN_REPEAT:
-    gen_put(b, "repeat (%d) ", n->hi);
+    switch (n->count_form) {
+    case 1: gen_put(b, "repeat (floor(%d / P) + (i%d < %d %% P ? 1 : 0)) ", n->hi, n->count_var, n->hi); break;
+    case 2: gen_put(b, "repeat (i%d %% 2 + %d) ", n->count_var, n->hi); break;
+    case 3: gen_put(b, "repeat (min(i%d, %d)) ", n->count_var, n->hi); break;
+    case 4: gen_put(b, "repeat (%d <= i%d ? 2 : 0) ", n->hi, n->count_var); break;
+    case 5: gen_put(b, "repeat ((i%d - 1 < %d ? 1 : 0) + floor(%d / 2)) ", n->count_var, n->hi, n->hi); break;
+    default: gen_put(b, "repeat (%d) ", n->hi); break;
+    }
     gen_put_stmt(b, m, n->kids[0], indent);
     break;
   case GEN_IF:

@@ -36,6 +36,7 @@ typedef struct GenDur {
   int var;      /* depth of an enclosing loop index, or -1 */
   int ci;       /* const id multiplying the index (or -1: the index times 1us) */
   int lit_us;   /* literal microseconds (>= 0) */
+  int mod;      /* > 0: the index part is (index % mod) instead of the index */
 } GenDur;
 
 /* How a family member is chosen. */
@@ -81,6 +82,11 @@ typedef struct GenNode {
   int cond_var;             /* if: index depth */
   int cond_val, cond_mod;   /* if: compared value, modulus */
   int cond_val2;            /* if: second value (RANGE: upper end; OR: residue) */
+  int count_form;           /* repeat: 0 the count hi; else a count by the index at depth
+                               count_var (gen_put_stmt): 1 floor(hi / P) + (i < hi % P ? 1 : 0),
+                               2 i % 2 + hi, 3 min(i, hi), 4 (hi <= i ? 2 : 0),
+                               5 (i - 1 < hi ? 1 : 0) + floor(hi / 2) */
+  int count_var;            /* repeat with count_form: the index depth it reads */
 } GenNode;
 
 typedef struct GenResource {

@@ -427,6 +427,49 @@ static void test_close_indicator(void **state) {
   }
 }
 
+/* sum over i = a .. N - 1 of (cmp ? 7P : 2) for the tests i < c, i <= c, c < i, c <= i, i - 1 < c
+** and -i < c (slope 1 or -1 in i, c symbolic and not always an integer: c = x / 2): closed (no
+** big operator left) and equal to the loop at a = 0, 1, N = 1 .. 12 (at a = 1, N = 1: empty),
+** x = -5 .. 27. Work dealt with remainders sums (w < N % P ? 1 : 0) over the workers. */
+static void test_close_threshold(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *n = check_sym(c, c->N), *p = check_sym(c, c->P), *one = alg_num_int(ctx, 1);
+  AlgExpr *x = alg_div(ctx, check_sym(c, c->a), alg_num_int(ctx, 2));
+  AlgExpr *upper = alg_sub(ctx, n, one);
+  for (int lo = 0; lo <= 1; lo++) {
+    AlgExpr *lower = alg_num_int(ctx, lo);
+    AlgSymbol *i = alg_index_new(ctx, "i", lower, upper);
+    AlgExpr *iv = check_sym(c, i);
+    AlgExpr *tests[6] = {alg_cmp(ctx, ALG_CMP_LT, iv, x), alg_cmp(ctx, ALG_CMP_LE, iv, x),
+                         alg_cmp(ctx, ALG_CMP_LT, x, iv), alg_cmp(ctx, ALG_CMP_LE, x, iv),
+                         alg_cmp(ctx, ALG_CMP_LT, alg_sub(ctx, iv, one), x),
+                         alg_cmp(ctx, ALG_CMP_LT, alg_neg(ctx, iv), x)};
+    for (int t = 0; t < 6; t++) {
+      AlgExpr *body = alg_cond(ctx, tests[t], alg_mul(ctx, alg_num_int(ctx, 7), p), alg_num_int(ctx, 2));
+      AlgExpr *sum = alg_sum(ctx, i, lower, upper, body);
+      assert_false(has_bigop(sum));
+      AlgInterval *env = env_new(c);
+      for (long N = 1; N <= 12; N++)
+        for (long xa = -5; xa <= 27; xa++) {
+          double exact = 0, xv = (double)xa / 2;
+          for (long k = lo; k <= N - 1; k++) {
+            int pass = t == 0 ? k < xv : t == 1 ? k <= xv : t == 2 ? xv < k : t == 3 ? xv <= k
+                     : t == 4 ? k - 1 < xv : -k < xv;
+            exact += pass ? 7.0 * 3 : 2.0;
+          }
+          set(env, c->N, (double)N);
+          set(env, c->P, 3);
+          set(env, c->a, (double)xa);
+          AlgInterval value = alg_eval_tree(ctx, sum, env);
+          if (!(fabs(value.lo - exact) < 1e-9 && fabs(value.hi - exact) < 1e-9))
+            fail_msg("test %d, a=%d N=%ld x=%g: [%g, %g], the loop gives %g", t, lo, N, xv, value.lo, value.hi, exact);
+        }
+      free(env);
+    }
+  }
+}
+
 /* A tree reduction's levels: sum over l = 0 .. N-1 of max(t, u * ceil(P / 2^(l+1))). The
 ** geometric part P / 2^(l+1) (a power of a power of the index) closes to P (1 - 2^-N); the lower
 ** closure of the sum of the max is at least the max of the two sums (t N and u P (1 - 2^-N)),
@@ -532,6 +575,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_examples_section_1_numbers, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_rounded_polynomial, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_indicator, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_close_threshold, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_tree_levels, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_exact_below_limit, setup, teardown),
   };

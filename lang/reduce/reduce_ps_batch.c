@@ -1,0 +1,244 @@
+/*
+** reduce_ps_batch.c — a par whose branches each make one request on one ps resource, all at the
+** same instant, of sizes that may differ from branch to branch (a heavy rank, uneven tasks): the
+** time processor sharing takes to drain the batch (docs/reduction.md, "Processor sharing in a
+** par"). The par's pieces come from reduce.c (an `if` on the index splits the range).
+*/
+#include <string.h>
+
+#include "reduce_order.h"
+
+/* Sizes a batch may take (classes of equal requests, after the residues of a modulus). */
+#define BATCH_MAX_CLASSES 16
+/* Largest modulus K of a size written with `k % K`. */
+#define BATCH_MAX_MODULUS 12
+/* Nesting of blocks in a branch, and of an expression, the rule reads (beyond: it gives up). */
+#define BATCH_MAX_DEPTH 32
+/* Kids of one node of a size the rule rebuilds (beyond: it gives up). */
+#define BATCH_MAX_KIDS 16
+
+/* What one piece's branch does: delays, one use of a plain ps resource, delays. */
+typedef struct BShape {
+  const Decl *res;        /* the ps resource (NULL until the use is met) */
+  AlgExpr *head;          /* the delays before the use */
+  AlgExpr *t;             /* the use's duration */
+  AlgExpr *tail;          /* the delays after it */
+  int ok;                 /* 0 once the branch is not of this shape */
+} BShape;
+
+/* Reads s into sh (block nesting depth). */
+static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
+  AlgCtx *g = c->alg;
+  if (!sh->ok) return;
+  switch (s->kind) {
+  case ST_SKIP: return;
+  case ST_DELAY: {
+    AlgExpr *d = reduce_expr(c, env, s->u.delay.duration);
+    if (sh->res) sh->tail = alg_add(g, sh->tail, d);
+    else sh->head = alg_add(g, sh->head, d);
+    return;
+  }
+  case ST_USE: {
+    const Decl *res = s->u.use.decl;
+    if (sh->res || !res || s->u.use.index || res->u.resource.count ||
+        res->u.resource.discipline != DISC_PS) { sh->ok = 0; return; }
+    sh->res = res;
+    sh->t = reduce_expr(c, env, s->u.use.duration);
+    return;
+  }
+  case ST_BLOCK:
+    if (depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
+    for (int i = 0; i < s->u.block.count && sh->ok; i++) shape_of(c, env, s->u.block.items[i], sh, depth + 1);
+    return;
+  default: sh->ok = 0; return;
+  }
+}
+
+/* e with node `target` replaced by value (rebuilt through the constructors), or NULL when e is
+** nested too deep or has too many kids to rebuild here. */
+static AlgExpr *replace(AlgCtx *g, AlgExpr *e, const AlgExpr *target, AlgExpr *value, int depth) {
+  if (e == target) return value;
+  size_t n = alg_nkids(e);
+  if (n == 0) return e;
+  if (depth >= BATCH_MAX_DEPTH || n > BATCH_MAX_KIDS) return NULL;
+  AlgExpr *k[BATCH_MAX_KIDS];
+  for (size_t i = 0; i < n; i++)
+    if (!(k[i] = replace(g, alg_kid(e, i), target, value, depth + 1))) return NULL;
+  return alg_make(g, alg_kind(e), n, k);
+}
+
+/* The first node of e (depth first) that names k and is `k % K` (K an integer of 2 ..
+** BATCH_MAX_MODULUS) or `cond ? x : y` (x and y free of k), or NULL. */
+static AlgExpr *picker(AlgExpr *e, AlgSymbol *k, int depth) {
+  if (!alg_contains(e, k) || depth >= BATCH_MAX_DEPTH) return NULL;
+  if (alg_kind(e) == ALG_MOD && alg_kind(alg_kid(e, 0)) == ALG_SYM && alg_symbol_of(alg_kid(e, 0)) == k) {
+    const AlgExpr *m = alg_kid(e, 1);
+    if (alg_kind(m) != ALG_NUM || mpz_cmp_ui(mpq_denref(alg_num_value(m)), 1) != 0) return NULL;
+    long v = mpz_get_si(mpq_numref(alg_num_value(m)));
+    return v >= 2 && v <= BATCH_MAX_MODULUS ? e : NULL;
+  }
+  if (alg_kind(e) == ALG_COND && !alg_contains(alg_kid(e, 1), k) && !alg_contains(alg_kid(e, 2), k)) return e;
+  for (size_t i = 0; i < alg_nkids(e); i++) {
+    AlgExpr *p = picker(alg_kid(e, i), k, depth + 1);
+    if (p) return p;
+  }
+  return NULL;
+}
+
+/* Adds class (size, count) unless the classes are full (returns 0 then). */
+static int add_class(AlgExpr **sizes, AlgExpr **counts, int *n, AlgExpr *size, AlgExpr *count) {
+  if (*n == BATCH_MAX_CLASSES) return 0;
+  sizes[*n] = size;
+  counts[(*n)++] = count;
+  return 1;
+}
+
+/* Indices of [r_lo, r_hi] within [lo, hi]. */
+static AlgExpr *in_range(AlgCtx *g, AlgExpr *lo, AlgExpr *hi, AlgExpr *r_lo, AlgExpr *r_hi) {
+  AlgExpr *top = alg_min(g, hi, r_hi), *bottom = alg_max(g, lo, r_lo);
+  return alg_max(g, alg_num_int(g, 0), alg_add(g, alg_sub(g, top, bottom), alg_num_int(g, 1)));
+}
+
+/* Adds the classes of piece p (size t of its index k) to sizes/counts: one when t is free of k;
+** when t names k only through one node (picker), the sizes with that node replaced: for
+** `k % K`, r = 0 .. K - 1, each for the k of [lo, hi] with k % K = r (lo >= 0); for
+** `cond ? x : y` with cond a comparison of k (order_cut_ranges), x for the k where it holds and
+** y for the others. 0 otherwise, or when the classes are too many. */
+static int add_classes(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr **sizes, AlgExpr **counts, int *n) {
+  AlgCtx *g = c->alg;
+  AlgExpr *one = alg_num_int(g, 1);
+  if (!alg_contains(t, p->index)) return add_class(sizes, counts, n, t, in_range(g, p->lo, p->hi, p->lo, p->hi));
+  AlgExpr *node = picker(t, p->index, 0);
+  if (!node) return 0;
+  if (alg_kind(node) == ALG_MOD) {
+    long K = mpz_get_si(mpq_numref(alg_num_value(alg_kid(node, 1))));
+    if (!alg_is_nonneg(g, p->lo)) return 0;
+    AlgExpr *KK = alg_num_int(g, K);
+    for (long r = 0; r < K; r++) {
+      AlgExpr *rr = alg_num_int(g, r), *size = replace(g, t, node, rr, 0);
+      if (!size || alg_contains(size, p->index)) return 0;
+      AlgExpr *upto_hi = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, p->hi, rr), KK));
+      AlgExpr *below_lo = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, alg_sub(g, p->lo, one), rr), KK));
+      if (!add_class(sizes, counts, n, size, alg_max(g, alg_num_int(g, 0), alg_sub(g, upto_hi, below_lo)))) return 0;
+    }
+    return 1;
+  }
+  AlgExpr *t_lo[2], *t_hi[2], *f_lo[2], *f_hi[2];
+  int nt = 0, nf = 0;
+  if (!order_cut_ranges(c, alg_kid(node, 0), p->index, p->lo, p->hi, t_lo, t_hi, &nt, f_lo, f_hi, &nf)) return 0;
+  AlgExpr *x = replace(g, t, node, alg_kid(node, 1), 0), *y = replace(g, t, node, alg_kid(node, 2), 0);
+  if (!x || !y || alg_contains(x, p->index) || alg_contains(y, p->index)) return 0;
+  AlgExpr *cx = alg_num_int(g, 0), *cy = alg_num_int(g, 0);
+  for (int r = 0; r < nt; r++) cx = alg_add(g, cx, in_range(g, p->lo, p->hi, t_lo[r], t_hi[r]));
+  for (int r = 0; r < nf; r++) cy = alg_add(g, cy, in_range(g, p->lo, p->hi, f_lo[r], f_hi[r]));
+  return add_class(sizes, counts, n, x, cx) && add_class(sizes, counts, n, y, cy);
+}
+
+/* Sorts the classes by size, smallest first; 0 when two sizes cannot be ordered for every
+** admissible value. */
+static int sort_classes(AlgCtx *g, AlgExpr **sizes, AlgExpr **counts, int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+      AlgExpr *d = alg_sub(g, sizes[j], sizes[i]);
+      if (alg_is_nonneg(g, d)) continue;
+      if (!alg_is_nonpos(g, d)) return 0;
+      AlgExpr *x = sizes[i]; sizes[i] = sizes[j]; sizes[j] = x;
+      x = counts[i]; counts[i] = counts[j]; counts[j] = x;
+    }
+  return 1;
+}
+
+/* The drain D of the rule below: the classes (size, count) sorted (sort_classes) and
+**   D = sum over i of (u_i - u_{i-1}) (M_i >= 1 ? max(1, M_i / cap) : 0),  M_i = n_i + ... + n_m
+** (u_0 = 0); NULL when the sizes cannot be ordered or the least is not >= 0. */
+AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **counts, int n) {
+  AlgCtx *g = c->alg;
+  if (n < 1 || !sort_classes(g, sizes, counts, n) || !alg_is_nonneg(g, sizes[0])) return NULL;
+  AlgExpr *one = alg_num_int(g, 1), *zero = alg_num_int(g, 0), *drain = zero, *present = zero;
+  for (int i = n - 1; i >= 0; i--) {   /* M_i accumulates from the largest class down */
+    present = alg_add(g, present, counts[i]);
+    AlgExpr *lower = i > 0 ? sizes[i - 1] : zero;
+    AlgExpr *rate = alg_cond(g, alg_cmp(g, ALG_CMP_GE, present, one), alg_max(g, one, alg_div(g, present, cap)), zero);
+    drain = alg_add(g, drain, alg_mul(g, alg_sub(g, sizes[i], lower), rate));
+  }
+  return drain;
+}
+
+/* Rule (a batch on ps, sizes in a line): one piece whose size is t(k) = x + b (k - lo) for k over
+** lo .. hi (b free of k, its sign decided): the n sizes sorted are x_1 + |b| (j - 1) with x_1 the
+** smallest (at lo when b >= 0, at hi when b <= 0), so the levels below give
+**   D = x_1 max(1, n / c) + |b| F(n - 1),  F(N) = sum over m = 1 .. N of max(1, m / c)
+**     = f + (N (N + 1) / 2 - f (f + 1) / 2) / c,  f = min(N, floor(c))
+** (the first f terms are 1, the others m / c). Returns D, or NULL when t is not such a line. */
+static AlgExpr *line_drain(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr *cap, AlgExpr *n) {
+  AlgCtx *g = c->alg;
+  AlgSymbol *k = p->index;
+  AlgExpr *one = alg_num_int(g, 1), *two = alg_num_int(g, 2);
+  AlgExpr *b = alg_expand(g, alg_sub(g, alg_subst(g, t, k, alg_add(g, alg_sym(g, k), one)), t));
+  if (alg_contains(b, k) || alg_contains(alg_expand(g, alg_sub(g, t, alg_mul(g, b, alg_sym(g, k)))), k)) return NULL;
+  AlgExpr *x1;
+  if (alg_is_nonneg(g, b)) x1 = alg_subst(g, t, k, p->lo);
+  else if (alg_is_nonpos(g, b)) { x1 = alg_subst(g, t, k, p->hi); b = alg_neg(g, b); }
+  else return NULL;
+  if (!alg_is_nonneg(g, x1)) return NULL;
+  AlgExpr *N = alg_sub(g, n, one), *f = alg_min(g, N, alg_func(g, ALG_FLOOR, cap));
+  AlgExpr *tri = alg_sub(g, alg_div(g, alg_mul(g, N, alg_add(g, N, one)), two),
+                         alg_div(g, alg_mul(g, f, alg_add(g, f, one)), two));
+  AlgExpr *F = alg_add(g, f, alg_div(g, tri, cap));
+  return alg_add(g, alg_mul(g, x1, alg_max(g, one, alg_div(g, n, cap))), alg_mul(g, b, F));
+}
+
+/* Rule (a batch on ps): par (k = a, b) over pieces whose branches each run delays h, one
+** use(r, x(k)) on one plain ps(c) resource r, and delays e, with h and e free of k and the same
+** in every piece, and the sizes x(k) in classes u_1 <= ... <= u_m (add_classes; counts n_i;
+** sorted when the order is decided for every admissible value) or in a line (line_drain). All n
+** requests arrive at the instant h. Processor sharing gives every request present one rate,
+** min(1, c / N) with N present, so the batch's requests share one curve S(tau) of service
+** received, and those present at service s are the M(s) of size > s. Alone (no other request on
+** r) S' rises at min(1, c / M(S')): with M_i = n_i + ... + n_m the level from u_{i-1} to u_i
+** (u_0 = 0) takes (u_i - u_{i-1}) max(1, M_i / c) (0 when M_i = 0), the drain D is their sum,
+** and the last request's branch runs e more:
+**   T = h + D + e   (0 when the par has no branch)
+** exactly, when the par runs alone: U. It is also L in any context: beside other requests on r
+** the batch's curve rises at min(1, c / (M(S) + others)) <= min(1, c / M(S)), the rate of the
+** alone curve at the same service, so it never passes the alone curve (where they meet the alone
+** one is at least as fast, and M is constant between sizes) and every request ends no sooner.
+** (Requests that arrive at different instants are another matter: 1, 1, 4 on ps(2) drain in 4.5
+** together, in 4 when one small request comes after the other; h is free of k and no request
+** before the use can wait.) */
+void reduce_ps_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out) {
+  AlgCtx *g = c->alg;
+  if (count < 1 || env->depth >= EVAL_MAX_INDICES) return;
+  AlgExpr *sizes[BATCH_MAX_CLASSES], *counts[BATCH_MAX_CLASSES];
+  int n = 0, checks = c->checks.count;   /* the expressions are read again: their checks are made */
+  BShape first;
+  memset(&first, 0, sizeof first);
+  int k, classes = 1;   /* classes: every piece's sizes fell in classes */
+  for (k = 0; k < count; k++) {
+    const RPiece *p = &pieces[k];
+    BShape sh = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1};
+    env->idx[env->depth++] = p->value;
+    shape_of(c, env, p->stmt, &sh, 0);
+    env->depth--;
+    if (!sh.ok || !sh.res || alg_contains(sh.head, p->index) || alg_contains(sh.tail, p->index)) break;
+    if (k == 0) first = sh;
+    else if (sh.res != first.res || !alg_is_num(alg_sub(g, sh.head, first.head), 0) ||
+             !alg_is_num(alg_sub(g, sh.tail, first.tail), 0)) break;
+    if (classes && !add_classes(c, p, sh.t, sizes, counts, &n)) classes = 0;
+  }
+  c->checks.count = checks;
+  if (k < count) return;
+  AlgExpr *cap = reduce_mult(c, first.res), *one = alg_num_int(g, 1), *zero = alg_num_int(g, 0);
+  AlgExpr *drain = zero, *present = zero;
+  if (!classes && count == 1) {   /* one piece, its sizes in a line */
+    present = alg_max(g, zero, alg_add(g, alg_sub(g, pieces[0].hi, pieces[0].lo), one));
+    if (!(drain = line_drain(c, &pieces[0], first.t, cap, present))) return;
+  } else {
+    if (!classes || !(drain = reduce_ps_drain(c, cap, sizes, counts, n))) return;
+    for (int i = 0; i < n; i++) present = alg_add(g, present, counts[i]);
+  }
+  AlgExpr *total = alg_cond(g, alg_cmp(g, ALG_CMP_GE, present, one),
+                            alg_add(g, alg_add(g, first.head, drain), first.tail), zero);
+  out->U = alg_min(g, out->U, total);
+  out->L = alg_max(g, out->L, total);
+}

@@ -1,0 +1,88 @@
+/*
+** reduce_stage.c — order-aware lower bounds for stages the single-stage rule of reduce_order.c
+** does not read (docs/reduction.md, "Pars whose branches are the same chain"): a stage whose
+** resource the chain uses again (a root that scatters and then gathers), and a stage met in every
+** iteration of a loop whose count depends on the branch (work dealt with remainders through one
+** master).
+*/
+#include "reduce_order.h"
+
+static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
+
+/* Rule (order-aware lower bound, a stage used again): a use of the chain that names one member
+** for all branches (or members dealt round robin or in blocks), outside loops or in one loop
+** whose index changes its member, under no condition on k and outside pars of the body, is
+** requested exactly once by each branch (per iteration), whatever the other uses of its resource
+** do: the stage rule's bound holds for it alone (stage_lower, reduce_order.c). Its argument counts
+** only this use's n requests (no server starts one before the least head, the busiest server
+** serves ceil(n / m) of them one after another, all serve their sum at most m at a time, the
+** branch whose request ends last still runs its tail, which holds the later uses of the resource
+** at their contention-free times); other requests at the member only delay these.
+** A root that scatters N / P elements to each rank through its nic, the ranks compute and then
+** send a result back through the same nic: P * scatter + compute + exchange + gather. */
+int order_reused_stage(const OWalk *w, const OStage *st) {
+  (void)w;
+  if (st->kguard || st->kloop) return 0;
+  if (st->cls == USE_SHARD && st->loops > 0) return 0;
+  if ((st->cls != USE_STAGE && st->cls != USE_SHARD) || st->bad || st->loops > 1 || st->reps) return 0;
+  return 1;
+}
+
+/* Records stage st, met directly in the loop j = a(k) .. b(k) whose range depends on k (iter: the
+** loop body's contention-free time at iteration j, time: the loop's for branch k), as a counted
+** stage when it names one member for all branches and iterations (a plain resource or a member
+** free of k and j), outside other loops of the chain (outer_loops: those around this one), forks
+** (no gap), pars of the body and conditions on k or j. Returns 1 when recorded (the stage is then
+** marked as met again by its branch: the other rules leave it), 0 when the walk must give up. */
+int order_counted_stage(OStage *st, AlgSymbol *j, AlgExpr *a, AlgExpr *b, AlgExpr *iter, AlgExpr *time,
+                        int outer_loops) {
+  if (st->cls != USE_STAGE || outer_loops || st->loops || st->gap || st->reps || st->kguard || st->kloop) return 0;
+  if ((st->index && alg_contains(st->index, j)) || (st->guard && alg_contains(st->guard, j))) return 0;
+  st->kloop = j; st->kloop_lo = a; st->kloop_hi = b; st->kloop_time = time;
+  st->kloop_head = st->head; st->kloop_t = st->t;
+  st->kloop_iter = iter;
+  st->bad = 1;
+  return 1;
+}
+
+/* The least of x over iterations j = a .. b of st's loop: x itself when free of j, else the big
+** operator (0 over an empty range: smaller, still a lower bound). */
+static AlgExpr *least_in(RCtx *c, const OStage *st, AlgExpr *x) {
+  if (!alg_contains(x, st->kloop)) return x;
+  return alg_min_over(c->alg, st->kloop, st->kloop_lo, st->kloop_hi, x);
+}
+
+/* Rule (order-aware lower bound, a stage in a loop whose count depends on the branch): st names
+** one member for all branches, directly in loop j = a(k) .. b(k) (order_counted_stage); branch k
+** requests it once per iteration, N = sum over k of max(0, b(k) - a(k) + 1) requests in all,
+** none before the least head (the time before the loop plus the request's head within an
+** iteration, over k and j). So, for N >= 1,
+**   T >= min head + max(ceil(N / m) min t, sum over k and j of t / m) + min tail
+** (ps(c): max(min t, sum / c)), the tail being what the iteration still runs after the request
+** plus what follows the loop (at least: later iterations only add). The busiest of the m servers
+** serves ceil(N / m) of the requests one after another, all of them together serve the sum at
+** most m at a time, and the branch whose request ends last still runs its tail. N = 200 tasks
+** dealt with remainders over 999 workers, `repeat (floor(N / (P - 1)) + (w - 1 < N % (P - 1) ?
+** 1 : 0)) { use(master, 1us); use(cpu[w], 20us) }`: 200 + 20 us, the simulated time. */
+AlgExpr *order_counted_lower(OWalk *w, const OStage *st, AlgExpr *total) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgSymbol *j = st->kloop;
+  AlgExpr *a = st->kloop_lo, *b = st->kloop_hi, *one = alg_num_int(g, 1);
+  if (st->guard && alg_contains(st->guard, j)) return NULL;
+  AlgExpr *count = order_over_branches(w, ALG_SUM, alg_max(g, zero(c), alg_add(g, alg_sub(g, b, a), one)));
+  AlgExpr *m = reduce_mult(c, st->res);
+  AlgExpr *rest = alg_sub(g, alg_sub(g, st->kloop_iter, st->kloop_head), st->kloop_t);
+  AlgExpr *after = alg_sub(g, alg_sub(g, total, st->head), st->kloop_time);
+  if (st->gap) after = alg_sub(g, after, st->gap);
+  AlgExpr *head = order_over_branches(w, ALG_MINOVER, alg_add(g, st->head, least_in(c, st, st->kloop_head)));
+  AlgExpr *tail = order_over_branches(w, ALG_MINOVER, alg_add(g, after, least_in(c, st, rest)));
+  AlgExpr *t_min = least_in(c, st, st->kloop_t);
+  if (order_by_branch(w, t_min)) t_min = order_over_branches(w, ALG_MINOVER, t_min);
+  AlgExpr *busy = alg_div(g, order_over_branches(w, ALG_SUM, alg_sum(g, j, a, b, st->kloop_t)), m);
+  AlgExpr *first = st->res->u.resource.discipline == DISC_PS ? t_min
+                 : alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), t_min);
+  AlgExpr *lo = alg_add(g, alg_add(g, head, alg_max(g, first, busy)), tail);
+  if (st->guard) lo = alg_cond(g, st->guard, lo, zero(c));
+  return order_closed(c, alg_cond(g, alg_cmp(g, ALG_CMP_GE, count, one), lo, zero(c)));
+}
