@@ -119,7 +119,7 @@ static int parallel(const OSite *x, const OSite *y) {
 ** too), so K = min(S, ceil((h delta - spread) / Y_hi)) (0 when negative), S the iterations, and
 **   T >= phi + K * max(0, min_j Delta_j).
 ** The argument follows the par's own run exactly, so it holds only for a par nothing runs beside
-** and that runs once at a time: not inside a branch of a `||` or `par` or in a called process
+** and that runs once at a time: not inside a branch of a `||` or `par` or in a process called there
 ** (reduce_order_par asks RCtx.concurrent == 0). FCFS is not monotone: a request from outside can
 ** make the branches drift apart sooner and end sooner. Returns the largest over the groups, or
 ** NULL. */

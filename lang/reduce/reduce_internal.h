@@ -45,6 +45,8 @@ typedef struct RMemo {
   const Decl *proc;                 /* the callee */
   AlgExpr **args;                   /* argument expressions (arena, argc of them) */
   int argc;                         /* number of arguments */
+  int alone;                        /* 1: reduced for calls that nothing runs beside
+                                       (RCtx.concurrent == 0 at the call) */
   Summary sum;                      /* its summary */
   struct RMemo *next;               /* next memo in its bucket */
 } RMemo;
@@ -75,8 +77,8 @@ typedef struct RCtx {
   RChecks checks;         /* evaluation checks */
   int mixing;             /* 1 in the pass that mixes the branches of choose (expected value) */
   int concurrent;         /* > 0 while reducing what may run beside other statements or beside
-                             itself: a branch of || or par, a called process (its memoised
-                             summary serves every call) */
+                             itself: a branch of || or par, and what it calls (a call made
+                             where concurrent == 0 runs alone: its memo is kept apart) */
   struct RIndexLoc *index_locs; /* every loop index made, with its loop (reduce_approx.c) */
   int nindex_locs, index_locs_cap; /* used / allocated */
   struct RFamLoc *fam_locs; /* families whose waits were taken as one resource's */
@@ -148,8 +150,9 @@ void reduce_note_family(RCtx *c, const Decl *family);
 void reduce_approx_finish(RCtx *c, ReduceResult *out, AlgExpr *L, AlgExpr *U);
 
 /* reduce_memo.c */
-const Summary *reduce_memo_find(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc);
-void reduce_memo_add(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc, const Summary *sum);
+const Summary *reduce_memo_find(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc, int alone);
+void reduce_memo_add(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc, int alone,
+                     const Summary *sum);
 void reduce_memo_clear(RCtx *c);
 
 /* reduce_hold.c */

@@ -12,24 +12,24 @@
 /* Buckets the table starts with (a power of two; it doubles past one entry per bucket). */
 #define MEMO_FIRST_BUCKETS 256
 
-static size_t memo_hash(const Decl *proc, AlgExpr *const *args, int argc) {
-  uint64_t h = (uint64_t)(uintptr_t)proc * 0x9e3779b97f4a7c15u;
+static size_t memo_hash(const Decl *proc, AlgExpr *const *args, int argc, int alone) {
+  uint64_t h = ((uint64_t)(uintptr_t)proc + (uint64_t)alone) * 0x9e3779b97f4a7c15u;
   for (int i = 0; i < argc; i++) h = (h ^ (uint64_t)(uintptr_t)args[i]) * 0xff51afd7ed558ccdu;
   return (size_t)(h ^ (h >> 29));
 }
 
-static int memo_same(const RMemo *m, const Decl *proc, AlgExpr *const *args, int argc) {
-  if (m->proc != proc || m->argc != argc) return 0;
+static int memo_same(const RMemo *m, const Decl *proc, AlgExpr *const *args, int argc, int alone) {
+  if (m->proc != proc || m->argc != argc || m->alone != alone) return 0;
   for (int i = 0; i < argc; i++) if (m->args[i] != args[i]) return 0;
   return 1;
 }
 
-/* The memoised summary of proc(args), or NULL. */
-const Summary *reduce_memo_find(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc) {
+/* The memoised summary of proc(args) for calls made alone (alone 1) or not, or NULL. */
+const Summary *reduce_memo_find(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc, int alone) {
   if (!c->memo_buckets) return NULL;
-  size_t slot = memo_hash(proc, args, argc) & (c->memo_cap - 1);
+  size_t slot = memo_hash(proc, args, argc, alone) & (c->memo_cap - 1);
   for (RMemo *m = c->memo_buckets[slot]; m; m = m->next)
-    if (memo_same(m, proc, args, argc)) return &m->sum;
+    if (memo_same(m, proc, args, argc, alone)) return &m->sum;
   return NULL;
 }
 
@@ -41,7 +41,7 @@ static void memo_grow(RCtx *c) {
   for (size_t b = 0; b < c->memo_cap; b++)
     for (RMemo *m = c->memo_buckets[b], *next; m; m = next) {
       next = m->next;
-      size_t slot = memo_hash(m->proc, m->args, m->argc) & (cap - 1);
+      size_t slot = memo_hash(m->proc, m->args, m->argc, m->alone) & (cap - 1);
       m->next = buckets[slot];
       buckets[slot] = m;
     }
@@ -50,17 +50,19 @@ static void memo_grow(RCtx *c) {
   c->memo_cap = cap;
 }
 
-/* Records sum as the summary of proc(args). */
-void reduce_memo_add(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc, const Summary *sum) {
+/* Records sum as the summary of proc(args) for calls made alone (alone 1) or not. */
+void reduce_memo_add(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc, int alone,
+                     const Summary *sum) {
   if (c->memo_count >= c->memo_cap) memo_grow(c);
   if (!c->memo_buckets) return;
   RMemo *m = arena_alloc(&c->arena, sizeof *m);
   m->proc = proc;
   m->argc = argc;
+  m->alone = alone;
   m->args = arena_alloc(&c->arena, (size_t)(argc ? argc : 1) * sizeof *m->args);
   for (int i = 0; i < argc; i++) m->args[i] = args[i];
   m->sum = *sum;
-  size_t slot = memo_hash(proc, args, argc) & (c->memo_cap - 1);
+  size_t slot = memo_hash(proc, args, argc, alone) & (c->memo_cap - 1);
   m->next = c->memo_buckets[slot];
   c->memo_buckets[slot] = m;
   c->memo_count++;

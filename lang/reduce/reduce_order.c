@@ -1377,6 +1377,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
                 : single_stage(w, st) || order_reused_stage(w, st) ? stage_lower(w, st, body.exact)
                 : looped_stage(w, st) ? looped_stage_lower(w, st, body.exact)
                 : st->kloop ? order_counted_lower(w, st, body.exact) : NULL;
+    AlgExpr *fcfs = order_fcfs_lower(w, st, body.exact);   /* reduce_stage.c */
+    if (fcfs) lo = lo ? alg_max(g, lo, fcfs) : fcfs;
     if (!lo) continue;
     lower = lower ? alg_max(g, lower, lo) : lo;
   }
@@ -1387,6 +1389,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
     }
   AlgExpr *sites = w->subset || w->holds ? NULL : fork_lower(w, body.exact);
   if (sites) lower = lower ? alg_max(g, lower, sites) : sites;
+  AlgExpr *grid = w->subset ? NULL : order_grid_lower(w, body.exact);   /* reduce_grid.c */
+  if (grid) lower = lower ? alg_max(g, lower, grid) : grid;
   /* the lengthened walk serves the drift rule and the bounded clients (walked once, when needed) */
   int drifts = !w->subset && w->forks && w->outer_loops == 1 && c->concurrent == 0;
   OWalk *again = drifts ? lengthened(w, env, p) : NULL;

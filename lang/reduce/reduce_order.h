@@ -184,6 +184,10 @@ int order_reused_stage(const OWalk *w, const OStage *st);
 int order_counted_stage(OStage *st, AlgSymbol *j, AlgExpr *a, AlgExpr *b, AlgExpr *iter, AlgExpr *time,
                         int outer_loops);
 AlgExpr *order_counted_lower(OWalk *w, const OStage *st, AlgExpr *total);
+AlgExpr *order_fcfs_lower(OWalk *w, const OStage *st, AlgExpr *total);
+
+/* reduce_grid.c */
+AlgExpr *order_grid_lower(OWalk *w, AlgExpr *total);
 
 /* reduce_drift.c */
 AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total);

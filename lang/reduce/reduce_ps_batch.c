@@ -17,7 +17,8 @@
 /* Kids of one node of a size the rule rebuilds (beyond: it gives up). */
 #define BATCH_MAX_KIDS 16
 
-/* What one piece's branch does: delays, one use of a plain ps resource, delays. */
+/* What one piece's branch does: delays, one use of a plain ps resource (or an `if` whose sides
+** are one use of it each: a use of size cond ? x : y), delays. */
 typedef struct BShape {
   const Decl *res;        /* the ps resource (NULL until the use is met) */
   AlgExpr *head;          /* the delays before the use */
@@ -46,6 +47,25 @@ static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
     sh->t = reduce_expr(c, env, s->u.use.duration);
     return;
   }
+  case ST_IF: {
+    AlgExpr *cond = reduce_expr(c, env, s->u.branch.cond);
+    if (alg_kind(cond) == ALG_NUM) {   /* decided: its side */
+      const Stmt *side = alg_is_num(cond, 0) ? s->u.branch.otherwise : s->u.branch.then;
+      if (side) shape_of(c, env, side, sh, depth + 1);
+      return;
+    }
+    /* `if (cond) use(r, x) else use(r, y)` (no else: no request, as one of size 0): one use of
+    ** size cond ? x : y */
+    BShape x = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1}, y = x;
+    if (sh->res || depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
+    shape_of(c, env, s->u.branch.then, &x, depth + 1);
+    if (s->u.branch.otherwise) shape_of(c, env, s->u.branch.otherwise, &y, depth + 1);
+    if (!x.ok || !y.ok || !x.res || (y.res && y.res != x.res) || !alg_is_num(x.head, 0) || !alg_is_num(x.tail, 0) ||
+        !alg_is_num(y.head, 0) || !alg_is_num(y.tail, 0)) { sh->ok = 0; return; }
+    sh->res = x.res;
+    sh->t = alg_cond(g, cond, x.t, y.res ? y.t : alg_num_int(g, 0));
+    return;
+  }
   case ST_BLOCK:
     if (depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
     for (int i = 0; i < s->u.block.count && sh->ok; i++) shape_of(c, env, s->u.block.items[i], sh, depth + 1);
@@ -67,16 +87,44 @@ static AlgExpr *replace(AlgCtx *g, AlgExpr *e, const AlgExpr *target, AlgExpr *v
   return alg_make(g, alg_kind(e), n, k);
 }
 
-/* The first node of e (depth first) that names k and is `k % K` (K an integer of 2 ..
+/* The modulus of `x % K` when K is an integer of 2 .. BATCH_MAX_MODULUS, else 0. */
+static long modulus(const AlgExpr *e) {
+  const AlgExpr *m = alg_kid(e, 1);
+  if (alg_kind(m) != ALG_NUM || mpz_cmp_ui(mpq_denref(alg_num_value(m)), 1) != 0) return 0;
+  long v = mpz_get_si(mpq_numref(alg_num_value(m)));
+  return v >= 2 && v <= BATCH_MAX_MODULUS ? v : 0;
+}
+
+/* `(a k + b) % K` with a a multiple of K (a piece of residues, k = L i + r, read back): the node
+** `b % K` that has its value for every integer k, or NULL. */
+static AlgExpr *residue_free(AlgCtx *g, AlgExpr *e, AlgSymbol *k) {
+  long K = modulus(e);
+  AlgExpr *x = alg_kid(e, 0), *kk = alg_sym(g, k);
+  AlgExpr *a = alg_expand(g, alg_sub(g, alg_subst(g, x, k, alg_add(g, kk, alg_num_int(g, 1))), x));
+  AlgExpr *b = alg_subst(g, x, k, alg_num_int(g, 0));
+  if (!K || alg_kind(a) != ALG_NUM || mpz_cmp_ui(mpq_denref(alg_num_value(a)), 1) != 0 ||
+      !mpz_divisible_ui_p(mpq_numref(alg_num_value(a)), (unsigned long)K) ||
+      !alg_is_num(alg_expand(g, alg_sub(g, x, alg_add(g, alg_mul(g, a, kk), b))), 0) || alg_contains(b, k))
+    return NULL;
+  return alg_mod(g, b, alg_kid(e, 1));
+}
+
+/* The first node `(a k + b) % K` of e (depth first) that residue_free reads; *fixed its value. */
+static AlgExpr *fixed_residue(AlgCtx *g, AlgExpr *e, AlgSymbol *k, AlgExpr **fixed, int depth) {
+  if (!alg_contains(e, k) || depth >= BATCH_MAX_DEPTH) return NULL;
+  if (alg_kind(e) == ALG_MOD && (*fixed = residue_free(g, e, k))) return e;
+  for (size_t i = 0; i < alg_nkids(e); i++) {
+    AlgExpr *p = fixed_residue(g, alg_kid(e, i), k, fixed, depth + 1);
+    if (p) return p;
+  }
+  return NULL;
+}
+
+/* The first node of e (depth first) that names k and is `x % K` (K an integer of 2 ..
 ** BATCH_MAX_MODULUS) or `cond ? x : y` (x and y free of k), or NULL. */
 static AlgExpr *picker(AlgExpr *e, AlgSymbol *k, int depth) {
   if (!alg_contains(e, k) || depth >= BATCH_MAX_DEPTH) return NULL;
-  if (alg_kind(e) == ALG_MOD && alg_kind(alg_kid(e, 0)) == ALG_SYM && alg_symbol_of(alg_kid(e, 0)) == k) {
-    const AlgExpr *m = alg_kid(e, 1);
-    if (alg_kind(m) != ALG_NUM || mpz_cmp_ui(mpq_denref(alg_num_value(m)), 1) != 0) return NULL;
-    long v = mpz_get_si(mpq_numref(alg_num_value(m)));
-    return v >= 2 && v <= BATCH_MAX_MODULUS ? e : NULL;
-  }
+  if (alg_kind(e) == ALG_MOD) return modulus(e) ? e : NULL;
   if (alg_kind(e) == ALG_COND && !alg_contains(alg_kid(e, 1), k) && !alg_contains(alg_kid(e, 2), k)) return e;
   for (size_t i = 0; i < alg_nkids(e); i++) {
     AlgExpr *p = picker(alg_kid(e, i), k, depth + 1);
@@ -103,15 +151,23 @@ static AlgExpr *in_range(AlgCtx *g, AlgExpr *lo, AlgExpr *hi, AlgExpr *r_lo, Alg
 ** when t names k only through one node (picker), the sizes with that node replaced: for
 ** `k % K`, r = 0 .. K - 1, each for the k of [lo, hi] with k % K = r (lo >= 0); for
 ** `cond ? x : y` with cond a comparison of k (order_cut_ranges), x for the k where it holds and
-** y for the others. 0 otherwise, or when the classes are too many. */
-static int add_classes(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr **sizes, AlgExpr **counts, int *n) {
+** y for the others; `(a k + b) % K` with K dividing a (a piece of residues) as `b % K`. 0 otherwise,
+** or when the classes are too many. */
+static int add_classes(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr **sizes, AlgExpr **counts, int *n,
+                       int depth) {
   AlgCtx *g = c->alg;
   AlgExpr *one = alg_num_int(g, 1);
   if (!alg_contains(t, p->index)) return add_class(sizes, counts, n, t, in_range(g, p->lo, p->hi, p->lo, p->hi));
-  AlgExpr *node = picker(t, p->index, 0);
-  if (!node) return 0;
+  if (depth >= BATCH_MAX_DEPTH) return 0;
+  AlgExpr *fixed = NULL, *node = fixed_residue(g, t, p->index, &fixed, 0);
+  if (node) {   /* the same value for every k of the piece: read again without k there */
+    AlgExpr *again = replace(g, t, node, fixed, 0);
+    return again && add_classes(c, p, again, sizes, counts, n, depth + 1);
+  }
+  if (!(node = picker(t, p->index, 0))) return 0;
   if (alg_kind(node) == ALG_MOD) {
-    long K = mpz_get_si(mpq_numref(alg_num_value(alg_kid(node, 1))));
+    if (alg_kind(alg_kid(node, 0)) != ALG_SYM || alg_symbol_of(alg_kid(node, 0)) != p->index) return 0;
+    long K = modulus(node);
     if (!alg_is_nonneg(g, p->lo)) return 0;
     AlgExpr *KK = alg_num_int(g, K);
     for (long r = 0; r < K; r++) {
@@ -224,7 +280,7 @@ void reduce_ps_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summar
     if (k == 0) first = sh;
     else if (sh.res != first.res || !alg_is_num(alg_sub(g, sh.head, first.head), 0) ||
              !alg_is_num(alg_sub(g, sh.tail, first.tail), 0)) break;
-    if (classes && !add_classes(c, p, sh.t, sizes, counts, &n)) classes = 0;
+    if (classes && !add_classes(c, p, sh.t, sizes, counts, &n, 0)) classes = 0;
   }
   c->checks.count = checks;
   if (k < count) return;

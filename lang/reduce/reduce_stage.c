@@ -86,3 +86,62 @@ AlgExpr *order_counted_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   if (st->guard) lo = alg_cond(g, st->guard, lo, zero(c));
   return order_closed(c, alg_cond(g, alg_cmp(g, ALG_CMP_GE, count, one), lo, zero(c)));
 }
+
+/* Servers of a resource the FCFS-order bound below lists one by one (beyond: a max over them). */
+#define STAGE_MAX_LISTED_SERVERS 64
+
+/* 1 when st is the first use of the chain (nothing but delays before it: every branch reaches it
+** at its contention-free head), names one member for all branches outside loops, forks, pars of
+** the body and conditions, and no other use of the chain names its resource. */
+static int first_stage(const OWalk *w, const OStage *st) {
+  if (st->cls != USE_STAGE || st->site != 0 || st->bad || st->loops || st->reps || st->gap) return 0;
+  if (st->guard || st->kguard || st->kloop) return 0;
+  for (int j = 1; j < w->nsites; j++) if (w->sites[j].res == st->res) return 0;
+  return 1;
+}
+
+/* Rule (order-aware lower bound, requests in FCFS order): st is the first use of a chain
+** (first_stage) on an FCFS resource of m servers, the par runs alone and once at a time (nothing
+** beside it: RCtx.concurrent), with a head free of the branch and durations nondecreasing in the
+** branch index (t(k + 1) >= t(k)). Then all n requests arrive at the same instant h, in index
+** order (LANGUAGE.md §6: requests of one instant in program order), at servers that nothing else
+** uses, and FCFS serves them as a list in that order: request k starts when the earliest server
+** frees. With t nondecreasing that server is the one of k mod m (after r full rounds the servers
+** s < c = k mod m have served r + 1 requests, the others r; a server s > c has served
+** t(s + i m) >= t(c + i m) for each i, a server s < c has t(s + (i + 1) m) >= t(c + i m) for
+** i < r and t(s) more): the requests are dealt round robin (ties leave the finish times the same),
+** and server s ends at h + W_s, W_s = sum over i >= 0 with s + i m <= n - 1 of t(a + s + i m).
+** The branch of the request that ends last still runs its tail:
+**   T >= h + max over s = 0 .. m - 1 of W_s + min_k tail(k)
+** Jobs of (p + 1) units on fcfs(4), P = 7: 1 + 5, 2 + 6, 3 + 7, 4: 10 units, then the tail (the
+** cores' load gives 7). FCFS is not monotone, so the rule asks that nothing runs beside. */
+AlgExpr *order_fcfs_lower(OWalk *w, const OStage *st, AlgExpr *total) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  if (c->concurrent || w->k2 || w->subset || w->forks || w->guarded || w->too_many || !w->sites) return NULL;
+  if (!first_stage(w, st) || st->res->u.resource.discipline == DISC_PS) return NULL;
+  if (order_by_branch(w, st->head)) return NULL;
+  AlgExpr *one = alg_num_int(g, 1), *k = alg_sym(g, w->k);
+  AlgExpr *step = alg_expand(g, alg_sub(g, alg_subst(g, st->t, w->k, alg_add(g, k, one)), st->t));
+  if (!alg_is_nonneg(g, step)) return NULL;
+  AlgExpr *m = reduce_mult(c, st->res);
+  AlgExpr *works[STAGE_MAX_LISTED_SERVERS];
+  int listed = 0;
+  AlgSymbol *s = alg_index_new(g, "s", alg_num_int(g, 0), alg_sub(g, m, one));
+  AlgExpr *sv = alg_sym(g, s);
+  if (alg_kind(m) == ALG_NUM && alg_bounds(g, m).lo <= STAGE_MAX_LISTED_SERVERS) listed = (int)alg_bounds(g, m).lo;
+  /* W_s: the requests a + s + i m of the range, i = 0 .. floor((n - 1 - s) / m) */
+  AlgExpr *last = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, alg_sub(g, w->n, one), sv), m));
+  AlgSymbol *i = alg_index_new(g, "i", alg_num_int(g, 0), last);
+  AlgExpr *at = alg_add_n(g, 3, (AlgExpr *[]){w->ka, sv, alg_mul(g, alg_sym(g, i), m)});
+  AlgExpr *work = alg_sum(g, i, alg_num_int(g, 0), last, alg_subst(g, st->t, w->k, at));
+  AlgExpr *most;
+  if (listed > 0) {
+    for (int j = 0; j < listed; j++) works[j] = alg_subst(g, work, s, alg_num_int(g, j));
+    most = alg_max_n(g, (size_t)listed, works);
+  } else {
+    most = alg_max_over(g, s, alg_num_int(g, 0), alg_sub(g, m, one), work);
+  }
+  AlgExpr *lo = alg_add(g, alg_add(g, st->head, most), order_over_branches(w, ALG_MINOVER, order_tail(w, st, total)));
+  return order_closed(c, alg_cond(g, alg_cmp(g, ALG_CMP_GE, w->n, one), lo, zero(c)));
+}

@@ -19,7 +19,9 @@ exact() {
 
 for model in bench/tight/*.pam; do
   param=$(sed -n 's/^param \([A-Za-z_]*\).*/\1/p' "$model" | head -1)
+  least=$(sed -n 's/^param [A-Za-z_]* = [0-9]* in \([0-9]*\) \.\..*/\1/p' "$model" | head -1)
   for v in 1 2 3 7 16; do
+    [ -n "$least" ] && [ "$v" -lt "$least" ] && continue   # below the range the model declares
     b=$(bounds "$model" "$param=$v") || die "$model $param=$v: predict failed"
     s=$(sim "$model" "$param=$v") || die "$model $param=$v: simulate failed"
     echo "$b $s" | awk -v m="$model $param=$v" '{ lo = $1; est = $2; hi = $3; s = $4;
@@ -208,9 +210,14 @@ exact bench/tight/ring_ps.pam P=64 90e-6 "ring on ps links"
 exact bench/tight/ring_ps_drift.pam P=100 48e-6 "ring on ps links, own steps"
 # 7 threads in rounds on ps(4): 4 rounds of 5us * 7 / 4 + 3us = 47 us (before: lo 35 us).
 exact bench/tight/threads_ps_loop.pam T=7 47e-6 "threads in rounds on ps"
-# Rank 0 with 6us and 7 ranks with 2us on ps(3), P = 8: all 8 drain the first 2us at 3/8 each
-# (16/3 us), rank 0 its last 4us alone: 4 * (16 / 3 + 4) us (before: lo 26.7 us).
-exact bench/tight/bsp_ps_heavy.pam P=8 "$(awk 'BEGIN { printf "%.17g", 4 * (16 / 3 + 4) * 1e-6 }')" "heavy rank on ps"
+# 5us of compute, then rank 0 with 6us and 7 ranks with 2us on ps(3), P = 8: all 8 drain the first
+# 2us at 3/8 each (16/3 us), rank 0 its last 4us alone: 4 * (5 + 16 / 3 + 4) us (before: lo
+# 44 us).
+exact bench/tight/bsp_ps_heavy.pam P=8 "$(awk 'BEGIN { printf "%.17g", 4 * (5 + 16 / 3 + 4) * 1e-6 }')" "heavy rank on ps"
+# A pool of 5 threads in a process, 3 rounds then 1 round of 4us on ps(2) and 1us of its own:
+# 4 rounds of 4 * 5 / 2 + 1 = 11 us, 44 us (a process called alone: the lock step holds in it;
+# before: lo 40 us).
+exact bench/tight/threads_ps_proc.pam T=5 44e-6 "thread pool in a process"
 # Tasks 1, 2, 3, 4, 1, 2, 3 us on ps(2), T = 7: levels 1us with 7 present (3.5us), 5 (2.5us),
 # 3 (1.5us), 1 (1us): 8.5 us (before: lo 8 us).
 exact bench/tight/uneven_ps.pam T=7 8.5e-6 "uneven tasks on ps"
@@ -230,4 +237,16 @@ close "$1" 1012.072e-6 || die "scatter and gather lo $1, want 1012.072 us"
 # depends on the branch"; before: 150 us).
 set -- $(bounds bench/tight/master_remainder.pam P=64)
 close "$1" 162e-6 || die "master with remainders lo $1, want 162 us"
+# A red/black torus, Q = 8: red cells compute 6us, pack 3us on their nic (6 .. 9), and send 1.5us
+# halos to black nics (done by 12); black cells compute 12us, pack 12 .. 15 and send to the red
+# nics below and to the right: each red nic gets its two halos at 15 and serves them one after
+# the other: lo = 15 + 2 * 1.5 = 18 us, the simulated time (docs/reduction.md, "a member of a grid
+# counted": the subset of the late requests; before: 16.5 us, the critical path).
+set -- $(bounds bench/tight/checker_grid.pam Q=8)
+close "$1" 18e-6 || die "checkerboard lo $1, want 18 us"
+# Jobs of (p + 1) * 200ns submitted at once to fcfs(4), P = 7, each then waits 4 * 200ns: FCFS in
+# index order deals them round robin (1 + 5, 2 + 6, 3 + 7, 4 units), the last ends at 10 units:
+# lo = 2 + 0.8 = 2.8 us, the simulated time ("requests in FCFS order"; before: 2.2 us, the load).
+set -- $(bounds bench/tight/pool_unequal.pam P=7)
+close "$1" 2.8e-6 || die "unequal jobs on a pool lo $1, want 2.8 us"
 exit 0

@@ -173,7 +173,8 @@ static int gen_idiom_chain(GenState *g, int par_var, int step_var) {
 }
 
 /* A halo exchange on a 3 x 2 grid of workers: par (i = 0, 2) par (j = 0, 1) over a chain of
-** uses of a family at i * 2 + j, a neighbour in i or in j (one-to-one in the pair) or i + j (not). */
+** uses of a family at i * 2 + j, a neighbour in i or in j (one-to-one in the pair) or i + j (not),
+** its last two steps sometimes at once (`||`: two sends). */
 static int gen_idiom_grid(GenState *g) {
   GenModel *m = g->m;
   int outer = gen_new_node(g, GEN_PAR), inner = gen_new_node(g, GEN_PAR);
@@ -194,6 +195,15 @@ static int gen_idiom_grid(GenState *g) {
     }
     m->nodes[body].kids[k] = step;
     m->nodes[body].nkids = k + 1;
+  }
+  if (count >= 2 && gen_below(g, 2)) {   /* the last two steps at once: sends to two neighbours */
+    int fork = gen_new_node(g, GEN_PARALLEL);
+    m->nodes[fork].kids[0] = m->nodes[body].kids[count - 2];
+    m->nodes[fork].kids[1] = m->nodes[body].kids[count - 1];
+    m->nodes[fork].nkids = 2;
+    m->nodes[body].kids[count - 2] = fork;
+    m->nodes[body].kids[count - 1] = -1;
+    m->nodes[body].nkids = count - 1;
   }
   g->nvars -= 2;
   m->nodes[inner].kids[0] = body;
@@ -576,6 +586,42 @@ static int gen_idiom_dealt(GenState *g) {
   return par;
 }
 
+/* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order"):
+** par (i = 0, P - 1) { a delay sometimes; use(pool, d(i)); a step sometimes } on a plain FCFS
+** resource, d often growing with i; sometimes beside another use of the pool (`||`: the rule must
+** not read it) or after one. -1 when the model has no plain FCFS resource free of the holds. */
+static int gen_idiom_pool(GenState *g) {
+  GenModel *m = g->m;
+  int res = -1;
+  for (int k = g->held_max + 1; k < m->res_count && res < 0; k++)
+    if (!m->res[k].family && m->res[k].ps_tenths == 0) res = k;
+  if (res < 0) return -1;
+  int par = gen_new_node(g, GEN_PAR);
+  m->nodes[par].var = g->nvars; m->nodes[par].lo = 0; m->nodes[par].hi_param = 1;
+  m->nodes[par].hi = m->param_default - 1;
+  int par_var = g->nvars;
+  g->scope_hi[g->nvars++] = GEN_MAX_BOUND;
+  int use = gen_new_node(g, GEN_USE);
+  m->nodes[use].res = res;
+  m->nodes[use].dur = gen_dur(g);
+  if (gen_below(g, 3)) { m->nodes[use].dur.var = par_var; m->nodes[use].dur.ci = -1; }
+  int body = gen_new_node(g, GEN_BLOCK), count = 0;
+  if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_delay(g);
+  m->nodes[body].kids[count++] = use;
+  if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
+  m->nodes[body].nkids = count;
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  int how = gen_below(g, 3);
+  if (how == 0) return par;
+  int other = gen_new_node(g, GEN_USE);   /* another use of the pool, beside or before */
+  m->nodes[other].res = res;
+  m->nodes[other].dur = gen_dur(g);
+  int outer = gen_new_node(g, how == 1 ? GEN_PARALLEL : GEN_BLOCK);
+  m->nodes[outer].kids[0] = other; m->nodes[outer].kids[1] = par; m->nodes[outer].nkids = 2;
+  return outer;
+}
+
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
@@ -587,6 +633,10 @@ static int gen_idiom(GenState *g) {
   }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
   if (gen_below(g, 6) == 0) return gen_idiom_dealt(g);
+  if (gen_below(g, 6) == 0) {
+    int pool = gen_idiom_pool(g);
+    if (pool >= 0) return pool;
+  }
   if (gen_below(g, 3) == 0) return gen_idiom_fork(g);
   if (gen_below(g, 5) == 0) {
     int drift = gen_idiom_drift(g);

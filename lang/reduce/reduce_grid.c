@@ -1,0 +1,230 @@
+/*
+** reduce_grid.c — the order-aware lower bound at one member of a grid written with two indices
+** (docs/reduction.md, "A member of a grid counted"): `par (x) par (y)` whose uses name
+** `nic[((x + 1) % Q) * Q + y]` and the like; the branches that request one member are found
+** coordinate by coordinate, and any subset of their requests bounds the par below.
+*/
+#include <string.h>
+
+#include "reduce_order.h"
+
+/* Sites of one group the subsets are taken over (beyond: only the whole group). */
+#define GRID_MAX_SUBSET_SITES 5
+/* Sites of one group at most (beyond: the group is not bounded). */
+#define GRID_MAX_SITES 8
+
+/* One coordinate of a member index: (v + a) % K (K set) or v + a (K NULL), v an index. */
+typedef struct GCoord {
+  AlgExpr *a;           /* the shift, an integer free of the branch */
+  AlgExpr *K;           /* the modulus, or NULL */
+} GCoord;
+
+/* A site's member index read as G * f(major) + h(minor) + rest. */
+typedef struct GSite {
+  int stage;            /* its stage in the walk */
+  int major;            /* 0: the par's index k is the major coordinate, 1: k2 is */
+  AlgExpr *G;           /* the factor of the major coordinate */
+  AlgExpr *rest;        /* the part free of both indices */
+  GCoord c[2];          /* c[0]: the major coordinate f, c[1]: the minor h */
+} GSite;
+
+static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
+
+/* The one term of e (a sum) that contains i, or e when it is not a sum; NULL when several do. */
+static AlgExpr *term_in(AlgExpr *e, AlgSymbol *i) {
+  if (alg_kind(e) != ALG_ADD) return alg_contains(e, i) ? e : NULL;
+  AlgExpr *one = NULL;
+  for (size_t j = 0; j < alg_nkids(e); j++) {
+    if (!alg_contains(alg_kid(e, j), i)) continue;
+    if (one) return NULL;
+    one = alg_kid(e, j);
+  }
+  return one;
+}
+
+/* e = v + a with a an integer free of v: a, else NULL. */
+static AlgExpr *shift_of(RCtx *c, AlgExpr *e, AlgSymbol *v) {
+  AlgExpr *slope = alg_diff(c->alg, e, v);
+  if (!slope || !alg_is_num(slope, 1)) return NULL;
+  AlgExpr *a = alg_expand(c->alg, alg_sub(c->alg, e, alg_sym(c->alg, v)));
+  return !alg_contains(a, v) && order_integer_valued(c, a) ? a : NULL;
+}
+
+/* Reads term as (v + a) % K or v + a (K an integer free of the branch): 1, or 0. */
+static int coord_of(OWalk *w, AlgExpr *term, AlgSymbol *v, GCoord *out) {
+  RCtx *c = w->c;
+  if (alg_kind(term) == ALG_MOD) {
+    AlgExpr *K = alg_kid(term, 1);
+    if (order_by_branch(w, K) || !order_integer_valued(c, K) || alg_bounds(c->alg, K).lo < 1) return 0;
+    out->a = shift_of(c, alg_kid(term, 0), v);
+    out->K = K;
+    return out->a != NULL;
+  }
+  out->a = shift_of(c, term, v);
+  out->K = NULL;
+  return out->a != NULL;
+}
+
+/* Reads the member index of stage i as G * f(o) + h(n) + rest with o the major index (k when
+** major is 0, k2 when 1): 1, or 0. */
+static int site_of(OWalk *w, int i, int major, GSite *out) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  const OStage *st = &w->stages[i];
+  AlgSymbol *o = major ? w->k2 : w->k, *n = major ? w->k : w->k2;
+  AlgExpr *e = st->index;
+  AlgExpr *aterm = term_in(e, o), *bterm = term_in(e, n);
+  if (!aterm || !bterm || aterm == bterm || alg_contains(aterm, n) || alg_contains(bterm, o)) return 0;
+  AlgExpr *f = aterm, *G = alg_num_int(g, 1);
+  if (alg_kind(aterm) == ALG_MUL) {
+    f = NULL;
+    for (size_t j = 0; j < alg_nkids(aterm); j++) {
+      AlgExpr *factor = alg_kid(aterm, j);
+      if (!alg_contains(factor, o)) { G = alg_mul(g, G, factor); continue; }
+      if (f) return 0;
+      f = factor;
+    }
+  }
+  if (!f || order_by_branch(w, G)) return 0;
+  memset(out, 0, sizeof *out);
+  out->stage = i; out->major = major; out->G = G;
+  out->rest = alg_expand(g, alg_sub(g, alg_sub(g, e, aterm), bterm));
+  if (order_by_branch(w, out->rest)) return 0;
+  return coord_of(w, f, o, &out->c[0]) && coord_of(w, bterm, n, &out->c[1]);
+}
+
+/* 1 when stage st can be counted at a member: a use on an FCFS family, made once per branch
+** (outside loops of the body or in one plain loop, not inside a par of the body, its member
+** following no loop). */
+static int grid_stage(const OStage *st) {
+  if (!st->index || st->cls != USE_OWN || !st->loop_free || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
+  if (st->reps || st->kloop) return 0;
+  return st->res->u.resource.count && st->res->u.resource.discipline != DISC_PS;
+}
+
+/* The branch coordinate whose site coordinate is u: u - a (v + a), or (u - a) % K ((v + a) % K,
+** which is u there only when 0 <= u <= K - 1: *ok gains that condition). */
+static AlgExpr *sender(RCtx *c, const GCoord *q, AlgExpr *u, AlgExpr **ok) {
+  AlgCtx *g = c->alg;
+  AlgExpr *x = alg_sub(g, u, q->a);
+  if (!q->K) return x;
+  *ok = alg_and(g, *ok, alg_and(g, alg_cmp(g, ALG_CMP_LE, zero(c), u),
+                                alg_cmp(g, ALG_CMP_LE, u, alg_sub(g, q->K, alg_num_int(g, 1)))));
+  return alg_mod(g, x, q->K);
+}
+
+/* min over the sites j of S that request (run[j] true) of v[j]: over all of S of
+** `run ? v : the largest v of S`. */
+static AlgExpr *least_running(RCtx *c, unsigned S, AlgExpr **run, AlgExpr **v, int n) {
+  AlgCtx *g = c->alg;
+  AlgExpr *top = NULL, *best = NULL;
+  for (int j = 0; j < n; j++) if (S & (1u << j)) top = top ? alg_max(g, top, v[j]) : v[j];
+  for (int j = 0; j < n; j++) {
+    if (!(S & (1u << j))) continue;
+    AlgExpr *x = alg_cond(g, run[j], v[j], top);
+    best = best ? alg_min(g, best, x) : x;
+  }
+  return best;
+}
+
+/* The bound of the rule below at one member over every subset S of its s requests (each made
+** where run[j] holds; only the whole set beyond GRID_MAX_SUBSET_SITES), the largest:
+** min_S head + max(ceil(|S| / m) * min_S t, sum_S t / m) + min_S tail where |S| >= 1. */
+static AlgExpr *subsets_bound(RCtx *c, AlgExpr *m, int s, AlgExpr **run, AlgExpr **head, AlgExpr **t,
+                              AlgExpr **tail) {
+  AlgCtx *g = c->alg;
+  AlgExpr *one = alg_num_int(g, 1), *best = NULL;
+  unsigned all = (1u << s) - 1;
+  for (unsigned S = s > GRID_MAX_SUBSET_SITES ? all : 1; S <= all; S++) {
+    AlgExpr *count = zero(c), *sum = zero(c);
+    for (int j = 0; j < s; j++) {
+      if (!(S & (1u << j))) continue;
+      count = alg_add(g, count, alg_cond(g, run[j], one, zero(c)));
+      sum = alg_add(g, sum, alg_cond(g, run[j], t[j], zero(c)));
+    }
+    AlgExpr *serve = alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), least_running(c, S, run, t, s)),
+                             alg_div(g, sum, m));
+    AlgExpr *bound = alg_add(g, alg_add(g, least_running(c, S, run, head, s), serve), least_running(c, S, run, tail, s));
+    bound = alg_cond(g, alg_cmp(g, ALG_CMP_GE, count, one), bound, zero(c));
+    best = best ? alg_max(g, best, bound) : bound;
+  }
+  return best;
+}
+
+/* Rule (order-aware lower bound, a member of a grid counted): sites of one FCFS family of a par
+** over pairs (x, y), each naming member G * f(o) + h(n) + rest (o, n: x and y in either order,
+** the same for all of them, G and rest free of both), f and h of the form v + a or (v + a) % K
+** (a, K integers free of the branch), under the same conditions free of the branch and in the
+** same loop. The member with coordinates (u, v) gets a request from site j made by the branch
+** whose coordinates are f_j^-1(u) and h_j^-1(v) (u - a, or (u - a) % K where 0 <= u <= K - 1),
+** when that branch is in the par's range and the guard of the `if`s on the branch around site j
+** holds there (run_j): each such request is real, with a known head, duration and tail. For any
+** subset S of these requests (at least one running) no server of the member starts one before
+** the least head of S, the busiest of its m servers serves ceil(|S| / m) of them one after
+** another, all serve their sum at most m at a time, and the branch whose request ends last still
+** runs its tail:
+**   T >= min_S head + max(ceil(|S| / m) * min_S t, sum_S t / m) + min_S tail
+** Taken at the members (u, v) with u, v the middle of their index's range or one more (both
+** colours of a checkerboard), over every subset (the requests that come late, alone, can bound
+** more than all of them with the earliest head). A red/black torus whose black cells compute
+** longer: a red member gets its two halos from black cells late, after their long compute and
+** their own pack. Returns the bound of the group stage i leads (not yet over its loop), or NULL. */
+static AlgExpr *grid_group(OWalk *w, int i, int major, AlgExpr *total) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  const OStage *st = &w->stages[i];
+  GSite sites[GRID_MAX_SITES];
+  int s = 0;
+  if (!grid_stage(st) || !site_of(w, i, major, &sites[0])) return NULL;
+  for (int j = 0; j < w->nstages; j++) {
+    const OStage *o = &w->stages[j];
+    if (o->res != st->res || o->guard != st->guard || o->loop != st->loop || !grid_stage(o)) continue;
+    GSite here;
+    if (!site_of(w, j, major, &here) || here.G != sites[0].G || here.rest != sites[0].rest) continue;
+    if (j < i) return NULL;   /* an earlier stage leads this group */
+    if (j == i) continue;
+    if (s + 1 == GRID_MAX_SITES) return NULL;
+    sites[++s] = here;
+  }
+  s++;
+  if (s < 2) return NULL;
+  AlgSymbol *idx[2] = {major ? w->k2 : w->k, major ? w->k : w->k2};
+  AlgExpr *lo[2] = {major ? w->k2a : w->ka, major ? w->ka : w->k2a};
+  AlgExpr *hi[2] = {major ? w->k2b : w->kb, major ? w->kb : w->k2b};
+  AlgExpr *m = reduce_mult(c, st->res), *one = alg_num_int(g, 1), *best = NULL;
+  for (int target = 0; target < 4; target++) {
+    AlgExpr *at[2], *run[GRID_MAX_SITES], *head[GRID_MAX_SITES], *t[GRID_MAX_SITES], *tail[GRID_MAX_SITES];
+    for (int d = 0; d < 2; d++)
+      at[d] = alg_add_n(g, 3, (AlgExpr *[]){lo[d], alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, hi[d], lo[d]), alg_num_int(g, 2))),
+                                            alg_num_int(g, (target >> d) & 1)});
+    for (int j = 0; j < s; j++) {
+      const OStage *o = &w->stages[sites[j].stage];
+      AlgExpr *ok = alg_num_int(g, 1), *x[2];
+      for (int d = 0; d < 2; d++) {
+        x[d] = sender(c, &sites[j].c[d], at[d], &ok);
+        ok = alg_and(g, ok, alg_and(g, alg_cmp(g, ALG_CMP_LE, lo[d], x[d]), alg_cmp(g, ALG_CMP_LE, x[d], hi[d])));
+      }
+      AlgExpr *v[4] = {o->kguard ? o->kguard : one, o->head, o->t, order_tail(w, o, total)};
+      for (int e = 0; e < 4; e++)
+        v[e] = alg_subst(g, alg_subst(g, v[e], idx[0], x[0]), idx[1], x[1]);
+      run[j] = alg_and(g, ok, v[0]); head[j] = v[1]; t[j] = v[2]; tail[j] = v[3];
+    }
+    AlgExpr *bound = subsets_bound(c, m, s, run, head, t, tail);
+    best = best ? alg_max(g, best, bound) : bound;
+  }
+  return best;
+}
+
+/* The rule above over the groups of a par over pairs, each over its loop; NULL when none. */
+AlgExpr *order_grid_lower(OWalk *w, AlgExpr *total) {
+  if (!w->k2) return NULL;
+  AlgExpr *best = NULL;
+  for (int i = 0; i < w->nstages; i++)
+    for (int major = 0; major < 2; major++) {
+      AlgExpr *group = grid_group(w, i, major, total);
+      if (!group) continue;
+      AlgExpr *lo = order_closed(w->c, order_over_loop(w->c, &w->stages[i], group));
+      if (lo) best = best ? alg_max(w->c->alg, best, lo) : lo;
+    }
+  return best;
+}
