@@ -548,6 +548,9 @@ static OTime walk_hold(OWalk *w, REnv *env, const Stmt *s) {
   if (!res || w->lengthen || w->kif || w->path.depth || w->forks) return fail(w);
   w->holds = 1;
   AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
+  /* a site of its own: the uses of S come after a request that may wait (never the chain's
+  ** first request, order_fcfs_lower) */
+  record_site(w, res, index, zero(c));
   UseClass cls = use_class(w, res, index);
   if (cls == USE_OTHER) w->other = 1;
   OStage *st = NULL;
