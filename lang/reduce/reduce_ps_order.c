@@ -103,7 +103,8 @@ AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s) {
 ** the symmetry). Then by induction over the steps every branch starts each step at the same
 ** instant: a ps member the same for all has all n requests present from the same instant to the
 ** same instant (equal service at equal rates: each takes t max(1, n / c)), a member one-to-one in
-** k has one (t max(1, 1 / c)), an FCFS use never waits. The par takes exactly the chain's time
+** k has one (t max(1, 1 / c)), an FCFS use never waits. (An `if` on k whose sides differ only in
+** members is read as one use by the other rules; here it is not: tests/regress/19547.pam.) The par takes exactly the chain's time
 ** with each ps use so lengthened (ps_use_time), for every branch. That is its time run alone: U.
 ** As L it needs the par to run alone (RCtx.concurrent == 0, asked by the caller): a request from
 ** outside would break the symmetry (FCFS and ps with other users are not monotone). Returns the
@@ -116,7 +117,9 @@ AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p) {
   for (int i = 0; i < w->nsites; i++) {
     const OSite *site = &w->sites[i];
     const Decl *res = site->res;
-    if (res->u.resource.handoff) return NULL;
+    /* sides of an `if` on k paired (twin): each side's member is used by some branches only,
+    ** which the lock step's walk would count as all n */
+    if (res->u.resource.handoff || site->twin) return NULL;
     if (site->path.depth > 0) {   /* in a `||`: ps_fork_time reads it */
       if (site->path.deep || site->path.depth > 1 || site->path.copies[0] || res->u.resource.discipline != DISC_PS)
         return NULL;

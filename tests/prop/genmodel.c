@@ -42,6 +42,7 @@ static int gen_new_node(GenState *g, GenKind kind) {
   n->kind = kind;
   for (int k = 0; k < GEN_MAX_KIDS; k++) n->kids[k] = -1;
   n->dur.c = n->dur.ci = n->dur.var = -1;
+  n->callee = -1;
   return id;
 }
 
@@ -305,6 +306,16 @@ static int gen_drift_send(GenState *g, int res, int par_var) {
   return block;
 }
 
+/* par (i<depth> = 0, hi) (`P - 1` when hi_param, hi then P's default - 1) with its index in
+** scope (the caller takes it out: g->nvars--). */
+static int gen_par_open(GenState *g, int hi_param, int hi) {
+  int par = gen_new_node(g, GEN_PAR);
+  GenNode *p = &g->m->nodes[par];
+  p->var = g->nvars; p->lo = 0; p->hi_param = hi_param; p->hi = hi;
+  g->scope_hi[g->nvars++] = hi_param ? GEN_MAX_BOUND : hi;
+  return par;
+}
+
 /* Workers that run their own steps and exchange on a ring (docs/reduction.md, "Branches that run
 ** their own steps"): par (i = 0, GEN_FAMILY_SIZE - 1) repeat (1 .. 4) { a step of compute on the
 ** own member or a delay; a `||` of 2 .. GEN_MAX_KIDS sends to (i + c) % GEN_FAMILY_SIZE of one
@@ -313,10 +324,7 @@ static int gen_idiom_drift(GenState *g) {
   GenModel *m = g->m;
   int res = gen_fcfs_family(g);
   if (res < 0) return -1;
-  int par = gen_new_node(g, GEN_PAR);
-  m->nodes[par].var = g->nvars; m->nodes[par].lo = 0; m->nodes[par].hi = GEN_FAMILY_SIZE - 1;
-  int par_var = g->nvars;
-  g->scope_hi[g->nvars++] = GEN_FAMILY_SIZE - 1;
+  int par = gen_par_open(g, 0, GEN_FAMILY_SIZE - 1), par_var = g->nvars - 1;
   int repeat = gen_new_node(g, GEN_REPEAT);
   m->nodes[repeat].hi = 1 + gen_below(g, 4);
   int body = gen_new_node(g, GEN_BLOCK);
@@ -392,13 +400,8 @@ static int gen_idiom_ps(GenState *g) {
   GenModel *m = g->m;
   int res = gen_ps_resource(g);
   if (res < 0) return -1;
-  int par = gen_new_node(g, GEN_PAR);
-  GenNode *p = &m->nodes[par];
-  p->var = g->nvars; p->lo = 0;
-  if (gen_below(g, 2)) { p->hi_param = 1; p->hi = m->param_default - 1; }
-  else p->hi = GEN_FAMILY_SIZE - 1;
-  int par_var = g->nvars;
-  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int hi_param = gen_below(g, 2);
+  int par = gen_par_open(g, hi_param, hi_param ? m->param_default - 1 : GEN_FAMILY_SIZE - 1), par_var = g->nvars - 1;
   int how = gen_below(g, 3), body;
   if (how == 0) {   /* a chain: requests and delays */
     body = gen_new_node(g, GEN_BLOCK);
@@ -681,8 +684,32 @@ static int gen_idiom(GenState *g) {
   return repeat;
 }
 
+static int gen_stmt(GenState *g, int depth);
+
+/* A statement in a process of its own, p<id>() (its body sees no loop index of the caller):
+** sometimes called again beside a leaf, `{ p(); { p() || leaf } }` (a memoised summary must
+** not serve a call beside others with what holds only alone). */
+static int gen_call(GenState *g, int depth) {
+  GenModel *m = g->m;
+  int call = gen_new_node(g, GEN_CALL), saved = g->nvars;
+  g->nvars = 0;
+  int body = gen_stmt(g, depth + 1);
+  g->nvars = saved;
+  m->nodes[call].kids[0] = body;
+  if (gen_below(g, 2) || m->node_count + 4 >= GEN_MAX_NODES) return call;
+  int again = gen_new_node(g, GEN_CALL), fork = gen_new_node(g, GEN_PARALLEL), block = gen_new_node(g, GEN_BLOCK);
+  m->nodes[again].callee = call;
+  int leaf = gen_leaf(g);
+  m->nodes[fork].kids[0] = again; m->nodes[fork].kids[1] = leaf; m->nodes[fork].nkids = 2;
+  m->nodes[block].kids[0] = call; m->nodes[block].kids[1] = fork; m->nodes[block].nkids = 2;
+  return block;
+}
+
 static int gen_stmt(GenState *g, int depth) {
   GenModel *m = g->m;
+  if (depth + 2 <= GEN_MAX_DEPTH && m->node_count + 8 + 4 * (GEN_MAX_DEPTH - depth + 1) < GEN_MAX_NODES &&
+      gen_below(g, 10) == 0)
+    return gen_call(g, depth);
   if (depth + 2 <= GEN_MAX_DEPTH && g->nvars + 2 <= GEN_MAX_DEPTH &&
       m->node_count + GEN_IDIOM_NODES + 4 * (GEN_MAX_DEPTH - depth + 1) < GEN_MAX_NODES &&
       gen_below(g, 5) == 0)
@@ -853,9 +880,21 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
 static void gen_v2_put_const(GenBuf *b, const GenConst *c, int k);
 static void gen_v2_put_resource(GenBuf *b, const GenResource *r, int k);
 
+/* The node whose process a GEN_CALL node calls, or -1 when it names no process (a shrunk one). */
+static int gen_callee(const GenModel *m, const GenNode *n) {
+  int target = n->callee < 0 ? (int)(n - m->nodes) : n->callee;
+  if (target < 0 || target >= m->node_count) return -1;
+  const GenNode *t = &m->nodes[target];
+  return t->kind == GEN_CALL && t->callee < 0 && t->kids[0] >= 0 ? target : -1;
+}
+
 static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
   const GenNode *n = &m->nodes[id];
   switch (n->kind) {
+  case GEN_CALL:
+    if (gen_callee(m, n) < 0) gen_put(b, "skip");
+    else gen_put(b, "p%d()", gen_callee(m, n));
+    break;
   case GEN_HOLD:
     gen_put(b, "hold (r%d", n->res);
     gen_put_member(b, m, n);
@@ -925,6 +964,23 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
   }
 }
 
+/* Writes `process p<id> { body }` for every process the statement at id calls (theirs first; each
+** once: defined[]). */
+static void gen_put_processes(GenBuf *b, const GenModel *m, int id, char *defined) {
+  if (id < 0 || id >= m->node_count) return;
+  const GenNode *n = &m->nodes[id];
+  for (int k = 0; k < GEN_MAX_KIDS; k++)
+    if (n->kids[k] >= 0 && !(n->kind == GEN_CALL && n->callee >= 0)) gen_put_processes(b, m, n->kids[k], defined);
+  if (n->kind != GEN_CALL) return;
+  int target = gen_callee(m, n);
+  if (target < 0 || defined[target]) return;
+  defined[target] = 1;
+  if (target != id) gen_put_processes(b, m, m->nodes[target].kids[0], defined);
+  gen_put(b, "process p%d {\n  ", target);
+  gen_put_stmt(b, m, m->nodes[target].kids[0], 1);
+  gen_put(b, "\n}\n");
+}
+
 char *gen_model_text(const GenModel *m, const char *header) {
   GenBuf b = {NULL, 0, 0};
   gen_put(&b, "");
@@ -946,6 +1002,8 @@ char *gen_model_text(const GenModel *m, const char *header) {
     if (m->res[k].dropped) continue;
     gen_v2_put_resource(&b, &m->res[k], k);
   }
+  char defined[GEN_MAX_NODES] = {0};
+  gen_put_processes(&b, m, m->root, defined);
   gen_put(&b, "process main {\n  ");
   gen_put_stmt(&b, m, m->root, 1);
   gen_put(&b, "\n}\n");

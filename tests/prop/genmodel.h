@@ -25,7 +25,9 @@
 
 typedef enum GenKind {
   GEN_SKIP, GEN_DELAY, GEN_USE, GEN_BLOCK, GEN_PARALLEL, GEN_SEQ, GEN_PAR, GEN_REPEAT, GEN_IF,
-  GEN_HOLD      /* hold (r) kids[0] (LANGUAGE.md §8): r, member as for GEN_USE */
+  GEN_HOLD,     /* hold (r) kids[0] (LANGUAGE.md §8): r, member as for GEN_USE */
+  GEN_CALL      /* p<id>(): a process of its own whose body is kids[0] (callee -1), or a call of
+                   the process another GEN_CALL node defines (callee: that node) */
 } GenKind;
 
 /* A duration: coef_c * consts[c] + coef_i * index * consts[ci] + lit_us microseconds; every part
@@ -82,6 +84,7 @@ typedef struct GenNode {
   int cond_var;             /* if: index depth */
   int cond_val, cond_mod;   /* if: compared value, modulus */
   int cond_val2;            /* if: second value (RANGE: upper end; OR: residue) */
+  int callee;               /* GEN_CALL: -1 defines the process, else the defining node's id */
   int count_form;           /* repeat: 0 the count hi; else a count by the index at depth
                                count_var (gen_put_stmt): 1 floor(hi / P) + (i < hi % P ? 1 : 0),
                                2 i % 2 + hi, 3 min(i, hi), 4 (hi <= i ? 2 : 0),
