@@ -145,7 +145,9 @@ static int loop_pieces(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b
     RPiece *whole = &(*pieces)[count++];
     whole->index = reduce_index_new(c, reduce_loop_kind(s), s->loc, s->u.loop.var.name, a, b);
     whole->lo = a; whole->hi = b; whole->stmt = s->u.loop.body;
-    whole->value = alg_sym(c->alg, whole->index);
+    /* one index value (a = b, numbers): the body sees it, so members named by expressions of the
+    ** index that meet there are one member (a Q x Q grid at Q = 1) */
+    whole->value = alg_kind(a) == ALG_NUM && a == b ? a : alg_sym(c->alg, whole->index);
   }
   *bodies = arena_alloc(&c->arena, (size_t)count * sizeof **bodies);
   for (int k = 0; k < count; k++) {

@@ -30,18 +30,6 @@ typedef struct GSite {
 
 static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 
-/* The one term of e (a sum) that contains i, or e when it is not a sum; NULL when several do. */
-static AlgExpr *term_in(AlgExpr *e, AlgSymbol *i) {
-  if (alg_kind(e) != ALG_ADD) return alg_contains(e, i) ? e : NULL;
-  AlgExpr *one = NULL;
-  for (size_t j = 0; j < alg_nkids(e); j++) {
-    if (!alg_contains(alg_kid(e, j), i)) continue;
-    if (one) return NULL;
-    one = alg_kid(e, j);
-  }
-  return one;
-}
-
 /* e = v + a with a an integer free of v: a, else NULL. */
 static AlgExpr *shift_of(RCtx *c, AlgExpr *e, AlgSymbol *v) {
   AlgExpr *slope = alg_diff(c->alg, e, v);
@@ -73,7 +61,7 @@ static int site_of(OWalk *w, int i, int major, GSite *out) {
   const OStage *st = &w->stages[i];
   AlgSymbol *o = major ? w->k2 : w->k, *n = major ? w->k : w->k2;
   AlgExpr *e = st->index;
-  AlgExpr *aterm = term_in(e, o), *bterm = term_in(e, n);
+  AlgExpr *aterm = order_term_of(e, o), *bterm = order_term_of(e, n);
   if (!aterm || !bterm || aterm == bterm || alg_contains(aterm, n) || alg_contains(bterm, o)) return 0;
   AlgExpr *f = aterm, *G = alg_num_int(g, 1);
   if (alg_kind(aterm) == ALG_MUL) {

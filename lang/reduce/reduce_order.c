@@ -981,6 +981,7 @@ int order_cut_ranges(RCtx *c, AlgExpr *cond, AlgSymbol *i, AlgExpr *lo, AlgExpr 
   return cut_ranges(c, cond, i, lo, hi, t_lo, t_hi, n_true, f_lo, f_hi, n_false);
 }
 int order_injective(OWalk *w, AlgExpr *e) { return injective_branches(w, e); }
+AlgExpr *order_term_of(AlgExpr *e, AlgSymbol *i) { return term_of(e, i); }
 UseClass order_use_class(OWalk *w, const Decl *res, AlgExpr *index) { return use_class(w, res, index); }
 int order_own_alone(const OWalk *w, const OStage *st) { return own_alone(w, st); }
 int order_by_branch(const OWalk *w, AlgExpr *e) { return by_branch(w, e); }

@@ -244,6 +244,11 @@ close "$1" 162e-6 || die "master with remainders lo $1, want 162 us"
 # counted": the subset of the late requests; before: 16.5 us, the critical path).
 set -- $(bounds bench/tight/checker_grid.pam Q=8)
 close "$1" 18e-6 || die "checkerboard lo $1, want 18 us"
+# Q = 1: one red cell, its pack and both halos on its own nic: lo = 6 + 3 + 2 * 1.5 = 12 us, the
+# simulated time (a loop over one value binds its index: the three members are nic[0]; before:
+# lo 10.5 us).
+set -- $(bounds bench/tight/checker_grid.pam Q=1)
+close "$1" 12e-6 || die "checkerboard at Q = 1 lo $1, want 12 us"
 # Jobs of (p + 1) * 200ns submitted at once to fcfs(4), P = 7, each then waits 4 * 200ns: FCFS in
 # index order deals them round robin (1 + 5, 2 + 6, 3 + 7, 4 units), the last ends at 10 units:
 # lo = 2 + 0.8 = 2.8 us, the simulated time ("requests in FCFS order"; before: 2.2 us, the load).

@@ -448,6 +448,16 @@ static int gen_idiom_ps(GenState *g) {
   return top;
 }
 
+/* par (i = 0, P - 1) with its index put in scope (the caller takes it out when done). */
+static int gen_par_over_p(GenState *g) {
+  GenModel *m = g->m;
+  int par = gen_new_node(g, GEN_PAR);
+  m->nodes[par].var = g->nvars; m->nodes[par].lo = 0; m->nodes[par].hi_param = 1;
+  m->nodes[par].hi = m->param_default - 1;
+  g->scope_hi[g->nvars++] = GEN_MAX_BOUND;
+  return par;
+}
+
 /* An `if` of gen_idiom_line around kid: no else when otherwise is -1. */
 static int gen_line_if(GenState *g, GenCond cond, int var, int val, int kid, int otherwise) {
   int id = gen_new_node(g, GEN_IF);
@@ -475,11 +485,7 @@ static int gen_idiom_line(GenState *g) {
   GenModel *m = g->m;
   int res = gen_fcfs_family(g);
   if (res < 0) return -1;
-  int par = gen_new_node(g, GEN_PAR);
-  m->nodes[par].var = g->nvars; m->nodes[par].lo = 0; m->nodes[par].hi_param = 1;
-  m->nodes[par].hi = m->param_default - 1;
-  int par_var = g->nvars;
-  g->scope_hi[g->nvars++] = GEN_MAX_BOUND;
+  int par = gen_par_over_p(g), par_var = m->nodes[par].var;
   int body = gen_new_node(g, GEN_BLOCK);
   int work = gen_delay(g);
   int own = gen_below(g, 2) ? gen_use(g) : -1;
@@ -599,11 +605,7 @@ static int gen_idiom_pool(GenState *g) {
   for (int k = g->held_max + 1; k < m->res_count && res < 0; k++)
     if (!m->res[k].family && m->res[k].ps_tenths == 0) res = k;
   if (res < 0) return -1;
-  int par = gen_new_node(g, GEN_PAR);
-  m->nodes[par].var = g->nvars; m->nodes[par].lo = 0; m->nodes[par].hi_param = 1;
-  m->nodes[par].hi = m->param_default - 1;
-  int par_var = g->nvars;
-  g->scope_hi[g->nvars++] = GEN_MAX_BOUND;
+  int par = gen_par_over_p(g), par_var = m->nodes[par].var;
   int use = gen_new_node(g, GEN_USE);
   m->nodes[use].res = res;
   m->nodes[use].dur = gen_dur(g);
