@@ -269,6 +269,7 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   /* reduce_order.c: when U no longer rests on the families taken as one resource for this par's
   ** waits, their notes go (the body's own U feeds no bound of the par: the par's U is built from
   ** the bodies' phi; a body that calls a process with || inside keeps them) */
+  if (count == 1) reduce_lock_par(c, env, &pieces[0], out);
   if (count == 1 && reduce_order_par(c, env, &pieces[0], out, c->nfam_locs > families))
     c->nfam_locs = families;
   else if (count > 1 && order_whole(c, env, s, a, b, out, c->nfam_locs > families))
@@ -454,6 +455,7 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
     return 1;
   }
   make_symbols(&c);
+  reduce_lock_guards(&c, entry);
   Summary s;
   REnv env; memset(&env, 0, sizeof env);
   reduce_stmt(&c, &env, entry->u.process.body, &s);

@@ -512,7 +512,7 @@ AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const
   AlgExpr *wait = zero(c);
   for (int k = 0; k < branch->nterms; k++) {
     const RTerm *term = &branch->terms[k];
-    if (term->index) continue;
+    if (term->index || reduce_lock_guarded(c, term->res)) continue;   /* kept by a lock: no queue */
     AlgExpr *W = term_hi(c, whole, term->res, NULL);
     if (branch->chain) W = alg_sub(g, W, term->d_hi);
     AlgExpr *w = alg_div(g, W, reduce_mult(c, term->res));
@@ -526,7 +526,7 @@ AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const
                             : family_wait(c, whole, others, branch, &branch->fams[k], i, a, b));
   for (int k = 0; reach && k < reach->nthrough; k++) {   /* reached only through holders */
     const Decl *res = reach->through[k];
-    if (reduce_uses(branch, res)) continue;
+    if (reduce_uses(branch, res) || reduce_lock_guarded(c, res)) continue;
     AlgExpr *W = res->u.resource.count ? fam_total(c, whole, res) : term_hi(c, whole, res, NULL);
     wait = alg_add(g, wait, reduce_ps_wait(c, reach, res, alg_div(g, W, reduce_mult(c, res)), W));
   }

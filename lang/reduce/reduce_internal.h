@@ -87,6 +87,9 @@ typedef struct RCtx {
   int nnests, nests_cap;  /* used / allocated */
   struct RPiece *split_scratch; /* REDUCE_MAX_PIECES pieces a split writes before they are copied
                              into the arena, as many as it made (malloc, made on first use) */
+  const Decl **guarded;   /* plain resources only ever requested under one lock: never queue
+                             (reduce_lock_guards; arena) */
+  int nguarded;           /* length of guarded */
 } RCtx;
 
 /* What the wait of one branch of a par needs beyond the demands: the resources its waits can
@@ -172,6 +175,11 @@ AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **count
 /* reduce_split.c */
 int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr *b,
                       RPiece *pieces);
+
+/* reduce_lock.c */
+void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out);
+void reduce_lock_guards(RCtx *c, const Decl *entry);
+int reduce_lock_guarded(const RCtx *c, const Decl *res);
 
 /* reduce_order.c */
 int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted);

@@ -534,6 +534,51 @@ static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
   return time_of(w, t);
 }
 
+/* Rule (a held resource in a chain, lower bounds only): `hold (r[e]) S` is a request for one
+** server of r[e] that lasts at least S's contention-free time (S's statements each take at least
+** theirs), made when the hold is reached: it is recorded as a use of r[e] of that duration (S's
+** own uses are recorded after it, inside it: held_end), so the order-aware lower bounds read it
+** as any stage (docs/reduction.md, "Held resources in a chain"). A hand-off only lengthens the
+** wait of a contended acquisition: these bounds leave it out. The upper-bound rules (lockstep,
+** tandem line, bounded clients) assume a branch holds one server at a time and do not apply
+** (OWalk.holds); nor does a hold inside an `||`, a par of the body or an `if` on k. */
+static OTime walk_hold(OWalk *w, REnv *env, const Stmt *s) {
+  RCtx *c = w->c;
+  const Decl *res = s->u.use.decl;
+  if (!res || w->lengthen || w->kif || w->path.depth || w->forks) return fail(w);
+  w->holds = 1;
+  AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
+  /* a site of its own: the uses of S come after a request that may wait (never the chain's
+  ** first request, order_fcfs_lower) */
+  record_site(w, res, index, zero(c));
+  UseClass cls = use_class(w, res, index);
+  if (cls == USE_OTHER) w->other = 1;
+  OStage *st = NULL;
+  if (cls == USE_OWN || cls == USE_STAGE || cls == USE_SHARD) {
+    if (w->nstages == ORDER_MAX_STAGES) return fail(w);
+    st = &w->stages[w->nstages++];
+    memset(st, 0, sizeof *st);
+    st->res = res; st->index = index; st->cls = cls; st->head = zero(c); st->site = -1;
+    st->guard = w->guard; st->kguard = w->kguard; st->loops = w->nloops; st->loop_free = 1;
+    for (int i = 0; i < w->nloops && index; i++)
+      if (alg_contains(index, w->loops[i])) st->loop_free = 0;
+    if (w->nloops == 1) {
+      st->loop = w->loops[0]; st->loop_lo = w->loop_lo[0]; st->loop_hi = w->loop_hi[0];
+    }
+  }
+  int at = st ? (int)(st - w->stages) : -1;
+  OTime body = walk(w, env, s->u.use.body);
+  if (!w->ok || w->forks) return fail(w);
+  if (at >= 0) {   /* the array did not move: stages are only appended */
+    st = &w->stages[at];
+    st->t = body.exact; st->least = body.exact; st->held_end = w->nstages;
+    for (int i = w->nloops - 1; i >= 0; i--)
+      if (alg_contains(st->least, w->loops[i]))
+        st->least = alg_min_over(c->alg, w->loops[i], w->loop_lo[i], w->loop_hi[i], st->least);
+  }
+  return body;
+}
+
 /* Stages recorded from `from` on: their heads shifted by shift (the time before the part). */
 static void shift_heads(OWalk *w, int from, AlgExpr *shift) {
   for (int i = from; i < w->nstages; i++) w->stages[i].head = alg_add(w->c->alg, shift, w->stages[i].head);
@@ -894,7 +939,8 @@ static OTime walk(OWalk *w, REnv *env, const Stmt *s) {
   case ST_CALL: r = walk_call(w, env, s); break;
   case ST_PARALLEL: r = walk_fork(w, env, s); break;
   case ST_PAR: r = walk_nested(w, env, s); break;
-  default: r = fail(w); break;   /* choose, hold: not a body the rules cover */
+  case ST_HOLD: r = walk_hold(w, env, s); break;
+  default: r = fail(w); break;   /* choose: not a body the rules cover */
   }
   w->depth--;
   return r;
@@ -1059,6 +1105,7 @@ static AlgExpr *pair_lower(OWalk *w, const OStage *s1, const OStage *s2, AlgExpr
   if (w->forks || s1->res == s2->res || s1->loops || s2->loops || s1->guard || s2->guard) return NULL;
   if (s1->kguard || s2->kguard) return NULL;   /* made by some branches only */
   if (!single_stage(w, s1) || !single_stage(w, s2)) return NULL;
+  if (s1->held_end && s2 - w->stages < s1->held_end) return NULL;   /* s2 runs inside s1's hold */
   if (s1->res->u.resource.discipline == DISC_PS || s2->res->u.resource.discipline == DISC_PS) return NULL;
   AlgExpr *q = w->n, *holds = alg_num_int(g, 1);
   ODealt d;
@@ -1324,7 +1371,7 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   if (env->depth >= EVAL_MAX_INDICES) return 0;
   OWalk *w = walk_new(c, p);
   OTime body = walk_body(w, env, p);
-  if (!w->ok || c->failed) return 0;
+  if (!w->ok || c->failed || (w->holds && w->forks)) return 0;
   dealt_free(w);
   AlgExpr *some = alg_cmp(g, ALG_CMP_GE, w->n, alg_num_int(g, 1));   /* the par runs a branch */
   AlgExpr *lower = NULL;
@@ -1344,7 +1391,7 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
       AlgExpr *lo = pair_lower(w, &w->stages[i], &w->stages[j], body.exact);
       if (lo) lower = lower ? alg_max(g, lower, lo) : lo;
     }
-  AlgExpr *sites = w->subset ? NULL : fork_lower(w, body.exact);
+  AlgExpr *sites = w->subset || w->holds ? NULL : fork_lower(w, body.exact);
   if (sites) lower = lower ? alg_max(g, lower, sites) : sites;
   AlgExpr *grid = w->subset ? NULL : order_grid_lower(w, body.exact);   /* reduce_grid.c */
   if (grid) lower = lower ? alg_max(g, lower, grid) : grid;
@@ -1354,6 +1401,7 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   AlgExpr *drift = again ? drift_lower(w, again, body.exact) : NULL;
   if (drift) lower = lower ? alg_max(g, lower, drift) : drift;
   if (lower) out->L = alg_max(g, out->L, alg_cond(g, some, lower, zero(c)));
+  if (w->holds) return 0;   /* walk_hold: no upper-bound rule */
   /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */
   /* reduce_ps_order.c: branches in lock step on ps resources, the par's time exactly */
   AlgExpr *shared = ps_lockstep(w, env, p);

@@ -71,6 +71,8 @@ typedef struct OStage {
   AlgSymbol *rep;       /* the innermost of them: its index, or NULL */
   AlgExpr *rep_lo, *rep_hi; /* its range */
   int site;             /* its record among the walk's sites, -1 when the sites were too many */
+  int held_end;         /* a `hold`: 1 + the last stage recorded inside its body (the stages
+                           after it up to there run while it is held); 0 for a use */
   AlgSymbol *kloop;     /* a stage directly in a loop whose range depends on k (reduce_stage.c):
                            that loop's index, or NULL */
   AlgExpr *kloop_lo, *kloop_hi; /* its range (depends on k) */
@@ -146,6 +148,7 @@ typedef struct OWalk {
   AlgExpr *outer_iter;  /* its body's contention-free time at iteration `outer` (pass 2: with
                            each use lengthened by its wait) */
   AlgExpr *total;       /* pass 2: the body's time for branch k with every use lengthened */
+  int holds;            /* 1 when a `hold` was met: only the lower-bound rules apply */
 } OWalk;
 
 /* reduce_order.c */

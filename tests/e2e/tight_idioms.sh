@@ -144,6 +144,38 @@ close "$lo" 218e-6 || die "master rounds at the default P lo $lo, want 218 us"
 set -- $(bounds bench/tight/derived_consts.pam P=7)
 s=$(sim bench/tight/derived_consts.pam P=7)
 close "$1" "$s" || die "derived consts lo $1, simulated $s"
+# Threads that take a lock (docs/reduction.md, "Held resources in a chain", "Threads meeting at a
+# lock"); each hand value is the simulated time where it says so.
+# lock_at NAME=VALUE MODEL WANT WHAT [sim]: lo = WANT (s), and the simulated time too with "sim"
+lock_at() {
+  set -- "$1" "$2" "$3" "$4" "${5:-}" $(bounds "$2" "$1")
+  close "$6" "$3" || die "$4 lo $6, want $3 s"
+  if [ "$5" = sim ]; then close "$(sim "$2" "$1")" "$3" || die "$4 simulated $(sim "$2" "$1"), want $3 s"; fi
+}
+# threads_lock, T = 2 threads on 2 cores, 4 rounds of 4 us of work then 0.8 us under the mutex:
+# both reach the mutex at 4 us, the second waits 0.8 us, and they never meet again:
+# 4 (4 + 0.8) + 0.8 = 20 us (before: 19.2 us, the contention-free time).
+lock_at T=2 bench/tight/threads_lock.pam 20e-6 "threads with a mutex at T = 2" sim
+# T = 3: 12 requests of 4 us on 2 cores, then the last one's 0.8 us under the mutex: 24.8 us
+# (before: the cores' load, 24 us; simulated 25.6 us).
+lock_at T=3 bench/tight/threads_lock.pam 24.8e-6 "threads with a mutex at T = 3"
+# lock_handoff, T = 8 threads on 8 cores: all reach the lock at 5 us, 8 holds of 1.5 us, 7 of
+# them handed on in 1 us, then 2 us: 5 + 8 * 1.5 + 7 * 1 + 2 = 26 us (before: 19 us).
+lock_at T=8 bench/tight/lock_handoff.pam 26e-6 "lock with hand-offs at T = 8" sim
+# T = 100: the cores let 8 threads go every 5 us, the lock takes 2.5 us a holder, and
+# 5 < 8 * 2.5 - 1: it never idles: 5 + 100 * 1.5 + 99 * 1 + 2 = 256 us (before: 157 us).
+lock_at T=100 bench/tight/lock_handoff.pam 256e-6 "lock with hand-offs at T = 100" sim
+# lock_ps, T = 8 threads on ps(4): 2 us of reading, then 8 requests of 6 us share 4 cores: none
+# ends before 2 + 2 * 6 us; then 8 logs of 1 us one after another: 22 us (before: 16 us).
+lock_at T=8 bench/tight/lock_ps.pam 22e-6 "log lock after ps cores at T = 8" sim
+lock_at T=1000 bench/tight/lock_ps.pam 2502e-6 "log lock after ps cores at T = 1000" sim
+# lock_log, T = 100: the disk is only written under the log's lock, so it never queues (docs/
+# reduction.md, "A resource kept by a lock"): hi = 7 us alone + 99 * 5 / 4 us behind the others
+# at the cores + 99 * 2 us behind the others' holds = 328.75 us (before: + 99 * 1.5 us at the
+# disk, 477.25 us; simulated 205 us, the lower bound: 4 + 100 * 2 + 1).
+set -- $(bounds bench/tight/lock_log.pam T=100)
+close "$3" 328.75e-6 || die "lock_log hi $3, want 328.75 us"
+lock_at T=100 bench/tight/lock_log.pam 205e-6 "log written under its lock at T = 100" sim
 # Tasks dealt in blocks, cpu[floor(i / ceil(N / P))], P = 10, N = 1000: blocks of 100 tasks; each
 # of 2 rounds is 2us of spawn then 100 tasks of 1us one after the other on a cpu: lo = hi = 204 us
 # (docs/reduction.md, "Members dealt in blocks"; before: [200 us, 2.004 ms]).

@@ -349,6 +349,15 @@ static int gen_idiom_drift(GenState *g) {
   return par;
 }
 
+/* body, or one time in `one_in` `repeat (1 .. 3) body`. */
+static int gen_maybe_repeat(GenState *g, int body, int one_in) {
+  if (gen_below(g, one_in) != 0) return body;
+  int repeat = gen_new_node(g, GEN_REPEAT);
+  g->m->nodes[repeat].hi = 1 + gen_below(g, 3);
+  g->m->nodes[repeat].kids[0] = body;
+  return repeat;
+}
+
 /* The first ps resource (a use may name it anywhere, even inside holds), or -1. */
 static int gen_ps_resource(GenState *g) {
   for (int k = 0; k < g->m->res_count; k++)
@@ -420,13 +429,7 @@ static int gen_idiom_ps(GenState *g) {
     n->kids[0] = heavy; n->kids[1] = light;
   }
   g->nvars--;
-  if (gen_below(g, 3) == 0) {   /* repeated inside the par: the branches run their own steps */
-    int repeat = gen_new_node(g, GEN_REPEAT);
-    m->nodes[repeat].hi = 1 + gen_below(g, 3);
-    m->nodes[repeat].kids[0] = body;
-    body = repeat;
-  }
-  m->nodes[par].kids[0] = body;
+  m->nodes[par].kids[0] = gen_maybe_repeat(g, body, 3);   /* the branches run their own steps */
   int top = par;
   if (gen_below(g, 3) == 0) {   /* repeated outside: supersteps with a barrier */
     top = gen_new_node(g, GEN_REPEAT);
@@ -495,13 +498,61 @@ static int gen_idiom_line(GenState *g) {
   }
   m->nodes[body].kids[0] = work; m->nodes[body].kids[1] = step; m->nodes[body].nkids = 2;
   g->nvars--;
-  if (gen_below(g, 3) == 0) {
-    int repeat = gen_new_node(g, GEN_REPEAT);
-    m->nodes[repeat].hi = 1 + gen_below(g, 3);
-    m->nodes[repeat].kids[0] = body;
-    body = repeat;
+  m->nodes[par].kids[0] = gen_maybe_repeat(g, body, 3);
+  return par;
+}
+
+/* A step of gen_idiom_lock outside or inside the hold: a delay, or a use of a resource no
+** enclosing hold keeps (a family's own member i or a fixed one), or -1 for none (outside only). */
+static int gen_lock_step(GenState *g, int par_var, int inside) {
+  GenModel *m = g->m;
+  int how = gen_below(g, inside ? 3 : 4);
+  if (how == 3) return -1;
+  int id = how == 0 ? -1 : gen_use(g);
+  if (id < 0) return gen_delay(g);
+  GenNode *n = &m->nodes[id];
+  if (m->res[n->res].family) {
+    n->member = gen_below(g, 2) ? GEN_MEMBER_CONST : GEN_MEMBER_VAR;
+    n->member_val = gen_below(g, GEN_FAMILY_SIZE); n->member_var = par_var;
   }
-  m->nodes[par].kids[0] = body;
+  n->dur = gen_dur(g);
+  return id;
+}
+
+/* Threads that take a lock (docs/reduction.md, "Held resources in a chain"): par (i = 0, P - 1)
+** [repeat (1 .. 3)] { work (a delay or a use of shared cores); hold (lock) { a delay or a use };
+** more work }, the lock an fcfs resource (a hand-off on some, a fixed member of a family), the
+** cores fcfs or ps; -1 when no resource can be held here. */
+static int gen_idiom_lock(GenState *g) {
+  GenModel *m = g->m;
+  int lock = gen_v2_resource_for(g, 1);
+  if (lock < 0) return -1;
+  int par = gen_new_node(g, GEN_PAR);
+  GenNode *p = &m->nodes[par];
+  p->var = g->nvars; p->lo = 0;
+  if (gen_below(g, 3)) { p->hi_param = 1; p->hi = m->param_default - 1; }
+  else p->hi = gen_below(g, GEN_MAX_BOUND + 1);
+  int par_var = g->nvars;
+  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int body = gen_new_node(g, GEN_BLOCK);
+  int before = gen_lock_step(g, par_var, 0);
+  int hold = gen_new_node(g, GEN_HOLD);
+  m->nodes[hold].res = lock;
+  if (m->res[lock].family) {
+    m->nodes[hold].member = GEN_MEMBER_CONST;
+    m->nodes[hold].member_val = gen_below(g, GEN_FAMILY_SIZE);
+  }
+  int saved = g->held_max;
+  g->held_max = lock;
+  int inner = gen_lock_step(g, par_var, 1);
+  g->held_max = saved;
+  m->nodes[hold].kids[0] = inner;
+  int after = gen_lock_step(g, par_var, 0);
+  int kids[3] = {before, hold, after};
+  for (int k = 0; k < 3; k++)
+    if (kids[k] >= 0) m->nodes[body].kids[m->nodes[body].nkids++] = kids[k];
+  g->nvars--;
+  m->nodes[par].kids[0] = gen_maybe_repeat(g, body, 2);
   return par;
 }
 
@@ -589,6 +640,10 @@ static int gen_idiom(GenState *g) {
   if (gen_below(g, 4) == 0) {
     int line = gen_idiom_line(g);
     if (line >= 0) return line;
+  }
+  if (gen_below(g, 3) == 0) {
+    int lock = gen_idiom_lock(g);
+    if (lock >= 0) return lock;
   }
   int repeat = gen_below(g, 3) == 0 ? gen_new_node(g, GEN_REPEAT) : -1;
   if (repeat >= 0) m->nodes[repeat].hi = 1 + gen_below(g, 2);

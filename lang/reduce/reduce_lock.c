@@ -1,0 +1,470 @@
+/*
+** reduce_lock.c — order-aware lower bounds for threads that take a lock (docs/reduction.md,
+** "Threads meeting at a lock"): a par whose branches run the same steps (durations and members
+** free of the branch index) up to a request they all make, read on the first iteration of its
+** steps: where the branches first meet (first_meeting), a lock kept busy by arrivals from an
+** FCFS stage (busy_lock), and a stage after work they share on a ps resource (ps_together);
+** and, for the upper bounds, the resources only ever requested under a lock (reduce_lock_guards).
+*/
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reduce_internal.h"
+
+/* Steps of one iteration the rules read (beyond: the rest is not read, its time counts 0). */
+#define LOCK_MAX_STEPS 32
+/* Nested blocks and calls the flattening follows (beyond: the step is opaque). */
+#define LOCK_MAX_DEPTH 16
+
+/* What a step of the flattened iteration is. */
+typedef enum { LOCK_DELAY, LOCK_USE, LOCK_HOLD, LOCK_OPAQUE } LockKind;
+
+/* One step of the iteration, in order. */
+typedef struct LockStep {
+  LockKind kind;        /* what it is */
+  const Decl *res;      /* LOCK_USE, LOCK_HOLD: its resource */
+  AlgExpr *index;       /* its member index (NULL for a plain resource) */
+  AlgExpr *t;           /* delay, use: its duration (exact); hold: a lower bound on its body's
+                           time; opaque: 0 */
+  int same;             /* 1: t and index are free of the branch index */
+  int exact;            /* 1: a hold whose body is delays only (its time is t exactly) */
+} LockStep;
+
+/* The flattened first iteration of a par's body. */
+typedef struct LockWalk {
+  RCtx *c;              /* the reduction */
+  AlgSymbol *k;         /* the par's index */
+  LockStep steps[LOCK_MAX_STEPS]; /* the iteration's steps */
+  int nsteps;           /* length of steps */
+  int cut;              /* 1: the iteration has more than LOCK_MAX_STEPS steps */
+  int vary;             /* 1: some step's time depends on the branch index (the rules give up) */
+} LockWalk;
+
+static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
+
+static int free_of_k(const LockWalk *w, AlgExpr *e) { return !e || !alg_contains(e, w->k); }
+
+/* Appends a step; 0 when there is no room (the walk is cut there). */
+static int push(LockWalk *w, LockKind kind, const Decl *res, AlgExpr *index, AlgExpr *t) {
+  if (w->nsteps == LOCK_MAX_STEPS) { w->cut = 1; return 0; }
+  LockStep *st = &w->steps[w->nsteps++];
+  memset(st, 0, sizeof *st);
+  st->kind = kind; st->res = res; st->index = index; st->t = t;
+  st->same = free_of_k(w, index) && free_of_k(w, t);
+  if (!free_of_k(w, t)) w->vary = 1;
+  return 1;
+}
+
+/* A lower bound on the time of a hold's body: the sum of its delays and uses (a ps use at least
+** its service), walked through blocks; *exact 1 when it is delays only. NULL for anything else. */
+static AlgExpr *body_time(LockWalk *w, REnv *env, const Stmt *s, int depth, int *exact) {
+  RCtx *c = w->c;
+  if (depth >= LOCK_MAX_DEPTH) return NULL;
+  switch (s->kind) {
+  case ST_SKIP: return zero(c);
+  case ST_DELAY: return reduce_expr(c, env, s->u.delay.duration);
+  case ST_USE: *exact = 0; return reduce_expr(c, env, s->u.use.duration);
+  case ST_BLOCK: {
+    AlgExpr *sum = zero(c);
+    for (int i = 0; i < s->u.block.count; i++) {
+      AlgExpr *t = body_time(w, env, s->u.block.items[i], depth + 1, exact);
+      if (!t) return NULL;
+      sum = alg_add(c->alg, sum, t);
+    }
+    return sum;
+  }
+  default: return NULL;
+  }
+}
+
+/* Flattens s into w's steps: blocks and calls are followed, delays, uses and holds become steps,
+** anything else an opaque step (and the walk goes on after it). */
+static void flatten(LockWalk *w, REnv *env, const Stmt *s, int depth) {
+  RCtx *c = w->c;
+  if (w->cut) return;
+  if (depth >= LOCK_MAX_DEPTH) { push(w, LOCK_OPAQUE, NULL, NULL, zero(c)); return; }
+  switch (s->kind) {
+  case ST_SKIP: return;
+  case ST_DELAY: push(w, LOCK_DELAY, NULL, NULL, reduce_expr(c, env, s->u.delay.duration)); return;
+  case ST_USE:
+  case ST_HOLD: {
+    const Decl *res = s->u.use.decl;
+    if (!res) { push(w, LOCK_OPAQUE, NULL, NULL, zero(c)); return; }
+    AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
+    int exact = 1;
+    AlgExpr *t = s->kind == ST_USE ? reduce_expr(c, env, s->u.use.duration)
+                                   : body_time(w, env, s->u.use.body, depth + 1, &exact);
+    if (!t) { push(w, LOCK_OPAQUE, NULL, NULL, zero(c)); return; }
+    if (push(w, s->kind == ST_USE ? LOCK_USE : LOCK_HOLD, res, index, t))
+      w->steps[w->nsteps - 1].exact = exact;
+    return;
+  }
+  case ST_BLOCK:
+    for (int i = 0; i < s->u.block.count; i++) flatten(w, env, s->u.block.items[i], depth + 1);
+    return;
+  case ST_CALL: {
+    const Decl *proc = s->u.call.decl;
+    int n = s->u.call.args.count;
+    if (!proc || n > REDUCE_MAX_ARGS) { push(w, LOCK_OPAQUE, NULL, NULL, zero(c)); return; }
+    AlgExpr *args[REDUCE_MAX_ARGS];
+    for (int i = 0; i < n; i++) args[i] = reduce_expr(c, env, s->u.call.args.items[i]);
+    REnv inner; memset(&inner, 0, sizeof inner);
+    inner.args = args; inner.argc = n;
+    reduce_env_inherit(&inner, env);
+    flatten(w, &inner, proc->u.process.body, depth + 1);
+    return;
+  }
+  default: push(w, LOCK_OPAQUE, NULL, NULL, zero(c)); return;
+  }
+}
+
+/* Statements of s that request res (use or hold), following calls; 2 for "two or more" and for
+** bodies too deep to follow. */
+static int requests_of(const Stmt *s, const Decl *res, int depth) {
+  if (!s) return 0;
+  if (depth >= LOCK_MAX_DEPTH) return 2;
+  int n = 0;
+  switch (s->kind) {
+  case ST_USE: return s->u.use.decl == res;
+  case ST_HOLD: n = (s->u.use.decl == res) + requests_of(s->u.use.body, res, depth + 1); break;
+  case ST_BLOCK:
+  case ST_PARALLEL:
+    for (int i = 0; i < s->u.block.count && n < 2; i++) n += requests_of(s->u.block.items[i], res, depth + 1);
+    break;
+  case ST_SEQ: case ST_PAR: n = 2 * requests_of(s->u.loop.body, res, depth + 1); break;
+  case ST_REPEAT: n = requests_of(s->u.repeat.body, res, depth + 1); break;
+  case ST_IF: case ST_CHOOSE:
+    n = requests_of(s->u.branch.then, res, depth + 1) + requests_of(s->u.branch.otherwise, res, depth + 1);
+    break;
+  case ST_CALL: n = s->u.call.decl ? requests_of(s->u.call.decl->u.process.body, res, depth + 1) : 2; break;
+  default: break;
+  }
+  return n < 2 ? n : 2;
+}
+
+/* The sum of the steps' times from..to-1 (a lower bound on the time a branch spends in them). */
+static AlgExpr *steps_time(const LockWalk *w, int from, int to) {
+  AlgExpr *sum = zero(w->c);
+  for (int i = from; i < to; i++) sum = alg_add(w->c->alg, sum, w->steps[i].t);
+  return sum;
+}
+
+/* 1 when res is fcfs. */
+static int is_fcfs(const Decl *res) { return res->u.resource.discipline != DISC_PS; }
+
+/* The prefix of the iteration before step s, when every branch runs it in the same exact time
+** with nothing beside the par: delays, and uses free of k of resources other than those named in
+** avoid (up to two): of fcfs(m) resources with a server for each branch (n <= m: none waits), or
+** of ps(c) resources (the n branches' requests are made at one instant and are the only ones
+** present, so each runs at rate min(1, c / n) and all end together, t max(1, n / c) later).
+** Returns the condition (n <= m for each fcfs use) and sets *time to the prefix's time, or
+** returns NULL when the prefix is no such thing. */
+static AlgExpr *exact_prefix(const LockWalk *w, int s, AlgExpr *n, const Decl *avoid1, const Decl *avoid2,
+                             AlgExpr **time) {
+  AlgCtx *g = w->c->alg;
+  AlgExpr *cond = alg_num_int(g, 1), *x = zero(w->c);
+  for (int i = 0; i < s; i++) {
+    const LockStep *st = &w->steps[i];
+    if (!st->same || st->kind == LOCK_OPAQUE || st->kind == LOCK_HOLD) return NULL;
+    if (st->kind == LOCK_DELAY) { x = alg_add(g, x, st->t); continue; }
+    if (st->res == avoid1 || st->res == avoid2) return NULL;
+    AlgExpr *m = reduce_mult(w->c, st->res);
+    if (is_fcfs(st->res)) {
+      cond = alg_and(g, cond, alg_cmp(g, ALG_CMP_LE, n, m));
+      x = alg_add(g, x, st->t);
+    } else {
+      x = alg_add(g, x, alg_mul(g, alg_max(g, alg_num_int(g, 1), alg_div(g, n, m)), st->t));
+    }
+  }
+  if (time) *time = x;
+  return cond;
+}
+
+/* x when best is NULL, else max(best, x). */
+static AlgExpr *larger(AlgCtx *g, AlgExpr *best, AlgExpr *x) { return best ? alg_max(g, best, x) : x; }
+
+/* Rule (where the branches first meet; nothing runs beside the par): every branch runs an exact
+** prefix (exact_prefix: the same steps in the same time X, none waits), so all n reach step s at
+** the same instant X, a use or hold of one member of an fcfs(m) resource r that the prefix does
+** not name, lasting at least t. r's servers are free at X (nothing beside, nothing before it in
+** the par), so the busiest of them serves J = ceil(n / m) of the n requests one after another,
+** each after a hand-off h (its request waited since X; where t > 0 only: a hold of 0 s ends at
+** the instant it starts, before the next branch has asked); the last of them starts no earlier
+** than X + (J - 1)(t + h), and its branch then still runs at least the rest of its steps:
+**   T >= X + (ceil(n / m) - 1)(t + h) + t + rest     (h taken 0 unless t > 0)
+** taken for each such s (the larger). Two threads on fcfs(2) cores that take a lock in each of
+** K rounds: K (w + tc) + tc; T threads on ps(4) cores, then a lock with handoff(h):
+** max(1, T / 4) w + T tc + (T - 1) h + the rest; both the simulated times. */
+static AlgExpr *first_meeting(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *best = NULL;
+  for (int s = 0; s < w->nsteps; s++) {
+    const LockStep *st = &w->steps[s];
+    AlgExpr *x;
+    AlgExpr *cond = exact_prefix(w, s, n, st->res, NULL, &x);
+    if (!cond) break;   /* no later step has an exact prefix either */
+    if (st->kind != LOCK_USE && st->kind != LOCK_HOLD) continue;
+    if (!st->same || !is_fcfs(st->res)) continue;
+    AlgExpr *m = reduce_mult(c, st->res), *h = reduce_handoff(c, st->res);
+    AlgExpr *J = alg_func(g, ALG_CEIL, alg_div(g, n, m));
+    AlgExpr *each = h ? alg_add(g, st->t, alg_cond(g, alg_cmp(g, ALG_CMP_GT, st->t, zero(c)), h, zero(c))) : st->t;
+    AlgExpr *lo = alg_add_n(g, 4, (AlgExpr *[]){x, steps_time(w, s, w->nsteps), after_iter,
+      alg_mul(g, alg_max(g, zero(c), alg_sub(g, J, alg_num_int(g, 1))), each)});
+    best = larger(g, best, alg_cond(g, cond, lo, zero(c)));
+  }
+  return best;
+}
+
+/* Rule (a lock kept busy; nothing runs beside the par): an exact prefix (time X, all branches
+** together), then s1 = use(r1, t1) of one member of fcfs(m1) r1 (hand-off h1), t1 > 0, then
+** delays only (B), then s2, the only request of a one-server fcfs r2 (hand-off h2) in the body,
+** of one member, lasting at least t2 > 0; r1 and r2 not named by the prefix. The n requests at
+** s1 are made at X before any other request of r1 (t1 > 0: none ends at X), so in FCFS order the
+** i-th starts at exactly X + floor((i - 1) / m1)(t1 + h1) and the i-th arrival at s2 is
+** A_i = X + ceil(i / m1) t1 + floor((i - 1) / m1) h1 + B. The j-th hold of r2 to end ends at
+** e_j >= E_j = A_1 + j t2 + (j - 1) h2: the first starts no earlier than A_1; at e_{j-1}, at most
+** j - 1 of the first n requests were served, so one of the first j arrivals waits when
+** A_j < E_{j-1} <= e_{j-1}, and the next hold starts h2 after the release. A_j < E_{j-1} for
+** j = 2 .. n when
+**   n <= m1, or t1 + h1 < m1 (t2 + h2) - h2
+** (A_j - A_1 = floor((j - 1) / m1)(t1 + h1) is largest against (j - 1)(t2 + h2) - h2 just after a
+** round, at j - 1 = m1). So with tail2 the least the branch runs after its hold (the rest of the
+** iteration, and the iterations after it):
+**   T >= X + t1 + B + n t2 + (n - 1) h2 + tail2
+** T threads on fcfs(4) cores, `use(cores, w); hold (mtx) delay(tc); use(cores, w)` with a
+** hand-off h: 2w + T tc + (T - 1) h, the simulated time. */
+static AlgExpr *busy_lock(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *after_iter) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *best = NULL, *one = alg_num_int(g, 1);
+  for (int s1 = 0; s1 + 1 < w->nsteps; s1++) {
+    const LockStep *a = &w->steps[s1];
+    if (!exact_prefix(w, s1, n, NULL, NULL, NULL)) break;   /* nor any later s1 */
+    if (a->kind != LOCK_USE || !a->same || !is_fcfs(a->res)) continue;
+    int s2 = s1 + 1;
+    while (s2 < w->nsteps && w->steps[s2].kind == LOCK_DELAY && w->steps[s2].same) s2++;
+    if (s2 == w->nsteps) continue;
+    const LockStep *b = &w->steps[s2];
+    if ((b->kind != LOCK_USE && b->kind != LOCK_HOLD) || !b->same || !is_fcfs(b->res) || b->res == a->res) continue;
+    if (!alg_is_num(reduce_mult(c, b->res), 1) || requests_of(iteration, b->res, 0) != 1) continue;
+    AlgExpr *x;
+    AlgExpr *cond = exact_prefix(w, s1, n, a->res, b->res, &x);
+    if (!cond) continue;
+    AlgExpr *m1 = reduce_mult(c, a->res);
+    AlgExpr *h1 = reduce_handoff(c, a->res), *h2 = reduce_handoff(c, b->res);
+    if (!h1) h1 = zero(c);
+    if (!h2) h2 = zero(c);
+    AlgExpr *v = alg_add(g, b->t, h2);
+    AlgExpr *room = alg_or(g, alg_cmp(g, ALG_CMP_LE, n, m1),
+                           alg_cmp(g, ALG_CMP_LT, alg_add(g, a->t, h1), alg_sub(g, alg_mul(g, m1, v), h2)));
+    cond = alg_and(g, cond, alg_and(g, room, alg_and(g, alg_cmp(g, ALG_CMP_GT, a->t, zero(c)),
+                                                    alg_cmp(g, ALG_CMP_GT, b->t, zero(c)))));
+    AlgExpr *lo = alg_add_n(g, 5, (AlgExpr *[]){
+      alg_add(g, x, steps_time(w, s1, s2)), alg_mul(g, n, b->t), alg_mul(g, alg_max(g, zero(c), alg_sub(g, n, one)), h2),
+      steps_time(w, s2 + 1, w->nsteps), after_iter});
+    best = larger(g, best, alg_cond(g, cond, lo, zero(c)));
+  }
+  return best;
+}
+
+/* Rule (a stage after work shared on a ps resource; in any context): every branch runs delays
+** only (free of k) before s1 = use(r1, t1) on ps(c1), so all n requests reach r1 at the same
+** instant X; until the first of them ends, all n are present and each is served at rate at most
+** min(1, c1 / n) (others present only lower it), so none ends before X + max(1, n / c1) t1. Each
+** branch then runs at least B before s2, a use or hold of one member of r2 != r1 lasting at least
+** t2: those n requests start no earlier than X + max(1, n / c1) t1 + B; on fcfs(m2) the busiest
+** server serves ceil(n / m2) of them one after another, on ps(c2) they get n t2 of service at
+** rate at most c2; the branch whose request ends last still runs its tail:
+**   T >= X + max(1, n / c1) t1 + B + max(ceil(n / m2), 1) t2 + tail   (ps: max(1, n / c2) t2)
+** T threads on ps(2) cores, `use(cores, w); hold (lock) use(cores, tc)`: T w / 2 + T tc, the
+** simulated time (the cores' load alone: T (w + tc) / 2). */
+static AlgExpr *ps_together(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  int s1 = 0;
+  while (s1 < w->nsteps && w->steps[s1].kind == LOCK_DELAY && w->steps[s1].same) s1++;
+  if (s1 == w->nsteps) return NULL;
+  const LockStep *a = &w->steps[s1];
+  if (a->kind != LOCK_USE || !a->same || is_fcfs(a->res)) return NULL;
+  AlgExpr *one = alg_num_int(g, 1);
+  AlgExpr *first = alg_mul(g, alg_max(g, one, alg_div(g, n, reduce_mult(c, a->res))), a->t);
+  AlgExpr *best = NULL;
+  for (int s2 = s1 + 1; s2 < w->nsteps; s2++) {
+    const LockStep *b = &w->steps[s2];
+    if (b->kind != LOCK_USE && b->kind != LOCK_HOLD) continue;
+    if (!b->same || b->res == a->res) continue;
+    AlgExpr *m2 = reduce_mult(c, b->res);
+    AlgExpr *rounds = is_fcfs(b->res) ? alg_max(g, one, alg_func(g, ALG_CEIL, alg_div(g, n, m2)))
+                                      : alg_max(g, one, alg_div(g, n, m2));
+    AlgExpr *lo = alg_add_n(g, 6, (AlgExpr *[]){
+      steps_time(w, 0, s1), first, steps_time(w, s1 + 1, s2), alg_mul(g, rounds, b->t),
+      steps_time(w, s2 + 1, w->nsteps), after_iter});
+    best = larger(g, best, lo);
+  }
+  return best;
+}
+
+/* par (k = a, b) S over piece p, nothing split: tightens out->L by the rules above, read on S's
+** first iteration (S itself, or the body of `repeat (K) S'` with K >= 1). */
+void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
+  AlgCtx *g = c->alg;
+  if (env->depth >= EVAL_MAX_INDICES) return;
+  int checks = c->checks.count;   /* expressions read again: their checks were made */
+  env->idx[env->depth++] = p->value;
+  LockWalk *w = arena_alloc(&c->arena, sizeof *w);
+  memset(w, 0, sizeof *w);
+  w->c = c; w->k = p->index;
+  const Stmt *body = p->stmt;
+  REnv *at = env;   /* the scope of body: a call's when the body is one call */
+  AlgExpr *args[REDUCE_MAX_ARGS];
+  REnv inner;
+  for (int depth = 0; depth < LOCK_MAX_DEPTH; depth++) {
+    if (body->kind == ST_BLOCK && body->u.block.count == 1) { body = body->u.block.items[0]; continue; }
+    if (body->kind != ST_CALL || at != env || !body->u.call.decl || body->u.call.args.count > REDUCE_MAX_ARGS) break;
+    for (int i = 0; i < body->u.call.args.count; i++) args[i] = reduce_expr(c, env, body->u.call.args.items[i]);
+    memset(&inner, 0, sizeof inner);
+    inner.args = args; inner.argc = body->u.call.args.count;
+    reduce_env_inherit(&inner, env);
+    at = &inner;
+    body = body->u.call.decl->u.process.body;
+  }
+  AlgExpr *K = NULL;
+  if (body->kind == ST_REPEAT) {
+    K = reduce_expr(c, at, body->u.repeat.count);
+    body = body->u.repeat.body;
+  }
+  flatten(w, at, body, 0);
+  env->depth--;
+  c->checks.count = checks;
+  if (c->failed || w->nsteps == 0 || w->vary || (K && !free_of_k(w, K))) return;
+  AlgExpr *one = alg_num_int(g, 1);
+  AlgExpr *n = alg_add(g, alg_sub(g, p->hi, p->lo), one);
+  AlgExpr *iter = steps_time(w, 0, w->nsteps);
+  AlgExpr *after = K ? alg_mul(g, alg_max(g, zero(c), alg_sub(g, K, one)), iter) : zero(c);
+  int alone = c->concurrent == 0 && !w->cut;
+  AlgExpr *rules[3] = {alone ? first_meeting(w, n, after) : NULL, alone ? busy_lock(w, body, n, after) : NULL,
+                       ps_together(w, n, after)};
+  AlgExpr *lower = NULL;
+  for (int i = 0; i < 3; i++)
+    if (rules[i]) lower = lower ? alg_max(g, lower, rules[i]) : rules[i];
+  if (!lower) return;
+  AlgExpr *runs = alg_cmp(g, ALG_CMP_GE, n, one);
+  if (K) runs = alg_and(g, runs, alg_cmp(g, ALG_CMP_GE, K, one));
+  out->L = alg_max(g, out->L, alg_cond(g, runs, lower, zero(c)));
+}
+
+/* ------------------------------------------------------------------ resources kept by a lock */
+
+/* Plain resources the scan follows (beyond: the scan gives up, no resource is guarded). */
+#define GUARD_MAX_RES 256
+/* Locks that can guard (one-server plain fcfs resources held somewhere; beyond: no bit). */
+#define GUARD_MAX_LOCKS 64
+/* (process, locks held) pairs the scan enters (beyond: it gives up). */
+#define GUARD_MAX_CALLS 4096
+/* Statements the scan may nest (beyond: it gives up). */
+#define GUARD_MAX_DEPTH 256
+
+/* The scan of the entry process for resources only ever requested under a lock. */
+typedef struct GuardScan {
+  RCtx *c;                             /* the reduction */
+  const Decl *res[GUARD_MAX_RES];      /* plain fcfs resources requested somewhere */
+  uint64_t held[GUARD_MAX_RES];        /* res[i]: the locks held, with no fork since, at every
+                                          request of it (bits of locks) */
+  int nres;                            /* length of res */
+  const Decl *locks[GUARD_MAX_LOCKS];  /* the locks by bit */
+  int nlocks;                          /* length of locks */
+  const Decl *called[GUARD_MAX_CALLS]; /* processes entered ... */
+  uint64_t called_with[GUARD_MAX_CALLS]; /* ... with these locks held */
+  int ncalled;                         /* length of called */
+  int failed;                          /* 1: gave up */
+} GuardScan;
+
+/* The bit of lock res (a plain fcfs resource with one server), or 0 when it is none. */
+static uint64_t lock_bit(GuardScan *gs, const Decl *res) {
+  if (!res || res->u.resource.count || !is_fcfs(res) || !alg_is_num(reduce_mult(gs->c, res), 1)) return 0;
+  for (int i = 0; i < gs->nlocks; i++) if (gs->locks[i] == res) return (uint64_t)1 << i;
+  if (gs->nlocks == GUARD_MAX_LOCKS) return 0;
+  gs->locks[gs->nlocks] = res;
+  return (uint64_t)1 << gs->nlocks++;
+}
+
+/* A request of res with the locks `held` held (no fork since each was taken). */
+static void guard_request(GuardScan *gs, const Decl *res, uint64_t held) {
+  if (!res || res->u.resource.count || !is_fcfs(res)) return;
+  for (int i = 0; i < gs->nres; i++)
+    if (gs->res[i] == res) { gs->held[i] &= held; return; }
+  if (gs->nres == GUARD_MAX_RES) { gs->failed = 1; return; }
+  gs->res[gs->nres] = res;
+  gs->held[gs->nres++] = held;
+}
+
+/* Scans s run with the locks `held` held: a hold adds its resource's bit for its body, a fork
+** (`||`, par) clears them for its branches (two requests could then be present at once). */
+static void guard_scan(GuardScan *gs, const Stmt *s, uint64_t held, int depth) {
+  if (!s || gs->failed) return;
+  if (depth >= GUARD_MAX_DEPTH) { gs->failed = 1; return; }
+  switch (s->kind) {
+  case ST_USE: guard_request(gs, s->u.use.decl, held); return;
+  case ST_HOLD:
+    guard_request(gs, s->u.use.decl, held);
+    guard_scan(gs, s->u.use.body, held | lock_bit(gs, s->u.use.decl), depth + 1);
+    return;
+  case ST_BLOCK:
+    for (int i = 0; i < s->u.block.count; i++) guard_scan(gs, s->u.block.items[i], held, depth + 1);
+    return;
+  case ST_PARALLEL:
+    for (int i = 0; i < s->u.block.count; i++) guard_scan(gs, s->u.block.items[i], 0, depth + 1);
+    return;
+  case ST_PAR: guard_scan(gs, s->u.loop.body, 0, depth + 1); return;
+  case ST_SEQ: guard_scan(gs, s->u.loop.body, held, depth + 1); return;
+  case ST_REPEAT: guard_scan(gs, s->u.repeat.body, held, depth + 1); return;
+  case ST_IF:
+  case ST_CHOOSE:
+    guard_scan(gs, s->u.branch.then, held, depth + 1);
+    guard_scan(gs, s->u.branch.otherwise, held, depth + 1);
+    return;
+  case ST_CALL: {
+    const Decl *proc = s->u.call.decl;
+    if (!proc) { gs->failed = 1; return; }
+    for (int i = 0; i < gs->ncalled; i++)
+      if (gs->called[i] == proc && gs->called_with[i] == held) return;   /* scanned so */
+    if (gs->ncalled == GUARD_MAX_CALLS) { gs->failed = 1; return; }
+    gs->called[gs->ncalled] = proc;
+    gs->called_with[gs->ncalled++] = held;
+    guard_scan(gs, proc->u.process.body, held, depth + 1);
+    return;
+  }
+  default: return;
+  }
+}
+
+/* Rule (a resource kept by a lock never queues; upper bounds): a plain fcfs resource q whose
+** every request in the run of the entry process is made while its branch holds one and the same
+** plain one-server fcfs resource L, taken with no `||` or par between the hold and the request
+** (through calls): at most one branch holds L at a time and its requests of q come one after
+** another, so at most one request of q is ever present and none waits. Its wait counts 0 in
+** reduce_wait, for a branch that uses it and for one kept waiting by a holder that does: the
+** holder's time at q is already in the hold's demand on L. A log written under its lock:
+** `hold (log_lock) { delay(format); use(disk, write) }` beside threads that never touch the disk
+** otherwise. Fills c->guarded. */
+void reduce_lock_guards(RCtx *c, const Decl *entry) {
+  GuardScan *gs = calloc(1, sizeof *gs);
+  if (!gs) return;
+  gs->c = c;
+  guard_scan(gs, entry->u.process.body, 0, 0);
+  int n = 0;
+  for (int i = 0; i < gs->nres && !gs->failed; i++) if (gs->held[i]) n++;
+  if (n > 0 && !gs->failed) {
+    c->guarded = arena_alloc(&c->arena, (size_t)n * sizeof *c->guarded);
+    for (int i = 0; i < gs->nres; i++) if (gs->held[i]) c->guarded[c->nguarded++] = gs->res[i];
+  }
+  free(gs);
+}
+
+/* 1 when res never queues: kept by a lock (reduce_lock_guards). */
+int reduce_lock_guarded(const RCtx *c, const Decl *res) {
+  for (int i = 0; i < c->nguarded; i++) if (c->guarded[i] == res) return 1;
+  return 0;
+}
