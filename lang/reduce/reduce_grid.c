@@ -63,17 +63,8 @@ static int site_of(OWalk *w, int i, int major, GSite *out) {
   AlgExpr *e = st->index;
   AlgExpr *aterm = order_term_of(e, o), *bterm = order_term_of(e, n);
   if (!aterm || !bterm || aterm == bterm || alg_contains(aterm, n) || alg_contains(bterm, o)) return 0;
-  AlgExpr *f = aterm, *G = alg_num_int(g, 1);
-  if (alg_kind(aterm) == ALG_MUL) {
-    f = NULL;
-    for (size_t j = 0; j < alg_nkids(aterm); j++) {
-      AlgExpr *factor = alg_kid(aterm, j);
-      if (!alg_contains(factor, o)) { G = alg_mul(g, G, factor); continue; }
-      if (f) return 0;
-      f = factor;
-    }
-  }
-  if (!f || order_by_branch(w, G)) return 0;
+  AlgExpr *f, *G;
+  if (!order_split_factor(g, aterm, o, &f, &G) || order_by_branch(w, G)) return 0;
   memset(out, 0, sizeof *out);
   out->stage = i; out->major = major; out->G = G;
   out->rest = alg_expand(g, alg_sub(g, alg_sub(g, e, aterm), bterm));

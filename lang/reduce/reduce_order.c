@@ -225,6 +225,23 @@ static int integer_steps(RCtx *c, AlgExpr *f, AlgSymbol *i, AlgExpr *lo, AlgExpr
   return K && integer_valued(c, K);
 }
 
+/* Splits a term A(o) into G * f(o): f the one factor of a product that contains o, G the product
+** of the factors free of o (a term that is no product: f = A, G = 1). Returns 0 when no factor or
+** more than one contains o. */
+int order_split_factor(AlgCtx *g, AlgExpr *a, AlgSymbol *o, AlgExpr **f, AlgExpr **G) {
+  *f = a;
+  *G = alg_num_int(g, 1);
+  if (alg_kind(a) != ALG_MUL) return 1;
+  *f = NULL;
+  for (size_t j = 0; j < alg_nkids(a); j++) {
+    AlgExpr *factor = alg_kid(a, j);
+    if (!alg_contains(factor, o)) { *G = alg_mul(g, *G, factor); continue; }
+    if (*f) return 0;
+    *f = factor;
+  }
+  return *f != NULL;
+}
+
 /* Rule (one-to-one maps of two indices): e = A(o) + B(n) + rest, B one-to-one in n with its values
 ** in a window of width W (W = the n range's length for +-n, K for (+-n + c) % K), and
 ** A(o) = G * f(o) with f integer-valued and one-to-one in o and G - W >= 0: for o != o',
@@ -237,17 +254,8 @@ static int injective_pair(RCtx *c, AlgExpr *e, AlgSymbol *n, AlgExpr *nlo, AlgEx
   if (!bterm || !aterm || bterm == aterm || alg_contains(bterm, o) || alg_contains(aterm, n)) return 0;
   AlgExpr *W = window_of(c, bterm, n, nlo, nhi);
   if (!W) return 0;
-  AlgExpr *f = aterm, *G = alg_num_int(g, 1);
-  if (alg_kind(aterm) == ALG_MUL) {   /* G: the factors free of o */
-    f = NULL;
-    for (size_t j = 0; j < alg_nkids(aterm); j++) {
-      AlgExpr *factor = alg_kid(aterm, j);
-      if (!alg_contains(factor, o)) { G = alg_mul(g, G, factor); continue; }
-      if (f) return 0;
-      f = factor;
-    }
-  }
-  return f && alg_is_nonneg(g, alg_sub(g, G, W)) && integer_steps(c, f, o, olo, ohi);
+  AlgExpr *f, *G;
+  return order_split_factor(g, aterm, o, &f, &G) && alg_is_nonneg(g, alg_sub(g, G, W)) && integer_steps(c, f, o, olo, ohi);
 }
 
 /* e with floor(i / Q) replaced by o and i % Q by n (sums, products, powers, remainders, floors

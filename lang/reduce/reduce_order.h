@@ -151,6 +151,9 @@ typedef struct OWalk {
   int holds;            /* 1 when a `hold` was met: only the lower-bound rules apply */
 } OWalk;
 
+/* Splits a term A(o) into G * f(o), f the one factor that contains o: 1, or 0 (reduce_order.c). */
+int order_split_factor(AlgCtx *g, AlgExpr *a, AlgSymbol *o, AlgExpr **f, AlgExpr **G);
+
 /* reduce_order.c */
 UseClass order_use_class(OWalk *w, const Decl *res, AlgExpr *index);
 int order_own_alone(const OWalk *w, const OStage *st);

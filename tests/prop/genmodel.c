@@ -227,6 +227,16 @@ static int gen_fork_send(GenState *g, int par_var, int ring) {
   return id;
 }
 
+/* par (i<depth> = 0, hi) (`P - 1` when hi_param, hi then P's default - 1) with its index in
+** scope (the caller takes it out: g->nvars--). */
+static int gen_par_open(GenState *g, int hi_param, int hi) {
+  int par = gen_new_node(g, GEN_PAR);
+  GenNode *p = &g->m->nodes[par];
+  p->var = g->nvars; p->lo = 0; p->hi_param = hi_param; p->hi = hi;
+  g->scope_hi[g->nvars++] = hi_param ? GEN_MAX_BOUND : hi;
+  return par;
+}
+
 /* A neighbour exchange with the sends at once: `par (i = 0, 5)` over the six members of the
 ** families (or `par (i = 0, P - 1)`), its body sometimes `repeat`ed inside the par (workers that
 ** drift apart), a block of steps of which some are a `||` of 2 .. GEN_MAX_KIDS sends (or a
@@ -235,14 +245,9 @@ static int gen_fork_send(GenState *g, int par_var, int ring) {
 ** the idioms (docs/reduction.md, "Pars whose branches send at once"). */
 static int gen_idiom_fork(GenState *g) {
   GenModel *m = g->m;
-  int par = gen_new_node(g, GEN_PAR);
-  GenNode *p = &m->nodes[par];
-  p->var = g->nvars;
-  p->lo = 0;
-  if (gen_below(g, 3)) p->hi = GEN_FAMILY_SIZE - 1;
-  else { p->hi_param = 1; p->hi = m->param_default - 1; }
-  int par_var = g->nvars;
-  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int over_param = gen_below(g, 3) == 0;
+  int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : GEN_FAMILY_SIZE - 1);
+  int par_var = g->nvars - 1;
   int repeat = gen_below(g, 3) == 0 ? gen_new_node(g, GEN_REPEAT) : -1;
   if (repeat >= 0) m->nodes[repeat].hi = 1 + gen_below(g, 2);
   int count = 1 + gen_below(g, GEN_MAX_KIDS);
@@ -304,16 +309,6 @@ static int gen_drift_send(GenState *g, int res, int par_var) {
   m->nodes[block].kids[1] = first ? id : other;
   m->nodes[block].nkids = 2;
   return block;
-}
-
-/* par (i<depth> = 0, hi) (`P - 1` when hi_param, hi then P's default - 1) with its index in
-** scope (the caller takes it out: g->nvars--). */
-static int gen_par_open(GenState *g, int hi_param, int hi) {
-  int par = gen_new_node(g, GEN_PAR);
-  GenNode *p = &g->m->nodes[par];
-  p->var = g->nvars; p->lo = 0; p->hi_param = hi_param; p->hi = hi;
-  g->scope_hi[g->nvars++] = hi_param ? GEN_MAX_BOUND : hi;
-  return par;
 }
 
 /* Workers that run their own steps and exchange on a ring (docs/reduction.md, "Branches that run
@@ -563,13 +558,9 @@ static int gen_idiom_lock(GenState *g) {
 ** optional step after. */
 static int gen_idiom_dealt(GenState *g) {
   GenModel *m = g->m;
-  int par = gen_new_node(g, GEN_PAR);
-  GenNode *p = &m->nodes[par];
-  p->var = g->nvars;
-  if (gen_below(g, 3)) { p->lo = 0; p->hi_param = 1; p->hi = m->param_default - 1; }
-  else { p->lo = 0; p->hi = gen_below(g, GEN_MAX_BOUND + 1); }
-  int par_var = g->nvars;
-  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int over_param = gen_below(g, 3) != 0;
+  int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : gen_below(g, GEN_MAX_BOUND + 1));
+  int par_var = g->nvars - 1;
   int repeat = gen_new_node(g, GEN_REPEAT);
   m->nodes[repeat].count_form = 1 + gen_below(g, 5);
   m->nodes[repeat].count_var = par_var;
@@ -647,13 +638,9 @@ static int gen_idiom(GenState *g) {
   }
   int repeat = gen_below(g, 3) == 0 ? gen_new_node(g, GEN_REPEAT) : -1;
   if (repeat >= 0) m->nodes[repeat].hi = 1 + gen_below(g, 2);
-  int par = gen_new_node(g, GEN_PAR);
-  GenNode *p = &m->nodes[par];
-  p->var = g->nvars;
-  if (gen_below(g, 3)) { p->lo = 0; p->hi_param = 1; p->hi = m->param_default - 1; }
-  else { p->lo = 0; p->hi = gen_below(g, GEN_MAX_BOUND + 1); }
-  int par_var = g->nvars;
-  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int over_param = gen_below(g, 3) != 0;
+  int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : gen_below(g, GEN_MAX_BOUND + 1));
+  int par_var = g->nvars - 1;
   int body;
   if (gen_below(g, 2)) {
     body = gen_new_node(g, GEN_SEQ);
