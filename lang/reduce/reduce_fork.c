@@ -248,7 +248,7 @@ static AlgExpr *plain_shift(OWalk *w, AlgExpr *index) {
 ** branch, outside loops of the body or in one plain loop, not inside a par of the body. */
 static int shifted_site(OWalk *w, const OStage *st) {
   if (st->cls != USE_OWN || !st->loop_free || st->loops > 1 || (st->loops == 1 && !st->loop) || st->reps) return 0;
-  if (!st->res->u.resource.count || st->res->u.resource.discipline == DISC_PS) return 0;
+  if (!st->res->u.resource.count) return 0;
   return plain_shift(w, st->index) != NULL;
 }
 

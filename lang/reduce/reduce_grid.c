@@ -78,7 +78,7 @@ static int site_of(OWalk *w, int i, int major, GSite *out) {
 static int grid_stage(const OStage *st) {
   if (!st->index || st->cls != USE_OWN || !st->loop_free || st->loops > 1 || (st->loops == 1 && !st->loop)) return 0;
   if (st->reps || st->kloop) return 0;
-  return st->res->u.resource.count && st->res->u.resource.discipline != DISC_PS;
+  return st->res->u.resource.count != NULL;
 }
 
 /* The branch coordinate whose site coordinate is u: u - a (v + a), or (u - a) % K ((v + a) % K,

@@ -1038,7 +1038,7 @@ static AlgExpr *least_over_ranges(const OWalk *w, int n, AlgExpr **lo, AlgExpr *
 ** one (per iteration), is requested once by each of the q branches of the ranges where the guard
 ** holds (one comparison of k: guard_ranges):
 **   T >= min head(k) + max(ceil(q / m_r), q / m_r) * min t(k) + min tail(k)   (q >= 1)
-** the minima over those branches (ps: max(1, q / c) min t). The argument of the stage rule below
+** the minima over those branches (a ps resource is never a stage: class ps). The argument of the stage rule below
 ** with the q requesting branches; other requests on the member (other uses of the resource) only
 ** delay these. */
 static AlgExpr *guarded_stage_lower(OWalk *w, const OStage *st, AlgExpr *tail) {
@@ -1053,8 +1053,7 @@ static AlgExpr *guarded_stage_lower(OWalk *w, const OStage *st, AlgExpr *tail) {
     q = alg_add(g, q, alg_max(g, zero(c), alg_add(g, alg_sub(g, hi[r], lo[r]), alg_num_int(g, 1))));
   AlgExpr *m = reduce_mult(c, st->res), *t_min = least_over_ranges(w, n, lo, hi, st->t);
   AlgExpr *busy = alg_div(g, alg_mul(g, q, t_min), m);
-  AlgExpr *first = st->res->u.resource.discipline == DISC_PS ? t_min
-                 : alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)), t_min);
+  AlgExpr *first = alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)), t_min);
   AlgExpr *bound = alg_add(g, alg_add(g, least_over_ranges(w, n, lo, hi, st->head), alg_max(g, first, busy)),
                            least_over_ranges(w, n, lo, hi, tail));
   return over_stage_loop(c, st, alg_cond(g, alg_cmp(g, ALG_CMP_GE, q, alg_num_int(g, 1)), bound, zero(c)));
@@ -1063,7 +1062,7 @@ static AlgExpr *guarded_stage_lower(OWalk *w, const OStage *st, AlgExpr *tail) {
 /* Rule (order-aware lower bound): for a member r that every branch requests exactly once, with
 ** head(k) the contention-free time of branch k before the request, tail(k) after it:
 **   T >= min_k head(k) + max(ceil(n / m_r) * min_k t(k), sum_k t(k) / m_r) + min_k tail(k)
-** (ps(c): max(min_k t(k), sum_k t(k) / c), the ceil term does not hold). No server of r starts
+** (r FCFS: ps uses are class ps, read by reduce_ps_order.c). No server of r starts
 ** before min head; the busiest of the m_r FCFS servers serves at least ceil(n / m_r) requests one
 ** after another, and all of them together serve sum t at most m_r at a time; the branch whose
 ** request ends last still has its tail to run. For a shard, NULL where the bound would rest on a
@@ -1085,8 +1084,7 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   }
   AlgExpr *t_min = over_branches(w, ALG_MINOVER, st->t);
   AlgExpr *busy = alg_div(g, over_branches(w, ALG_SUM, st->t), m);
-  AlgExpr *first = st->res->u.resource.discipline == DISC_PS ? t_min
-                 : alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, w->n, m)), t_min);
+  AlgExpr *first = alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, w->n, m)), t_min);
   AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, st->head), alg_max(g, first, busy)),
                         over_branches(w, ALG_MINOVER, tail));
   return over_stage_loop(c, st, lo);
@@ -1114,7 +1112,6 @@ static AlgExpr *pair_lower(OWalk *w, const OStage *s1, const OStage *s2, AlgExpr
   if (s1->kguard || s2->kguard) return NULL;   /* made by some branches only */
   if (!single_stage(w, s1) || !single_stage(w, s2)) return NULL;
   if (s1->held_end && s2 - w->stages < s1->held_end) return NULL;   /* s2 runs inside s1's hold */
-  if (s1->res->u.resource.discipline == DISC_PS || s2->res->u.resource.discipline == DISC_PS) return NULL;
   AlgExpr *q = w->n, *holds = alg_num_int(g, 1);
   ODealt d;
   if (s2->cls == USE_SHARD && (s1->cls == USE_STAGE || (s1->cls == USE_SHARD && s1->index == s2->index))) {
@@ -1158,7 +1155,7 @@ static int looped_stage(const OWalk *w, const OStage *st) {
 ** least head (of the branches, at j = a: heads grow with j), so with t over the branches and
 ** the iterations,
 **   T >= min head + max(ceil(n S / m) * min t, sum over k and j of t / m) + min tail
-** (ps(c): max(min t, sum / c)): the busiest of the m servers serves ceil(n S / m) requests one
+** (r FCFS, as for every stage): the busiest of the m servers serves ceil(n S / m) requests one
 ** after another, all of them together the sum at most m at a time, and the branch whose request
 ** ends last still runs its tail at that iteration, at least the least tail over the iterations.
 ** `par (w) repeat (2) { use(master, 1us); use(cpu[w], 20us) }` by 99 workers: 198 + 20 us, the
@@ -1190,8 +1187,7 @@ static AlgExpr *looped_stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
     x[i] = least_in_loop(c, j, a, b, by_branch(w, x[i]) ? over_branches(w, ALG_MINOVER, x[i]) : x[i]);
   AlgExpr *head = x[0], *tail = x[1], *t_min = x[2];
   AlgExpr *busy = alg_div(g, alg_sum(g, j, a, b, over_branches(w, ALG_SUM, st->t)), m);
-  AlgExpr *first = st->res->u.resource.discipline == DISC_PS ? t_min
-                 : alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, alg_mul(g, w->n, iters), m)), t_min);
+  AlgExpr *first = alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, alg_mul(g, w->n, iters), m)), t_min);
   AlgExpr *lo = alg_add(g, alg_add(g, head, alg_max(g, first, busy)), tail);
   if (st->guard) lo = alg_cond(g, st->guard, lo, zero(c));
   return order_closed(c, alg_cond(g, alg_cmp(g, ALG_CMP_GE, iters, alg_num_int(g, 1)), lo, zero(c)));

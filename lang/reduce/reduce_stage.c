@@ -58,7 +58,7 @@ static AlgExpr *least_in(RCtx *c, const OStage *st, AlgExpr *x) {
 ** none before the least head (the time before the loop plus the request's head within an
 ** iteration, over k and j). So, for N >= 1,
 **   T >= min head + max(ceil(N / m) min t, sum over k and j of t / m) + min tail
-** (ps(c): max(min t, sum / c)), the tail being what the iteration still runs after the request
+** (r FCFS, as for every stage), the tail being what the iteration still runs after the request
 ** plus what follows the loop (at least: later iterations only add). The busiest of the m servers
 ** serves ceil(N / m) of the requests one after another, all of them together serve the sum at
 ** most m at a time, and the branch whose request ends last still runs its tail. N = 200 tasks
@@ -80,8 +80,7 @@ AlgExpr *order_counted_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   AlgExpr *t_min = least_in(c, st, st->kloop_t);
   if (order_by_branch(w, t_min)) t_min = order_over_branches(w, ALG_MINOVER, t_min);
   AlgExpr *busy = alg_div(g, order_over_branches(w, ALG_SUM, alg_sum(g, j, a, b, st->kloop_t)), m);
-  AlgExpr *first = st->res->u.resource.discipline == DISC_PS ? t_min
-                 : alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), t_min);
+  AlgExpr *first = alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), t_min);
   AlgExpr *lo = alg_add(g, alg_add(g, head, alg_max(g, first, busy)), tail);
   if (st->guard) lo = alg_cond(g, st->guard, lo, zero(c));
   return order_closed(c, alg_cond(g, alg_cmp(g, ALG_CMP_GE, count, one), lo, zero(c)));
@@ -119,7 +118,7 @@ AlgExpr *order_fcfs_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   if (c->concurrent || w->k2 || w->subset || w->forks || w->guarded || w->too_many || !w->sites) return NULL;
-  if (!first_stage(w, st) || st->res->u.resource.discipline == DISC_PS) return NULL;
+  if (!first_stage(w, st)) return NULL;
   if (order_by_branch(w, st->head)) return NULL;
   AlgExpr *one = alg_num_int(g, 1), *k = alg_sym(g, w->k);
   AlgExpr *step = alg_expand(g, alg_sub(g, alg_subst(g, st->t, w->k, alg_add(g, k, one)), st->t));
