@@ -576,6 +576,28 @@ static int gen_idiom_dealt(GenState *g) {
   return par;
 }
 
+/* Master/worker in rounds (docs/reduction.md, "Rounds through single-server stages"):
+** par (i = 0, P - 1) (or a literal range) over a block of an optional step, `repeat (1 .. 4)`
+** around a chain of idiom steps (plain resources met every round, own members, delays, some of
+** 0 s), and an optional step after; the workers come back to the stages staggered. */
+static int gen_idiom_rounds(GenState *g) {
+  GenModel *m = g->m;
+  int over_param = gen_below(g, 3) != 0;
+  int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : gen_below(g, GEN_MAX_BOUND + 1));
+  int par_var = g->nvars - 1;
+  int repeat = gen_new_node(g, GEN_REPEAT);
+  m->nodes[repeat].hi = 1 + gen_below(g, 4);
+  m->nodes[repeat].kids[0] = gen_idiom_chain(g, par_var, -1);
+  int body = gen_new_node(g, GEN_BLOCK), count = 0;
+  if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
+  m->nodes[body].kids[count++] = repeat;
+  if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
+  m->nodes[body].nkids = count;
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  return par;
+}
+
 /* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order"):
 ** par (i = 0, P - 1) { a delay sometimes; use(pool, d(i)); a step sometimes } on a plain FCFS
 ** resource, d often growing with i; sometimes beside another use of the pool (`||`: the rule must
@@ -619,6 +641,7 @@ static int gen_idiom(GenState *g) {
   }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
   if (gen_below(g, 6) == 0) return gen_idiom_dealt(g);
+  if (gen_below(g, 6) == 0) return gen_idiom_rounds(g);
   if (gen_below(g, 6) == 0) {
     int pool = gen_idiom_pool(g);
     if (pool >= 0) return pool;
