@@ -1226,13 +1226,15 @@ static AlgExpr *lockstep(const OWalk *w) {
 ** U = D + (ceil(n / m) - 1) t_max, and for a shard (members dealt round robin or in blocks, at
 ** most q = d.most branches naming one member) U = D + (ceil(q / m) - 1) t_max where the counts
 ** hold (*holds); and at most D + (sum_k t(k) - t_max) / m, the work of the stage's member
-** (at most all of the stage's) shared by its servers. Argument: in docs/reduction.md. */
+** (at most all of the stage's) shared by its servers. With several stages, each step of the
+** lattice path within stage s takes m_s requests (its m_s servers): U = D + (n - 1) max_s t_s / m_s.
+** Argument: in docs/reduction.md. */
 static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   *holds = alg_num_int(g, 1);
   if (w->other || w->forks || w->guarded) return NULL;
-  AlgExpr *t_max = NULL;
+  AlgExpr *t_max = NULL, *per_server = NULL;
   int stages = 0;
   const OStage *one = NULL;
   for (int i = 0; i < w->nstages; i++) {
@@ -1242,6 +1244,8 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
     AlgExpr *t = over_branches(w, ALG_MAXOVER, st->t);
     if (st->loop) t = alg_max_over(g, st->loop, st->loop_lo, st->loop_hi, t);
     t_max = t_max ? alg_max(g, t_max, t) : t;
+    AlgExpr *share = alg_div(g, t, reduce_mult(c, st->res));
+    per_server = per_server ? alg_max(g, per_server, share) : share;
     stages++;
     one = st;
   }
@@ -1262,7 +1266,7 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
       queue = alg_min(g, queue, alg_max(g, zero(c), work));
     return alg_add(g, stepmax, queue);
   }
-  return alg_add(g, stepmax, alg_mul(g, alg_max(g, zero(c), waits), t_max));
+  return alg_add(g, stepmax, alg_mul(g, alg_max(g, zero(c), waits), per_server));
 }
 
 /* Rule (no queue at a member dealt to few branches): in a chain (no `||` or par inside: a branch

@@ -34,6 +34,11 @@ done
 
 # Pipeline, M = 100 items through S = 64 stages of 10us: lo = hi = (S + M - 1) t = 1.63 ms.
 exact bench/tight/pipeline_stages.pam S=64 1.63e-3 "pipeline"
+# M = 1000 items through a loader (1us), 4 servers of 4us and a store (1us): each step of the
+# tandem line's lattice path within the wide stage takes 4 requests for 4us, so hi = 6 + 999 * 1 us
+# = 1005 us, the simulated time (before: 3000 us).
+set -- $(bounds bench/tight/pipeline_wide.pam M=1000)
+close "$3" 1005e-6 || die "pipeline with a wide stage hi $3, want 1005 us"
 # Ring, P = 64: 10 steps of ceil(10^6 / 64) ns + 2 * 5us, no waits: lo = hi = 256.25 us.
 exact bench/tight/ring_exchange.pam P=64 256.25e-6 "ring"
 # Grid with two indices, Q = 10: 5 steps of 410^2 ns + 4 * (2us + 3280 * 0.5ns), no waits.
