@@ -253,6 +253,9 @@ static const IdiomModel idioms[] = {
   {"lock_handoff.pam", "T", "T threads on 8 cores, a lock with handoff(1us), work after it"},
   {"lock_ps.pam", "T", "T threads on ps(4) cores, then hold (log_lock) use(cores, t)"},
   {"lock_log.pam", "T", "T threads on 4 cores, a log record written to a disk under its lock"},
+  {"gather_waves.pam", "P", "compute t (1 + p % 4), then a gather at one root nic, in waves"},
+  {"line_interior.pam", "P", "par (p = 1, P - 2): nic[p + 1] || nic[p - 1] after the compute"},
+  {"grid_open_par.pam", "Q", "Q x Q grid without wrap, two indices, four guarded sends at once"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

@@ -201,6 +201,11 @@ AlgExpr *order_rounds_upper(OWalk *w, AlgExpr *total, AlgExpr **holds);
 /* reduce_grid.c */
 AlgExpr *order_grid_lower(OWalk *w, AlgExpr *total);
 
+/* reduce_release.c */
+AlgExpr *release_threshold(RCtx *c, AlgExpr *m, int s, AlgExpr **count, AlgExpr **head, AlgExpr **t,
+                           AlgExpr **tail);
+AlgExpr *release_stage_lower(OWalk *w, const OStage *st, AlgExpr *total);
+
 /* reduce_drift.c */
 AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total);
 

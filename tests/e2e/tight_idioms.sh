@@ -272,4 +272,17 @@ close "$1" 12e-6 || die "checkerboard at Q = 1 lo $1, want 12 us"
 # lo = 2 + 0.8 = 2.8 us, the simulated time ("requests in FCFS order"; before: 2.2 us, the load).
 set -- $(bounds bench/tight/pool_unequal.pam P=7)
 close "$1" 2.8e-6 || die "unequal jobs on a pool lo $1, want 2.8 us"
+# A gather in four waves (10 (1 + p % 4) us, messages of 1.1 .. 1.106 us), 3 rounds, P = 16: the
+# last wave of 4 reaches the root at 40 us each round: lo = 3 (40 + 4 * 1.1) = 133.2 us (the
+# simulated time 133.23 us; "Requests that reach a member late"; before: 3 * 41.1 = 123.3 us).
+set -- $(bounds bench/tight/gather_waves.pam P=16)
+close "$1" 133.2e-6 || die "gather in waves lo $1, want 133.2 us"
+# The interior of a line, P = 64: each interior nic gets both sends at 10 us: lo = 4 (10 + 2) = 48
+# us, the simulated time (before: 44 us: the rule counted members only with a guard).
+set -- $(bounds bench/tight/line_interior.pam P=64)
+close "$1" 48e-6 || die "line interior lo $1, want 48 us"
+# A grid without wrap with two indices, Q = 3: the centre nic gets its 4 halos at 15 us: lo = 2 (15 +
+# 4 * 2) = 46 us, the simulated time (before: 38 us: the sites' rests Q, -Q, 1, -1 kept them apart).
+set -- $(bounds bench/tight/grid_open_par.pam Q=3)
+close "$1" 46e-6 || die "open grid lo $1, want 46 us"
 exit 0

@@ -70,6 +70,14 @@ static int gen_delay(GenState *g) {
   return id;
 }
 
+/* d made to arrive in classes of the branch (docs/reduction.md, "Requests that reach a member
+** late"): its index part (i % K) (K = 2 or 3) of the par's index at depth par_var. */
+static void gen_stagger(GenState *g, GenDur *d, int par_var) {
+  d->var = par_var;
+  d->mod = 2 + gen_below(g, 2);
+  if (d->ci < 0 && g->m->const_count > 0 && gen_below(g, 2)) d->ci = gen_below(g, g->m->const_count);
+}
+
 /* A use of a random resource that no enclosing hold keeps (member and duration left to the
 ** caller), or -1 when every resource is held around here. */
 static int gen_use(GenState *g) {
@@ -313,7 +321,7 @@ static int gen_drift_send(GenState *g, int res, int par_var) {
 
 /* Workers that run their own steps and exchange on a ring (docs/reduction.md, "Branches that run
 ** their own steps"): par (i = 0, GEN_FAMILY_SIZE - 1) repeat (1 .. 4) { a step of compute on the
-** own member or a delay; a `||` of 2 .. GEN_MAX_KIDS sends to (i + c) % GEN_FAMILY_SIZE of one
+** own member or a delay (sometimes (i % K) t0: late by class); a `||` of 2 .. GEN_MAX_KIDS sends to (i + c) % GEN_FAMILY_SIZE of one
 ** family }; -1 when the model has no FCFS family that no enclosing hold keeps. */
 static int gen_idiom_drift(GenState *g) {
   GenModel *m = g->m;
@@ -324,6 +332,7 @@ static int gen_idiom_drift(GenState *g) {
   m->nodes[repeat].hi = 1 + gen_below(g, 4);
   int body = gen_new_node(g, GEN_BLOCK);
   int work = gen_delay(g);
+  if (gen_below(g, 3) == 0) gen_stagger(g, &m->nodes[work].dur, par_var);   /* late sends by class */
   int own = gen_below(g, 2) ? gen_use(g) : -1;
   if (own >= 0) {   /* compute on the worker's own member of another family, or the same */
     if (m->res[m->nodes[own].res].family) { m->nodes[own].member = GEN_MEMBER_VAR; m->nodes[own].member_var = par_var; }
@@ -458,12 +467,15 @@ static int gen_line_send(GenState *g, int res, int par_var) {
   int off = gen_below(g, 5) - 2;
   int id = gen_send(g, res, GEN_MEMBER_LINE, par_var, off);
   if (off < 0) return gen_line_if(g, GEN_COND_FROM, par_var, -off, id, -1);
+  /* i + c <= GEN_MAX_BOUND + 2 < GEN_FAMILY_SIZE: in the family without a guard (the interior
+  ** of a line, par (p = 1, P - 2) { ...; use(nic[p + 1]) || use(nic[p - 1]) } shifted) */
+  if (gen_below(g, 3) == 0) return id;
   return gen_line_if(g, GEN_COND_BELOW, par_var, off, id, -1);
 }
 
 /* Neighbour exchange on a line (or a root that works more): par (i = 0, P - 1), sometimes
-** repeated inside, over compute (a delay or the own member) and then sends to i + c guarded by
-** `if`s without else that keep the member in range, at once in a `||` or one after another; or
+** repeated inside, over compute (a delay, (i % K) t0 sometimes, or the own member) and then sends
+** to i + c guarded by `if`s without else that keep the member in range (or unguarded where it is), at once in a `||` or one after another; or
 ** `if (i == 0) S1 else S2` with sides of different steps (docs/reduction.md, "Sides walked
 ** apart"). -1 when the model has no FCFS family that no enclosing hold keeps. */
 static int gen_idiom_line(GenState *g) {
@@ -473,6 +485,7 @@ static int gen_idiom_line(GenState *g) {
   int par = gen_par_open(g, 1, m->param_default - 1), par_var = m->nodes[par].var;
   int body = gen_new_node(g, GEN_BLOCK);
   int work = gen_delay(g);
+  if (gen_below(g, 3) == 0) gen_stagger(g, &m->nodes[work].dur, par_var);   /* late sends by class */
   int own = gen_below(g, 2) ? gen_use(g) : -1;
   if (own >= 0) {
     if (m->res[m->nodes[own].res].family) { m->nodes[own].member = GEN_MEMBER_VAR; m->nodes[own].member_var = par_var; }
@@ -592,8 +605,8 @@ static int gen_idiom_dealt(GenState *g) { return gen_par_repeat(g, 1); }
 static int gen_idiom_rounds(GenState *g) { return gen_par_repeat(g, 0); }
 
 /* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order"):
-** par (i = 0, P - 1) { a delay sometimes; use(pool, d(i)); a step sometimes } on a plain FCFS
-** resource, d often growing with i; sometimes beside another use of the pool (`||`: the rule must
+** par (i = 0, P - 1) { a delay sometimes, (i % K) t0 sometimes (waves); use(pool, d(i)); a step
+** sometimes } on a plain FCFS resource, d often growing with i; sometimes beside another use of the pool (`||`: the rule must
 ** not read it) or after one. -1 when the model has no plain FCFS resource free of the holds. */
 static int gen_idiom_pool(GenState *g) {
   GenModel *m = g->m;
@@ -607,7 +620,11 @@ static int gen_idiom_pool(GenState *g) {
   m->nodes[use].dur = gen_dur(g);
   if (gen_below(g, 3)) { m->nodes[use].dur.var = par_var; m->nodes[use].dur.ci = -1; }
   int body = gen_new_node(g, GEN_BLOCK), count = 0;
-  if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_delay(g);
+  if (gen_below(g, 2)) {
+    int delay = gen_delay(g);   /* sometimes the jobs arrive in classes: a gather in waves */
+    if (gen_below(g, 2)) gen_stagger(g, &m->nodes[delay].dur, par_var);
+    m->nodes[body].kids[count++] = delay;
+  }
   m->nodes[body].kids[count++] = use;
   if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
   m->nodes[body].nkids = count;
