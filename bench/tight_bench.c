@@ -251,6 +251,11 @@ static const IdiomModel idioms[] = {
   {"lock_handoff.pam", "T", "T threads on 8 cores, a lock with handoff(1us), work after it"},
   {"lock_ps.pam", "T", "T threads on ps(4) cores, then hold (log_lock) use(cores, t)"},
   {"lock_log.pam", "T", "T threads on 4 cores, a log record written to a disk under its lock"},
+  {"grid_flat_rowstart.pam", "Q", "Q x Q torus with one index, rows at p - p % Q, (p % Q + 1) % Q"},
+  {"grid_flat_floor.pam", "Q", "the same, Q * floor(p / Q) + (p + 1) % Q, sends at once"},
+  {"grid_rect_flat.pam", "C", "3 x C torus with one index, (p - p % C) + (p % C + 1) % C"},
+  {"grid_ring2d.pam", "Q", "ring over a Q x Q grid, par (i) par (j), (i*Q + j + 1) % (Q*Q)"},
+  {"stencil_allreduce.pam", "P", "ring halo at once, then 2 ceil(log2 P) uses of the own nic"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};
