@@ -256,6 +256,11 @@ static const IdiomModel idioms[] = {
   {"gather_waves.pam", "P", "compute t (1 + p % 4), then a gather at one root nic, in waves"},
   {"line_interior.pam", "P", "par (p = 1, P - 2): nic[p + 1] || nic[p - 1] after the compute"},
   {"grid_open_par.pam", "Q", "Q x Q grid without wrap, two indices, four guarded sends at once"},
+  {"grid_flat_rowstart.pam", "Q", "Q x Q torus with one index, rows at p - p % Q, (p % Q + 1) % Q"},
+  {"grid_flat_floor.pam", "Q", "the same, Q * floor(p / Q) + (p + 1) % Q, sends at once"},
+  {"grid_rect_flat.pam", "C", "3 x C torus with one index, (p - p % C) + (p % C + 1) % C"},
+  {"grid_ring2d.pam", "Q", "ring over a Q x Q grid, par (i) par (j), (i*Q + j + 1) % (Q*Q)"},
+  {"stencil_allreduce.pam", "P", "ring halo at once, then 2 ceil(log2 P) uses of the own nic"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

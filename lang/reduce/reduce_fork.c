@@ -30,7 +30,7 @@ static AlgExpr *member_branches(OWalk *w, const OSite *site) {
 ** the same member (or a plain resource); NULL when its member follows a loop of the body
 ** (branches drifting apart could meet at a member) or is none of these; each times the copies a
 ** par inside the body makes of the site. */
-static AlgExpr *site_clients(OWalk *w, const OSite *site) {
+AlgExpr *fork_site_clients(OWalk *w, const OSite *site) {
   RCtx *c = w->c;
   if (!site->loop_free) return NULL;
   if (!site->index || !order_by_branch(w, site->index)) return alg_mul(c->alg, site->copies, alg_max(c->alg, zero(c), w->n));
@@ -44,7 +44,7 @@ static AlgExpr *site_clients(OWalk *w, const OSite *site) {
 ** `if`'s sides), and so do the forks at this level; a `||` runs its branches at once (their
 ** widths add), a par its copies (its body's width times the copies). A site with too deep a path
 ** counts as parallel to all (the widths add). */
-static AlgExpr *width(OWalk *w, const int *set, int n, int level) {
+AlgExpr *fork_width(OWalk *w, const int *set, int n, int level) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   AlgExpr *best = zero(c), *deep = zero(c);
@@ -68,7 +68,7 @@ static AlgExpr *width(OWalk *w, const int *set, int n, int level) {
         arms_done[k] = done[k] = 1;
         arm[narm++] = set[k];
       }
-      fork = alg_add(g, fork, width(w, arm, narm, level + 1));
+      fork = alg_add(g, fork, fork_width(w, arm, narm, level + 1));
     }
     if (p->copies[level]) fork = alg_mul(g, p->copies[level], fork);
     best = alg_max(g, best, fork);
@@ -91,7 +91,7 @@ static AlgExpr *member_clients(OWalk *w, const Decl *res, AlgExpr **work) {
   for (int i = 0; i < w->nsites; i++) {
     const OSite *site = &w->sites[i];
     if (site->res != res || site->twin || grouped[i]) continue;
-    AlgExpr *clients = site_clients(w, site);
+    AlgExpr *clients = fork_site_clients(w, site);
     if (!clients) return NULL;
     if (!site->index || !order_by_branch(w, site->index)) {
       count = alg_add(g, count, clients);
@@ -102,12 +102,12 @@ static AlgExpr *member_clients(OWalk *w, const Decl *res, AlgExpr **work) {
     AlgExpr *t_max = zero(c);
     for (int j = i; j < w->nsites; j++) {
       const OSite *o = &w->sites[j];
-      if (o->res != res || o->twin || o->index != site->index || !site_clients(w, o)) continue;
+      if (o->res != res || o->twin || o->index != site->index || !fork_site_clients(w, o)) continue;
       grouped[j] = 1;
       same[nsame++] = j;
       t_max = alg_max(g, t_max, o->tmax);
     }
-    AlgExpr *wide = alg_mul(g, member_branches(w, site), width(w, same, nsame, 0));
+    AlgExpr *wide = alg_mul(g, member_branches(w, site), fork_width(w, same, nsame, 0));
     count = alg_add(g, count, wide);
     *work = alg_add(g, *work, alg_mul(g, wide, t_max));
   }

@@ -258,8 +258,71 @@ static int injective_pair(RCtx *c, AlgExpr *e, AlgSymbol *n, AlgExpr *nlo, AlgEx
   return order_split_factor(g, aterm, o, &f, &G) && alg_is_nonneg(g, alg_sub(g, G, W)) && integer_steps(c, f, o, olo, ohi);
 }
 
-/* e with floor(i / Q) replaced by o and i % Q by n (sums, products, powers, remainders, floors
-** and ceilings of such rebuilt); NULL when i occurs elsewhere or the nesting is too deep. */
+/* Rule (whole rows drop out of a remainder): (x + Q*m) % Q = x % Q for m an integer and Q != 0
+** (the remainder is x - Q floor(x / Q), and floor((x + Q m) / Q) = floor(x / Q) + m). x % Q with
+** the terms of the sum x that are Q times an integer-valued expression dropped: after rewriting
+** i as Q*o + n, `(p + 1) % Q` is (Q*o + n + 1) % Q = (n + 1) % Q. */
+static AlgExpr *mod_drop_rows(RCtx *c, AlgExpr *x, AlgExpr *Q) {
+  AlgCtx *g = c->alg;
+  AlgExpr *terms[64];
+  size_t nt = alg_kind(x) == ALG_ADD ? alg_nkids(x) : 1, kept = 0;
+  if (nt > 64) return alg_mod(g, x, Q);
+  for (size_t j = 0; j < nt; j++) {
+    AlgExpr *t = alg_kind(x) == ALG_ADD ? alg_kid(x, j) : x;
+    if (!integer_valued(c, alg_div(g, t, Q))) terms[kept++] = t;
+  }
+  return alg_mod(g, kept ? alg_add_n(g, kept, terms) : alg_num_int(g, 0), Q);
+}
+
+/* |a| when a's sign is proved for every admissible value; else NULL. */
+static AlgExpr *abs_proved(RCtx *c, AlgExpr *a) {
+  if (alg_is_nonneg(c->alg, a)) return a;
+  AlgExpr *m = alg_neg(c->alg, a);
+  return alg_is_nonneg(c->alg, m) ? m : NULL;
+}
+
+/* How far apart the values of term (of i alone) lie as i runs over lo..hi, at most: |a| (hi - lo)
+** for a slope a of proved sign, G times that of f for G * f(i) (order_split_factor), K - 1 for
+** (+-i + c) % K; NULL when unknown. */
+static AlgExpr *span_of(RCtx *c, AlgExpr *term, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi, int depth) {
+  AlgCtx *g = c->alg;
+  AlgExpr *slope = slope_in(c, term, i);
+  if (slope) {
+    AlgExpr *a = abs_proved(c, slope);
+    return a ? alg_mul(g, a, alg_sub(g, hi, lo)) : NULL;
+  }
+  AlgExpr *K = cyclic_modulus(c, term, i, lo, hi);
+  if (K) return alg_sub(g, K, alg_num_int(g, 1));
+  AlgExpr *f, *G;
+  if (depth > 0 || alg_kind(term) != ALG_MUL || !order_split_factor(g, term, i, &f, &G)) return NULL;
+  AlgExpr *Gabs = abs_proved(c, G), *fs = span_of(c, f, i, lo, hi, depth + 1);
+  return Gabs && fs ? alg_mul(g, Gabs, fs) : NULL;
+}
+
+/* Rule (one-to-one maps wrapped by a remainder): e = u % M + rest (rest free of the branch),
+** M > 0, u integer-valued and one-to-one in the pairs (o, n) (injective_pair, either order), and
+** u = A(o) + B(n) + c whose terms' values lie at most span(A) + span(B) <= M - 1 apart (span_of):
+** two pairs give integers u != u' less than M apart, so u - u' is no multiple of M and their
+** remainders differ. `(i*Q + j + 1) % (Q*Q)` over i, j = 0..Q-1: the ring shift of the grid
+** read row by row (u spans 1..Q*Q, Q*Q - 1 apart at most). */
+static int injective_wrap(RCtx *c, AlgExpr *e, AlgSymbol *n, AlgExpr *nlo, AlgExpr *nhi, AlgSymbol *o,
+                          AlgExpr *olo, AlgExpr *ohi) {
+  AlgCtx *g = c->alg;
+  AlgExpr *t = term_of(e, n);
+  if (!t || t != term_of(e, o) || alg_kind(t) != ALG_MOD) return 0;
+  AlgExpr *u = alg_kid(t, 0), *M = alg_kid(t, 1);
+  if (alg_contains(M, n) || alg_contains(M, o) || alg_bounds(g, M).lo <= 0 || !integer_valued(c, u)) return 0;
+  if (!injective_pair(c, u, n, nlo, nhi, o, olo, ohi) && !injective_pair(c, u, o, olo, ohi, n, nlo, nhi)) return 0;
+  AlgExpr *a = term_of(u, o), *b = term_of(u, n);
+  if (!a || !b || alg_contains(a, n) || alg_contains(b, o)) return 0;
+  AlgExpr *sa = a ? span_of(c, a, o, olo, ohi, 0) : NULL, *sb = b ? span_of(c, b, n, nlo, nhi, 0) : NULL;
+  return sa && sb && alg_is_nonneg(g, alg_sub(g, alg_sub(g, M, alg_num_int(g, 1)), alg_add(g, sa, sb)));
+}
+
+/* e with floor(i / Q) replaced by o, i % Q by n and i itself by Q*o + n, its value (sums,
+** products, powers, remainders, floors and ceilings of such rebuilt, a remainder by Q through
+** mod_drop_rows); NULL when the nesting is too deep or e holds another kind of node on i. So
+** `p - p % Q` is Q*o, `(p + 1) % Q` is (n + 1) % Q. */
 static AlgExpr *split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgExpr *o, AlgExpr *n,
                              int depth) {
   AlgCtx *g = c->alg;
@@ -267,6 +330,7 @@ static AlgExpr *split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgE
   if (depth > ORDER_MAX_COND_DEPTH * 4) return NULL;
   AlgExpr *iv = alg_sym(g, i);
   AlgKind kind = alg_kind(e);
+  if (e == iv) return alg_add(g, alg_mul(g, Q, o), n);
   if (kind == ALG_FLOOR && alg_kid(e, 0) == alg_div(g, iv, Q)) return o;
   if (kind == ALG_MOD && alg_kid(e, 0) == iv && alg_kid(e, 1) == Q) return n;
   size_t nk = alg_nkids(e);
@@ -277,7 +341,7 @@ static AlgExpr *split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgE
   switch (kind) {
   case ALG_ADD: return alg_add_n(g, nk, kids);
   case ALG_MUL: return alg_mul_n(g, nk, kids);
-  case ALG_MOD: return alg_mod(g, kids[0], kids[1]);
+  case ALG_MOD: return kids[1] == Q ? mod_drop_rows(c, kids[0], Q) : alg_mod(g, kids[0], kids[1]);
   case ALG_POW: return alg_pow(g, kids[0], kids[1]);
   case ALG_FLOOR: case ALG_CEIL: return alg_func(g, kind, kids[0]);
   default: return NULL;
@@ -321,7 +385,8 @@ static int injective_branches(OWalk *w, AlgExpr *e) {
   if (alg_is_nonneg(w->c->alg, alg_sub(w->c->alg, alg_num_int(w->c->alg, 1), w->n))) return 1;
   if (!w->k2) return injective_in(w->c, e, w->k, w->ka, w->kb) || injective_digits(w->c, e, w->k, w->ka, w->kb);
   return injective_pair(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb) ||
-         injective_pair(w->c, e, w->k, w->ka, w->kb, w->k2, w->k2a, w->k2b);
+         injective_pair(w->c, e, w->k, w->ka, w->kb, w->k2, w->k2a, w->k2b) ||
+         injective_wrap(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb);
 }
 
 /* 1 when e depends on the branch. */
@@ -497,16 +562,21 @@ static void record_site(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t) {
   memset(site, 0, sizeof *site);
   site->res = res; site->index = index; site->loop_free = 1; site->path = w->path;
   site->looped = w->nall > 0;
-  AlgExpr *tmax = t;
+  AlgExpr *tmax = t, *runs = alg_num_int(c->alg, 1);
   site->copies = alg_num_int(c->alg, 1);
   for (int i = w->nall - 1; i >= 0; i--) {   /* innermost first: ranges may name outer indices */
     if (alg_contains(tmax, w->all[i])) tmax = alg_max_over(c->alg, w->all[i], w->all_lo[i], w->all_hi[i], tmax);
+    if (alg_contains(runs, w->all[i])) runs = alg_max_over(c->alg, w->all[i], w->all_lo[i], w->all_hi[i], runs);
+    AlgExpr *size = alg_add(c->alg, alg_sub(c->alg, w->all_hi[i], w->all_lo[i]), alg_num_int(c->alg, 1));
     if (w->all_par[i]) {   /* a par inside the body: as many copies of the site, run at once */
-      AlgExpr *size = alg_add(c->alg, alg_sub(c->alg, w->all_hi[i], w->all_lo[i]), alg_num_int(c->alg, 1));
       site->copies = alg_mul(c->alg, site->copies, alg_max(c->alg, zero(c), size));
-    } else if (index && alg_contains(index, w->all[i])) site->loop_free = 0;
+    } else {
+      runs = alg_mul(c->alg, runs, alg_max(c->alg, zero(c), size));
+      if (index && alg_contains(index, w->all[i])) site->loop_free = 0;
+    }
   }
   site->tmax = over_branches(w, ALG_MAXOVER, tmax);
+  site->runs = over_branches(w, ALG_MAXOVER, runs);
 }
 
 static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
@@ -1372,6 +1442,8 @@ static OWalk *lengthened(OWalk *w, REnv *env, const RPiece *p) {
   return walk_lengthened(w, env, p);
 }
 
+OWalk *order_walk_lengthened(OWalk *w, REnv *env, const RPiece *p) { return walk_lengthened(w, env, p); }
+
 /* Rule (bounded clients, a resource's waits capped by its demand; upper bound): the bounded
 ** clients' walk again (its waits set: again != NULL), with the sites of the resources that
 ** fork_cap_waits picks not lengthened, and their whole demand over their servers added once.
@@ -1460,6 +1532,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   AlgExpr *clients = clients_upper(again);
   AlgExpr *capped = capped_upper(w, again, env, p, out);
   if (clients && capped) clients = alg_min(g, clients, capped);
+  AlgExpr *budget = again ? budget_upper(w, env, p) : NULL;   /* reduce_budget.c */
+  if (clients && budget) clients = alg_min(g, clients, budget);
   if (clients && tandem)
     clients = alg_min(g, clients, alg_is_num(holds, 1) ? tandem : alg_cond(g, holds, tandem, clients));
   if (clients && rounds)

@@ -95,6 +95,8 @@ typedef struct OSite {
   int twin;             /* 1: the else side of a pair, counted with its then side */
   int looped;           /* 1: inside a loop of the body (its requests come again) */
   AlgExpr *wait;        /* pass 2: an upper bound on the wait of one of its requests */
+  AlgExpr *runs;        /* times one branch makes it at most: the sizes of the loops of the body
+                           around it, multiplied (largest over the branches and outer loops) */
   OPath path;           /* the forks around it */
 } OSite;
 
@@ -162,6 +164,7 @@ int order_split_factor(AlgCtx *g, AlgExpr *a, AlgSymbol *o, AlgExpr **f, AlgExpr
 UseClass order_use_class(OWalk *w, const Decl *res, AlgExpr *index);
 int order_own_alone(const OWalk *w, const OStage *st);
 AlgExpr *order_walk_time(OWalk *w, REnv *env, const RPiece *p);
+OWalk *order_walk_lengthened(OWalk *w, REnv *env, const RPiece *p);
 OWalk *order_walk_new(RCtx *c, const RPiece *p);
 int order_injective(OWalk *w, AlgExpr *e);
 AlgExpr *order_term_of(AlgExpr *e, AlgSymbol *i);
@@ -180,6 +183,11 @@ int fork_waits(OWalk *w);
 AlgExpr *fork_cap_waits(OWalk *w, const Summary *whole);
 AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total);
 AlgExpr *fork_lower(OWalk *w, AlgExpr *total);
+AlgExpr *fork_site_clients(OWalk *w, const OSite *site);
+AlgExpr *fork_width(OWalk *w, const int *set, int n, int level);
+
+/* reduce_budget.c */
+AlgExpr *budget_upper(OWalk *w, REnv *env, const RPiece *p);
 
 /* reduce_ps_order.c */
 AlgExpr *ps_use_time(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t);

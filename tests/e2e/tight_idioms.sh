@@ -285,4 +285,22 @@ close "$1" 48e-6 || die "line interior lo $1, want 48 us"
 # 4 * 2) = 46 us, the simulated time (before: 38 us: the sites' rests Q, -Q, 1, -1 kept them apart).
 set -- $(bounds bench/tight/grid_open_par.pam Q=3)
 close "$1" 46e-6 || die "open grid lo $1, want 46 us"
+# Q x Q torus with one index, rows started at p - p % Q, Q = 16: 3 rounds of 20us of compute and
+# four messages (2, 2, 3, 3 us) to distinct members each (the row shift is one-to-one: whole rows
+# drop out of the remainder): lo = hi = 3 * 30 = 90 us (before: the family as one resource, hi =
+# 3 * (20 + 256 * 10) us).
+exact bench/tight/grid_flat_rowstart.pam Q=16 90e-6 "grid, row start p - p % Q"
+# The ring over a Q x Q grid read row by row with two loops, Q = 10: (i*Q + j + c) % (Q*Q) is
+# one-to-one in (i, j) (i*Q + j + c spans Q^2 - 1): 3 rounds of 10 + 3 * 2 us: lo = hi = 48 us.
+exact bench/tight/grid_ring2d.pam Q=10 48e-6 "ring over a grid, two loops"
+# A 3 x C torus with one index, C = 100: 2 rounds of 10 + 5 * 2 us, no waits: lo = hi = 40 us.
+exact bench/tight/grid_rect_flat.pam C=100 40e-6 "3 x C grid, one index"
+# Halo then a tree allreduce on the own NIC, P = 16, R = 2 ceil(log2 16) = 8: each NIC gets its
+# two halos (1.5us) at 10us: the `||` ends at 13 us, then 8 own uses of 1us: sim = 3 * 21 = 63 us.
+# hi: a halo waits min(2 * 1.5, 1.5 + 1) = 2.5us; the own uses wait 3us in all (the budget: the
+# two halo sites bring 3us to nic[p]): 3 * (10 + 1.5 + 2.5 + 8 + 3) = 75 us (before: each own use
+# charged 3us, 3 * (14 + 8 * 4) = 138 us).
+set -- $(bounds bench/tight/stencil_allreduce.pam P=16)
+close "$3" 75e-6 || die "stencil with allreduce hi $3, want 75 us"
+close "$(sim bench/tight/stencil_allreduce.pam P=16)" 63e-6 || die "stencil with allreduce sim, want 63 us"
 exit 0

@@ -149,7 +149,7 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
       n->member = GEN_MEMBER_BLOCK; n->member_off = gen_below(g, 4);
       n->member_val = (n->member_off == 1 ? 2 : 1) + gen_below(g, 3 - (n->member_off == 1));   /* in range */
       break;
-    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 8); break;
+    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 12); break;
     case 0: n->member = GEN_MEMBER_VAR; break;
     case 1: n->member = GEN_MEMBER_RING; n->member_off = gen_below(g, 3); break;
     case 2: n->member = GEN_MEMBER_RING_BACK; break;
@@ -200,7 +200,7 @@ static int gen_idiom_grid(GenState *g) {
       n->member = GEN_MEMBER_GRID;
       n->member_var = m->nodes[outer].var;
       n->member_off = m->nodes[inner].var;
-      n->member_val = gen_below(g, 4);
+      n->member_val = gen_below(g, 6);   /* 4: the ring over the grid read row by row; 5: a wrap too short */
     }
     m->nodes[body].kids[k] = step;
     m->nodes[body].nkids = k + 1;
@@ -245,6 +245,8 @@ static int gen_par_open(GenState *g, int hi_param, int hi) {
   return par;
 }
 
+static int gen_maybe_repeat(GenState *g, int body, int one_in);
+
 /* A neighbour exchange with the sends at once: `par (i = 0, 5)` over the six members of the
 ** families (or `par (i = 0, P - 1)`), its body sometimes `repeat`ed inside the par (workers that
 ** drift apart), a block of steps of which some are a `||` of 2 .. GEN_MAX_KIDS sends (or a
@@ -263,7 +265,12 @@ static int gen_idiom_fork(GenState *g) {
   for (int k = 0; k < count; k++) {
     int step;
     int how = gen_below(g, 6);
-    if (how == 0) step = gen_fork_send(g, par_var, 0);
+    if (how == 0) {   /* a send, or the own member's uses one after another (a reduction after the halo) */
+      step = gen_fork_send(g, par_var, 0);
+      GenNode *n = &m->nodes[step];
+      if (n->kind == GEN_USE && m->res[n->res].family && gen_below(g, 2)) n->member = GEN_MEMBER_VAR;
+      step = gen_maybe_repeat(g, step, 2);
+    }
     else if (how == 1 && g->nvars < GEN_MAX_DEPTH) {   /* par (d = 0, 1) over two directions */
       step = gen_new_node(g, GEN_PAR);
       m->nodes[step].var = g->nvars; m->nodes[step].lo = 0; m->nodes[step].hi = 1;
@@ -874,14 +881,20 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     static const char *const forms[6] = {"[i%d == P - 1 ? 0 : i%d + 1]", "[i%d > 0 ? i%d - 1 : P - 1]",
                                          "[i%d == 0 ? 1 : i%d]", "[floor(i%d / 2) * 2 + (i%d %% 2 + 1) %% 2]",
                                          "[floor(i%d / 2) + i%d %% 2]", "[i%d < 2 ? i%d + 2 : 3 - i%d]"};
-    if (n->member_val == 6) gen_put(b, "[i%d %% 2]", n->member_var);   /* dealt round robin */
+    /* rows of 2 or 3 read with one index, the row start as i - i % Q or Q * floor(i / Q): a
+    ** shift within the row (one-to-one), or a shift by another modulus (not) */
+    static const char *const rows[4] = {"[(i%d - i%d %% 2) + (i%d %% 2 + 1) %% 2]", "[2 * floor(i%d / 2) + (i%d + 1) %% 2]",
+                                        "[(i%d - i%d %% 3) + (i%d + 2) %% 3]", "[(i%d - i%d %% 3) + (i%d + 1) %% 2]"};
+    if (n->member_val >= 8) gen_put(b, rows[n->member_val - 8], n->member_var, n->member_var, n->member_var);
+    else if (n->member_val == 6) gen_put(b, "[i%d %% 2]", n->member_var);   /* dealt round robin */
     else if (n->member_val == 7) gen_put(b, "[(i%d + 1) %% 3]", n->member_var);
     else if (n->member_val == 5) gen_put(b, forms[5], n->member_var, n->member_var, n->member_var);
     else gen_put(b, forms[n->member_val], n->member_var, n->member_var);
   } else if (n->member == GEN_MEMBER_GRID) {
-    static const char *const forms[4] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
-                                         "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]"};
-    gen_put(b, forms[n->member_val & 3], n->member_var, n->member_off);
+    static const char *const forms[6] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
+                                         "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]",
+                                         "[(i%d * 2 + i%d + 3) %% 6]", "[(i%d * 2 + i%d + 1) %% 5]"};
+    gen_put(b, forms[n->member_val % 6], n->member_var, n->member_off);
   } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_LINE) gen_put(b, "[i%d %c %d]", n->member_var, n->member_off < 0 ? '-' : '+',
                                                   n->member_off < 0 ? -n->member_off : n->member_off);
