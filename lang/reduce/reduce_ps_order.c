@@ -108,8 +108,9 @@ AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s) {
 ** with each ps use so lengthened (ps_use_time), for every branch. That is its time run alone: U.
 ** As L it needs the par to run alone (RCtx.concurrent == 0, asked by the caller): a request from
 ** outside would break the symmetry (FCFS and ps with other users are not monotone). Returns the
-** time (an expression of k, equal for all), or NULL. */
-AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p) {
+** time (an expression of k, equal for all), or NULL; *apart: the condition under which it holds
+** (a2a_ps_steps_apart: 1, or the uses whose member follows a loop lasting > 0). */
+AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p, AlgExpr **apart) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   if (!w->ok || w->vary || w->guarded || w->subset || w->kif || w->k2 || w->too_many) return NULL;
@@ -127,8 +128,9 @@ AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p) {
       continue;
     }
     if (res->u.resource.discipline == DISC_PS) {
-      if (!shared_member(w, site->index) &&
-          !(site->loop_free && res->u.resource.count && order_injective(w, site->index))) return NULL;
+      /* a member that follows a loop: one request per member at each iteration (reduce_a2a.c) */
+      if (!shared_member(w, site->index) && !(res->u.resource.count && order_injective(w, site->index)))
+        return NULL;
       ps = 1;
       continue;
     }
@@ -146,5 +148,6 @@ AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p) {
   again->stretch = 1;
   AlgExpr *time = order_walk_time(again, env, p);
   if (!time || again->vary || again->kif) return NULL;
+  *apart = a2a_ps_steps_apart(w);
   return time;
 }

@@ -254,4 +254,12 @@ close "$1" 12e-6 || die "checkerboard at Q = 1 lo $1, want 12 us"
 # lo = 2 + 0.8 = 2.8 us, the simulated time ("requests in FCFS order"; before: 2.2 us, the load).
 set -- $(bounds bench/tight/pool_unequal.pam P=7)
 close "$1" 2.8e-6 || die "unequal jobs on a pool lo $1, want 2.8 us"
+# All-to-all with the send beside packing, P = 100: 99 rounds of max(1us pack, 1.5us send), the
+# sends of a round at distinct ports and the packs on own cpus: lo = hi = 148.5 us ("All-to-all in
+# rounds": lock step through `||`; before: hi 15.1 ms, the family as one resource).
+exact bench/tight/alltoall_overlap.pam P=100 148.5e-6 "all-to-all beside packing"
+# All-to-all on ps(1) links, P = 100: 99 rounds of 1us + 655.36 B * 0.25ns alone at a link each:
+# lo = hi = 99 * 1.16384 us = 115.22016 us (lock step on ps with a member that follows the round;
+# before: hi 11.5 ms).
+exact bench/tight/alltoall_ps.pam P=100 "$(awk 'BEGIN { printf "%.17g", 99 * (1e-6 + 65536 / 100 * 0.25e-9) }')" "all-to-all on ps links"
 exit 0
