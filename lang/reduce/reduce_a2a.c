@@ -21,6 +21,14 @@ static int parallel_sites(const OSite *a, const OSite *b) {
   return 0;
 }
 
+/* 1 when site i of w has a site on the same resource that can have a request present at once
+** for one branch (parallel_sites). */
+int a2a_parallel_use(const OWalk *w, int i) {
+  for (int j = 0; j < w->nsites; j++)
+    if (j != i && w->sites[j].res == w->sites[i].res && parallel_sites(&w->sites[j], &w->sites[i])) return 1;
+  return 0;
+}
+
 /* Rule (lock step through `||`): par (k = a, b) S where S forks (`||`, no par inside, no `if` on
 ** k, no hold), every duration and loop range free of k, every use at a member one-to-one in k
 ** (other indices held fixed) or on a resource with a server per branch, no two uses of one
@@ -44,8 +52,7 @@ AlgExpr *a2a_fork_lockstep(OWalk *w) {
     for (int d = 0; d < s->path.depth; d++) if (s->path.copies[d]) return NULL;   /* a par inside */
     UseClass cls = order_use_class(w, s->res, s->index);
     if (cls != USE_FREE && cls != USE_OWN) return NULL;
-    for (int j = 0; j < i; j++)
-      if (w->sites[j].res == s->res && parallel_sites(&w->sites[j], s)) return NULL;
+    if (a2a_parallel_use(w, i)) return NULL;
   }
   AlgExpr *cond = alg_num_int(g, 1);
   for (int i = 0; i < w->nstages; i++) {

@@ -195,6 +195,7 @@ AlgExpr *order_grid_lower(OWalk *w, AlgExpr *total);
 
 /* reduce_a2a.c */
 AlgExpr *a2a_fork_lockstep(OWalk *w);
+int a2a_parallel_use(const OWalk *w, int i);
 AlgExpr *a2a_ps_steps_apart(const OWalk *w);
 
 /* reduce_drift.c */

@@ -60,18 +60,29 @@ AlgExpr *ps_use_time(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t) {
 ** onto r's members (n >= its size: each member gets one request of each size). Either way all
 ** of them arrive at one instant at every member alike, and every member drains the same batch
 ** (reduce_ps_drain: classes t_i with counts n or 1): the fork ends for every branch after the
-** drain. Returns it, or NULL for any other fork. */
+** drain. Beside them (reduce_a2a.c) an Si may be a delay, or a use on FCFS that never waits in
+** lock step (ps_lockstep checks its class: a server per branch, or a member one-to-one in k that
+** no use in another branch of a `||` requests): it takes its own time, so the fork ends for every
+** branch at the longest of the drain and these. Returns that, or NULL for any other fork. */
 AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   int n = s->u.block.count, shared = -1;
   const Decl *res = NULL;
-  AlgExpr *sizes[ORDER_MAX_FORK], *counts[ORDER_MAX_FORK], *first = NULL;
+  AlgExpr *sizes[ORDER_MAX_FORK], *counts[ORDER_MAX_FORK], *first = NULL, *beside = NULL;
+  int nps = 0;
   if (n < 1 || n > ORDER_MAX_FORK) return NULL;
   for (int i = 0; i < n; i++) {
     const Stmt *u = s->u.block.items[i];
     while (u->kind == ST_BLOCK && u->u.block.count == 1) u = u->u.block.items[0];
-    if (u->kind != ST_USE || !u->u.use.decl || u->u.use.decl->u.resource.discipline != DISC_PS) return NULL;
+    int fcfs = u->kind == ST_USE && u->u.use.decl && u->u.use.decl->u.resource.discipline != DISC_PS;
+    if (u->kind == ST_DELAY || fcfs) {   /* beside the ps requests: its own time */
+      AlgExpr *t = reduce_expr(c, env, u->kind == ST_DELAY ? u->u.delay.duration : u->u.use.duration);
+      if (order_by_branch(w, t)) return NULL;
+      beside = beside ? alg_max(g, beside, t) : t;
+      continue;
+    }
+    if (u->kind != ST_USE || !u->u.use.decl) return NULL;
     if (res && u->u.use.decl != res) return NULL;
     res = u->u.use.decl;
     AlgExpr *index = u->u.use.index ? reduce_expr(c, env, u->u.use.index) : NULL;
@@ -89,10 +100,11 @@ AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s) {
       if (!res->u.resource.count || !order_injective(w, index) ||
           !alg_is_nonneg(g, alg_sub(g, w->n, reduce_expr(c, &none, res->u.resource.count)))) return NULL;
     }
-    sizes[i] = t;
-    counts[i] = same ? w->n : alg_num_int(g, 1);
+    sizes[nps] = t;
+    counts[nps++] = same ? w->n : alg_num_int(g, 1);
   }
-  return reduce_ps_drain(c, reduce_mult(c, res), sizes, counts, n);
+  AlgExpr *drain = nps ? reduce_ps_drain(c, reduce_mult(c, res), sizes, counts, nps) : alg_num_int(g, 0);
+  return drain && beside ? alg_max(g, drain, beside) : drain;
 }
 
 /* Rule (lock step on ps): par (k = a, b) S where S is a chain (no `||` or par inside, no `if` on
@@ -122,8 +134,12 @@ AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p, AlgExpr **apart) {
     ** which the lock step's walk would count as all n */
     if (res->u.resource.handoff || site->twin) return NULL;
     if (site->path.depth > 0) {   /* in a `||`: ps_fork_time reads it */
-      if (site->path.deep || site->path.depth > 1 || site->path.copies[0] || res->u.resource.discipline != DISC_PS)
-        return NULL;
+      if (site->path.deep || site->path.depth > 1 || site->path.copies[0]) return NULL;
+      if (res->u.resource.discipline != DISC_PS) {   /* FCFS beside: never waits (reduce_a2a.c) */
+        UseClass cls = order_use_class(w, res, site->index);
+        if ((cls != USE_FREE && cls != USE_OWN) || a2a_parallel_use(w, i)) return NULL;
+        continue;
+      }
       ps = 1;
       continue;
     }

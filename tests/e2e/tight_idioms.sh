@@ -262,4 +262,7 @@ exact bench/tight/alltoall_overlap.pam P=100 148.5e-6 "all-to-all beside packing
 # lo = hi = 99 * 1.16384 us = 115.22016 us (lock step on ps with a member that follows the round;
 # before: hi 11.5 ms).
 exact bench/tight/alltoall_ps.pam P=100 "$(awk 'BEGIN { printf "%.17g", 99 * (1e-6 + 65536 / 100 * 0.25e-9) }')" "all-to-all on ps links"
+# The same on ps(1) links with the pack beside, P = 100: each link drains one send of 1.5us alone
+# per round, the pack on the own cpu beside it: lo = hi = 99 * 1.5 us = 148.5 us (before: hi 15.1 ms).
+exact bench/tight/alltoall_ps_pack.pam P=100 148.5e-6 "all-to-all on ps links beside packing"
 exit 0
