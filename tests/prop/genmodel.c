@@ -353,6 +353,29 @@ static int gen_maybe_repeat(GenState *g, int body, int one_in) {
   return repeat;
 }
 
+/* An idiom's par, one time in one_in repeated outside (`repeat (1 .. reps)`: supersteps with a
+** barrier), then one time in one_in beside another request on its resource res (what breaks the
+** symmetry of its branches). */
+static int gen_par_outside(GenState *g, int par, int res, int one_in, int reps) {
+  GenModel *m = g->m;
+  int top = par;
+  if (gen_below(g, one_in) == 0) {
+    top = gen_new_node(g, GEN_REPEAT);
+    m->nodes[top].hi = 1 + gen_below(g, reps);
+    m->nodes[top].kids[0] = par;
+  }
+  if (gen_below(g, one_in) == 0) {
+    int fork = gen_new_node(g, GEN_PARALLEL), other = gen_new_node(g, GEN_USE);
+    m->nodes[other].res = res;
+    gen_member(g, &m->nodes[other]);
+    m->nodes[other].dur = gen_dur(g);
+    int first = gen_below(g, 2);
+    m->nodes[fork].kids[first] = top; m->nodes[fork].kids[1 - first] = other; m->nodes[fork].nkids = 2;
+    top = fork;
+  }
+  return top;
+}
+
 /* The first ps resource (a use may name it anywhere, even inside holds), or -1. */
 static int gen_ps_resource(GenState *g) {
   for (int k = 0; k < g->m->res_count; k++)
@@ -425,22 +448,7 @@ static int gen_idiom_ps(GenState *g) {
   }
   g->nvars--;
   m->nodes[par].kids[0] = gen_maybe_repeat(g, body, 3);   /* the branches run their own steps */
-  int top = par;
-  if (gen_below(g, 3) == 0) {   /* repeated outside: supersteps with a barrier */
-    top = gen_new_node(g, GEN_REPEAT);
-    m->nodes[top].hi = 1 + gen_below(g, 3);
-    m->nodes[top].kids[0] = par;
-  }
-  if (gen_below(g, 3) == 0) {   /* beside another request on the resource */
-    int fork = gen_new_node(g, GEN_PARALLEL), other = gen_new_node(g, GEN_USE);
-    m->nodes[other].res = res;
-    gen_member(g, &m->nodes[other]);
-    m->nodes[other].dur = gen_dur(g);
-    int first = gen_below(g, 2);
-    m->nodes[fork].kids[first] = top; m->nodes[fork].kids[1 - first] = other; m->nodes[fork].nkids = 2;
-    top = fork;
-  }
-  return top;
+  return gen_par_outside(g, par, res, 3, 3);
 }
 
 /* An `if` of gen_idiom_line around kid: no else when otherwise is -1. */
@@ -691,22 +699,7 @@ static int gen_idiom_a2a(GenState *g) {
   }
   g->nvars--;
   m->nodes[par].kids[0] = body;
-  int top = par;
-  if (gen_below(g, 4) == 0) {   /* repeated outside: supersteps with a barrier */
-    top = gen_new_node(g, GEN_REPEAT);
-    m->nodes[top].hi = 1 + gen_below(g, 2);
-    m->nodes[top].kids[0] = par;
-  }
-  if (gen_below(g, 4) == 0) {   /* beside another request on the family */
-    int fork = gen_new_node(g, GEN_PARALLEL), other = gen_new_node(g, GEN_USE);
-    m->nodes[other].res = res;
-    gen_member(g, &m->nodes[other]);
-    m->nodes[other].dur = gen_dur(g);
-    int first = gen_below(g, 2);
-    m->nodes[fork].kids[first] = top; m->nodes[fork].kids[1 - first] = other; m->nodes[fork].nkids = 2;
-    top = fork;
-  }
-  return top;
+  return gen_par_outside(g, par, res, 4, 2);
 }
 
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
