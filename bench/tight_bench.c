@@ -111,7 +111,7 @@ typedef enum SimOutcome { SIM_DONE, SIM_STOPPED, SIM_FAILED } SimOutcome;
 /* One simulation of prog's entry under scenario: the makespan and the wall time. */
 static SimOutcome simulate(Program *prog, SimScenario scenario, double *makespan, double *wall,
                            char *why, size_t why_size) {
-  SimOptions opts = {scenario, 1, 1, NULL, NULL, BENCH_SIM_SECONDS};
+  SimOptions opts = {scenario, 1, 1, NULL, NULL, BENCH_SIM_SECONDS, 0};
   SimReport report;
   SimError err;
   double start = now();
@@ -244,6 +244,7 @@ static const IdiomModel idioms[] = {
   {"remainder_cores.pam", "N", "N tasks over 8 workers, if (w < N % P) one more, on fcfs(4) cores"},
   {"master_rounds.pam", "P", "master/worker in rounds: master, then own cpu, repeat (rounds)"},
   {"scatter_halo.pam", "P", "scatter through the root's nic, compute, ring halo, gather to it"},
+  {"master_queue.pam", "P", "master/worker in ceil(N / P) rounds: task queue, own cpu, collector"},
   {"master_remainder.pam", "P", "master/worker, repeat (floor(N / (P - 1)) + (w <= N % (P - 1) ? 1 : 0))"},
   {"checker_grid.pam", "Q", "red/black torus, compute (1 + (i + j) % 2) t, pack, two halos at once"},
   {"checker_late.pam", "Q", "the same, red halos reach black nics before their packs (FCFS order)"},
@@ -287,7 +288,7 @@ static int idiom_row(const IdiomModel *model, const char *value, IdiomTally *tal
     diag_free(&diags);
     return -1;
   }
-  SimOptions opts = {SIM_SCENARIO_MID, 1, 1, NULL, NULL, IDIOM_SIM_SECONDS};
+  SimOptions opts = {SIM_SCENARIO_MID, 1, 1, NULL, NULL, IDIOM_SIM_SECONDS, 0};
   SimReport report;
   SimError err;
   int status = sim_simulate(program_entry(&prog), &opts, &report, &err);
