@@ -267,6 +267,29 @@ close "$1" 18e-6 || die "checkerboard lo $1, want 18 us"
 # lo 10.5 us).
 set -- $(bounds bench/tight/checker_grid.pam Q=1)
 close "$1" 12e-6 || die "checkerboard at Q = 1 lo $1, want 12 us"
+# A red/black torus whose red halos outlast the black cells' compute, Q = 8 (bench/tight/
+# checker_late.pam): a red cell computes 4us and packs 4 .. 6 on its nic (the black halos to it
+# leave at 8 + 2 = 10us at the earliest: nothing is there before it), so its halos reach the black
+# nics above and to the left at 6us exactly, and each black nic serves two of them 6 .. 8 .. 10;
+# the black cell's own pack arrives at 8, behind them (FCFS), and runs 10 .. 12; its halos reach
+# the red nics at 12 and a red nic that gets two ends at 16: lo = est = 16 us, the simulated time
+# (docs/reduction.md, "requests known ahead"; before: 14 us, the heads alone). Q = 3: the cell next
+# to the wrap, (0, 0), gets two late halos: 16 us too.
+for q in 8 3; do
+  set -- $(bounds bench/tight/checker_late.pam Q=$q)
+  close "$1" 16e-6 || die "checkerboard, halos late, Q = $q: lo $1, want 16 us"
+  close "$2" 16e-6 || die "checkerboard, halos late, Q = $q: est $2, want 16 us"
+done
+# The same at Q = 2000 (4 * 10^6 cells): the largest compute, max over i and j of
+# (1 + (i + j) % 2) * 4us, is 8us in closed form (a body periodic in the index), not an enclosure
+# of the walk beyond 10^6 cells, [4us, 12us]: lo = est = 16 us (before: lo 14 us, est 16 us the
+# middle of [14 us, 18 us]; the rule above alone: est 17 us, the middle of [16 us, 18 us]).
+big=$(mktemp /tmp/tight_idioms.XXXXXX.pam) || die "mktemp"
+sed 's/in 1 \.\. 1000;/in 1 .. 100000;/' bench/tight/checker_late.pam > "$big"
+set -- $(bounds "$big" Q=2000)
+rm -f "$big"
+close "$1" 16e-6 || die "checkerboard at Q = 2000: lo $1, want 16 us"
+close "$2" 16e-6 || die "checkerboard at Q = 2000: est $2, want 16 us"
 # Jobs of (p + 1) * 200ns submitted at once to fcfs(4), P = 7, each then waits 4 * 200ns: FCFS in
 # index order deals them round robin (1 + 5, 2 + 6, 3 + 7, 4 units), the last ends at 10 units:
 # lo = 2 + 0.8 = 2.8 us, the simulated time ("requests in FCFS order"; before: 2.2 us, the load).

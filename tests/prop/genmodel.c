@@ -47,7 +47,7 @@ static int gen_new_node(GenState *g, GenKind kind) {
 }
 
 static GenDur gen_dur(GenState *g) {
-  GenDur d = {-1, 1, -1, -1, 0, 0};
+  GenDur d = {-1, 1, -1, -1, 0, 0, 0};
   int parts = 0;
   if (g->m->const_count > 0 && gen_below(g, 4) != 0) {
     d.c = gen_below(g, g->m->const_count);
@@ -220,6 +220,80 @@ static int gen_idiom_grid(GenState *g) {
   return outer;
 }
 
+/* A grid use of family res at member form (GEN_MEMBER_GRID) by the cells (i<outer>, i<outer + 1>),
+** its duration sometimes by the cell's colour. */
+static int gen_checker_use(GenState *g, int res, int outer, int form) {
+  GenModel *m = g->m;
+  int id = gen_new_node(g, GEN_USE);
+  GenNode *n = &m->nodes[id];
+  n->res = res;
+  n->member = GEN_MEMBER_GRID; n->member_var = outer; n->member_off = outer + 1; n->member_val = form;
+  n->dur = gen_dur(g);
+  if (gen_below(g, 3) == 0) { n->dur.var = outer; n->dur.var2 = outer + 2; n->dur.mod = 2; }
+  return id;
+}
+
+/* A red/black sweep on a 3 x 2 (or 2 x 2) grid: par (i = 0, 2) par (j = 0, 1) { delay by the
+** cell's colour (i + j) % 2; a use of the cell's own member; sends to the member below and to
+** the right at once } over one FCFS family, the own use sometimes after the sends or left out,
+** the sends sometimes one after the other; the par sometimes repeated, or beside another use of
+** the family (docs/reduction.md, "A member of a grid counted", requests known ahead). Returns -1
+** when the model has no FCFS family. */
+static int gen_idiom_checker(GenState *g) {
+  GenModel *m = g->m;
+  int res = -1;
+  for (int k = 0; k < m->res_count && res < 0; k++)
+    if (m->res[k].family && !m->res[k].ps_tenths && k > g->held_max) res = k;   /* not held around */
+  if (res < 0 || g->nvars + 2 > GEN_MAX_DEPTH) return -1;
+  /* few servers, most often no hand-off: the nics of the idiom, where requests queue */
+  if (m->res[res].servers > 2) m->res[res].servers = 1 + gen_below(g, 2);
+  if (gen_below(g, 4)) m->res[res].handoff_ns = 0;
+  int outer = gen_new_node(g, GEN_PAR), inner = gen_new_node(g, GEN_PAR);
+  int ov = g->nvars;
+  m->nodes[outer].var = ov; m->nodes[outer].lo = 0; m->nodes[outer].hi = 1 + gen_below(g, 2);
+  g->scope_hi[g->nvars++] = m->nodes[outer].hi;
+  m->nodes[inner].var = ov + 1; m->nodes[inner].lo = 0; m->nodes[inner].hi = 1;
+  g->scope_hi[g->nvars++] = 1;
+  int colour = gen_new_node(g, GEN_DELAY);
+  m->nodes[colour].dur = gen_dur(g);
+  m->nodes[colour].dur.var = ov; m->nodes[colour].dur.var2 = ov + 2; m->nodes[colour].dur.mod = 2;
+  if (m->const_count > 0 && gen_below(g, 2)) m->nodes[colour].dur.ci = gen_below(g, m->const_count);
+  int sends = gen_new_node(g, gen_below(g, 4) ? GEN_PARALLEL : GEN_BLOCK);
+  m->nodes[sends].kids[0] = gen_checker_use(g, res, ov, 1);
+  m->nodes[sends].kids[1] = gen_checker_use(g, res, ov, 2);
+  m->nodes[sends].nkids = 2;
+  int body = gen_new_node(g, GEN_BLOCK), own = gen_below(g, 5);
+  m->nodes[body].kids[0] = colour;
+  m->nodes[body].nkids = 1;
+  if (own != 0) {   /* the cell's own use: before the sends (most often) or after */
+    int use = gen_checker_use(g, res, ov, 0);
+    m->nodes[body].kids[m->nodes[body].nkids++] = own == 1 ? sends : use;
+    m->nodes[body].kids[m->nodes[body].nkids++] = own == 1 ? use : sends;
+  } else {
+    m->nodes[body].kids[m->nodes[body].nkids++] = sends;
+  }
+  g->nvars -= 2;
+  m->nodes[inner].kids[0] = body;
+  m->nodes[outer].kids[0] = inner;
+  int how = gen_below(g, 6);
+  if (how == 0) {   /* repeated: the par runs once at a time */
+    int rep = gen_new_node(g, GEN_REPEAT);
+    m->nodes[rep].hi = 2;
+    m->nodes[rep].kids[0] = outer;
+    return rep;
+  }
+  if (how == 1) {   /* beside another use of the family: the rule must not apply */
+    int other = gen_new_node(g, GEN_USE);
+    m->nodes[other].res = res;
+    m->nodes[other].member = GEN_MEMBER_CONST; m->nodes[other].member_val = gen_below(g, 4);
+    m->nodes[other].dur = gen_dur(g);
+    int fork = gen_new_node(g, GEN_PARALLEL);
+    m->nodes[fork].kids[0] = other; m->nodes[fork].kids[1] = outer; m->nodes[fork].nkids = 2;
+    return fork;
+  }
+  return outer;
+}
+
 /* A step of gen_idiom_fork: an idiom step whose member stays in the family for an index up to
 ** GEN_FAMILY_SIZE - 1 (the piecewise forms p + 1 and 3 - p leave it there), on the full ring
 ** `(i + c) % GEN_FAMILY_SIZE` when ring is set. */
@@ -301,7 +375,7 @@ static int gen_send(GenState *g, int res, GenMember member, int par_var, int mem
   int id = gen_new_node(g, GEN_USE);
   GenNode *n = &g->m->nodes[id];
   n->res = res; n->member = member; n->member_var = par_var; n->member_off = member_off;
-  if (gen_below(g, 3)) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0}; n->dur = d; }
+  if (gen_below(g, 3)) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0, 0}; n->dur = d; }
   else n->dur = gen_dur(g);
   return id;
 }
@@ -414,11 +488,11 @@ static int gen_ps_request(GenState *g, int res, int par_var) {
     n->member_val = how == 2 ? gen_below(g, GEN_FAMILY_SIZE) : 0;
   }
   int how = gen_below(g, 5);
-  if (how <= 2) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0}; n->dur = d; }
+  if (how <= 2) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0, 0}; n->dur = d; }
   else if (how == 3) n->dur = gen_dur(g);
   else {   /* (i % K) * t + c: uneven work that repeats every K branches */
     GenDur d = {-1, 1, par_var, g->m->const_count > 0 && gen_below(g, 2) ? gen_below(g, g->m->const_count) : -1,
-                gen_below(g, 3), 2 + gen_below(g, 2)};
+                gen_below(g, 3), 2 + gen_below(g, 2), 0};
     n->dur = d;
   }
   return id;
@@ -740,6 +814,10 @@ static int gen_idiom(GenState *g) {
     if (a2a >= 0) return a2a;
   }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
+  if (gen_below(g, 4) == 0) {
+    int checker = gen_idiom_checker(g);
+    if (checker >= 0) return checker;
+  }
   if (gen_below(g, 6) == 0) return gen_idiom_dealt(g);
   if (gen_below(g, 6) == 0) return gen_idiom_rounds(g);
   if (gen_below(g, 6) == 0) {
@@ -935,7 +1013,8 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
   }
   if (d->var >= 0) {
     if (parts++) gen_put(b, " + ");
-    if (d->mod > 0) gen_put(b, "(i%d %% %d)", d->var, d->mod);
+    if (d->mod > 0 && d->var2 > 0) gen_put(b, "((i%d + i%d) %% %d)", d->var, d->var2 - 1, d->mod);
+    else if (d->mod > 0) gen_put(b, "(i%d %% %d)", d->var, d->mod);
     else gen_put(b, "i%d", d->var);
     if (d->ci >= 0) gen_put(b, " * t%d", d->ci);
     else gen_put(b, " * 1us");

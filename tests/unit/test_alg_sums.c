@@ -234,7 +234,8 @@ static void test_no_closed_form_and_close(void **state) {
   AlgSymbol *i = alg_index_new(ctx, "i", one, n);
   AlgExpr *iv = check_sym(c, i);
   AlgExpr *roots = alg_sum(ctx, i, one, n, alg_func(ctx, ALG_SQRT, iv));           /* no closed form */
-  AlgExpr *wave = alg_max_over(ctx, i, one, n, alg_mul(ctx, x, alg_mod(ctx, iv, alg_num_int(ctx, 3))));
+  /* (i * i) % 3 repeats every 3 indices, but the periodic closed form reads remainders of i only */
+  AlgExpr *wave = alg_max_over(ctx, i, one, n, alg_mul(ctx, x, alg_mod(ctx, alg_mul(ctx, iv, iv), alg_num_int(ctx, 3))));
   AlgExpr *both = alg_add(ctx, roots, alg_sum(ctx, i, one, n, iv));                  /* closed + open */
   assert_true(alg_kind(roots) == ALG_SUM);
   assert_true(alg_kind(wave) == ALG_MAXOVER);
@@ -252,7 +253,7 @@ static void test_no_closed_form_and_close(void **state) {
     double sum_roots = 0, max_wave = -INFINITY;
     for (long k = 1; k <= N; k++) {
       sum_roots += sqrt((double)k);
-      if (xv * (double)(k % 3) > max_wave) max_wave = xv * (double)(k % 3);
+      if (xv * (double)(k * k % 3) > max_wave) max_wave = xv * (double)(k * k % 3);
     }
     set(env, c->N, (double)N);
     set(env, c->x, xv);
@@ -273,6 +274,48 @@ static void test_no_closed_form_and_close(void **state) {
   for (long k = 1; k <= 100; k++) exact += sqrt((double)k);
   AlgInterval v = alg_eval_tree(ctx, roots, env);
   assert_true(v.lo <= exact && exact <= v.hi);
+  free(env);
+}
+
+/* max and min of a body that reads the index only through remainders by small numbers are
+   closed: over the first period of the range (t * ((i + r) % 2 + 1), the colour of a cell of a
+   checkerboard; (2 i + 1) % 3 with (i + 2) % 2, period 6), each value checked against a loop. */
+static void test_periodic_extremum(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *one = alg_num_int(ctx, 1), *zero = alg_num_int(ctx, 0), *n = check_sym(c, c->N), *x = check_sym(c, c->x);
+  AlgSymbol *i = alg_index_new(ctx, "i", zero, alg_sub(ctx, n, one));
+  AlgSymbol *r = alg_index_new(ctx, "r", zero, alg_sub(ctx, n, one));
+  AlgExpr *iv = check_sym(c, i), *rv = check_sym(c, r);
+  AlgExpr *colour = alg_mul(ctx, x, alg_add(ctx, alg_mod(ctx, alg_add(ctx, iv, rv), alg_num_int(ctx, 2)), one));
+  AlgExpr *inner = alg_max_over(ctx, i, zero, alg_sub(ctx, n, one), colour);
+  AlgExpr *grid = alg_max_over(ctx, r, zero, alg_sub(ctx, n, one), inner);
+  AlgExpr *mixed_body = alg_add(ctx, alg_mod(ctx, alg_add(ctx, alg_mul(ctx, alg_num_int(ctx, 2), iv), one), alg_num_int(ctx, 3)),
+                                alg_mul(ctx, x, alg_mod(ctx, alg_add(ctx, iv, alg_num_int(ctx, 2)), alg_num_int(ctx, 2))));
+  AlgExpr *mixed_max = alg_max_over(ctx, i, one, n, mixed_body);
+  AlgExpr *mixed_min = alg_min_over(ctx, i, one, n, mixed_body);
+  AlgExpr *long_period = alg_max_over(ctx, i, one, n, alg_mod(ctx, iv, alg_num_int(ctx, 13)));
+  assert_false(has_bigop(grid));
+  assert_false(has_bigop(mixed_max));
+  assert_false(has_bigop(mixed_min));
+  assert_true(has_bigop(long_period));   /* a period beyond SUMS_MAX_PERIOD: left open */
+  AlgInterval *env = env_new(c);
+  for (long N = 1; N <= 14; N++) {
+    double xv = check_uniform(&c->rng, -2, 2);
+    double most = -INFINITY, mx = -INFINITY, mn = INFINITY;
+    for (long a = 0; a < N; a++)
+      for (long b = 0; b < N; b++) most = fmax(most, xv * (double)((a + b) % 2 + 1));
+    for (long k = 1; k <= N; k++) {
+      double v = (double)((2 * k + 1) % 3) + xv * (double)((k + 2) % 2);
+      mx = fmax(mx, v);
+      mn = fmin(mn, v);
+    }
+    set(env, c->N, (double)N);
+    set(env, c->x, xv);
+    assert_value(c, grid, env, most);
+    assert_value(c, mixed_max, env, mx);
+    assert_value(c, mixed_min, env, mn);
+  }
   free(env);
 }
 
@@ -570,6 +613,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_empty_ranges, setup, teardown),
     cmocka_unit_test_setup_teardown(test_monotone_extrema, setup, teardown),
     cmocka_unit_test_setup_teardown(test_no_closed_form_and_close, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_periodic_extremum, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_random, setup, teardown),
     cmocka_unit_test_setup_teardown(test_examples_section_3, setup, teardown),
     cmocka_unit_test_setup_teardown(test_examples_section_1_numbers, setup, teardown),
