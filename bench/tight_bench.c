@@ -253,6 +253,8 @@ static const IdiomModel idioms[] = {
   {"checker_grid.pam", "Q", "red/black torus, compute (1 + (i + j) % 2) t, pack, two halos at once"},
   {"checker_late.pam", "Q", "the same, red halos reach black nics before their packs (FCFS order)"},
   {"pool_unequal.pam", "P", "P jobs of (p + 1) units at once on fcfs(4), in index order"},
+  {"remainder_expr.pam", "P", "N = 30 tasks dealt floor(N / P) + (w < N % P ? 1 : 0) on fcfs(4) cores"},
+  {"block_pool.pam", "P", "N = 30 tasks in blocks of ceil(N / P) on fcfs(4) cores, the last short"},
   {"threads_lock.pam", "T", "T threads on fcfs(2) cores, K rounds of work then hold (mutex)"},
   {"lock_handoff.pam", "T", "T threads on 8 cores, a lock with handoff(1us), work after it"},
   {"lock_ps.pam", "T", "T threads on ps(4) cores, then hold (log_lock) use(cores, t)"},

@@ -17,6 +17,12 @@ exact() {
   close "$7" "$3" || die "$4 hi $7, want $3 s"
 }
 
+# lo_is MODEL NAME=VALUE T WHAT: lo = T (s)
+lo_is() {
+  set -- "$1" "$2" "$3" "$4" $(bounds "$1" "$2")
+  close "$5" "$3" || die "$4 lo $5, want $3 s"
+}
+
 for model in bench/tight/*.pam; do
   param=$(sed -n 's/^param \([A-Za-z_]*\).*/\1/p' "$model" | head -1)
   least=$(sed -n 's/^param [A-Za-z_]* = [0-9]* in \([0-9]*\) \.\..*/\1/p' "$model" | head -1)
@@ -255,6 +261,26 @@ exact bench/tight/master_queue.pam P=24 252.5e-6 "master queue in rounds, P = 24
 # depends on the branch"; before: 150 us).
 set -- $(bounds bench/tight/master_remainder.pam P=64)
 close "$1" 162e-6 || die "master with remainders lo $1, want 162 us"
+# The same with P left free in the reduction (a sweep): the count of fetches, the sum over w of
+# floor(N / (P - 1)) + (w <= N % (P - 1) ? 1 : 0), closes to N = 300 (the comparison inside the
+# repeat's guard split the range), so the rule keeps its term: 162 us at P = 64 and 100 (before:
+# 150 us, the master's load).
+for row in $("$PAMC" predict bench/tight/master_remainder.pam -D P=64,100 --format csv -q | sed -n '2,3p' | cut -d, -f2); do
+  close "$row" 162e-6 || die "master with remainders, P swept: lo $row, want 162 us"
+done
+# Remainders on shared cores, the larger requests first, FCFS in index order (docs/reduction.md,
+# "sizes in two runs"). N = 10 tasks over 8 workers on 4 cores: sizes 2, 2, 1, 1 start at 0; the
+# 1-unit tasks 5 and 6 at 1 (where 3 and 4 end), 7 and 8 at 2: 3 us (before: 2.5 us, the load).
+# N = 17: 3, 2, 2, 2 at 0; three 2s at 2, the last at 3 (where the 3 ends): 5 us (before: 4.25 us).
+lo_is bench/tight/remainder_cores.pam N=10 3e-6 "remainder on cores, N = 10:"
+lo_is bench/tight/remainder_cores.pam N=17 5e-6 "remainder on cores, N = 17:"
+# The same written in the duration, N = 30 over P = 7 after a 2us start-up, then a 0.5us report:
+# sizes 5, 5, 4, 4 start at 2us; two 4s at 6 (where the 4s end), the last 4 at 7 (where a 5
+# ends): 11 + 0.5 = 11.5 us (before: 10.5 us).
+lo_is bench/tight/remainder_expr.pam P=7 11.5e-6 "remainders in the duration, P = 7:"
+# Blocks of ceil(30 / 7) = 5 tasks over 7 workers on 4 cores: six blocks of 5 and an empty one;
+# four at 0, two at 5: 10 us (before: 7.5 us, the load; the short block is read as the second run).
+exact bench/tight/block_pool.pam P=7 10e-6 "blocks on cores, P = 7"
 # A red/black torus, Q = 8: red cells compute 6us, pack 3us on their nic (6 .. 9), and send 1.5us
 # halos to black nics (done by 12); black cells compute 12us, pack 12 .. 15 and send to the red
 # nics below and to the right: each red nic gets its two halos at 15 and serves them one after

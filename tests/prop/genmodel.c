@@ -47,7 +47,7 @@ static int gen_new_node(GenState *g, GenKind kind) {
 }
 
 static GenDur gen_dur(GenState *g) {
-  GenDur d = {-1, 1, -1, -1, 0, 0, 0};
+  GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 0, .mod = 0};
   int parts = 0;
   if (g->m->const_count > 0 && gen_below(g, 4) != 0) {
     d.c = gen_below(g, g->m->const_count);
@@ -375,7 +375,7 @@ static int gen_send(GenState *g, int res, GenMember member, int par_var, int mem
   int id = gen_new_node(g, GEN_USE);
   GenNode *n = &g->m->nodes[id];
   n->res = res; n->member = member; n->member_var = par_var; n->member_off = member_off;
-  if (gen_below(g, 3)) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0, 0}; n->dur = d; }
+  if (gen_below(g, 3)) { GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 1 + gen_below(g, 3), .mod = 0}; n->dur = d; }
   else n->dur = gen_dur(g);
   return id;
 }
@@ -488,11 +488,10 @@ static int gen_ps_request(GenState *g, int res, int par_var) {
     n->member_val = how == 2 ? gen_below(g, GEN_FAMILY_SIZE) : 0;
   }
   int how = gen_below(g, 5);
-  if (how <= 2) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0, 0}; n->dur = d; }
+  if (how <= 2) { GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 1 + gen_below(g, 3), .mod = 0}; n->dur = d; }
   else if (how == 3) n->dur = gen_dur(g);
   else {   /* (i % K) * t + c: uneven work that repeats every K branches */
-    GenDur d = {-1, 1, par_var, g->m->const_count > 0 && gen_below(g, 2) ? gen_below(g, g->m->const_count) : -1,
-                gen_below(g, 3), 2 + gen_below(g, 2), 0};
+    GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = g->m->const_count > 0 && gen_below(g, 2) ? gen_below(g, g->m->const_count) : -1, .lit_us = gen_below(g, 3), .mod = 2 + gen_below(g, 2)};
     n->dur = d;
   }
   return id;
@@ -693,10 +692,13 @@ static int gen_idiom_dealt(GenState *g) { return gen_par_repeat(g, 1); }
 ** 0 s), and an optional step after; the workers come back to the stages staggered. */
 static int gen_idiom_rounds(GenState *g) { return gen_par_repeat(g, 0); }
 
-/* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order"):
-** par (i = 0, P - 1) { a delay sometimes, (i % K) t0 sometimes (waves); use(pool, d(i)); a step
-** sometimes } on a plain FCFS resource, d often growing with i; sometimes beside another use of the pool (`||`: the rule must
-** not read it) or after one. -1 when the model has no plain FCFS resource free of the holds. */
+/* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order"
+** and "sizes in two runs"): par (i = 0, P - 1) { a delay sometimes; use(pool, d(i)); a step
+** sometimes } on a plain FCFS resource, d often growing with i, or a share of S tasks dealt with
+** remainders (the first S % P one more, or the last ones) or in blocks with a short last one,
+** or `if (i < c) use(pool, d1) else use(pool, d2)` (two runs of sizes, in either order);
+** sometimes beside another use of the pool (`||`: the rules must not read it) or after one. -1
+** when the model has no plain FCFS resource free of the holds. */
 static int gen_idiom_pool(GenState *g) {
   GenModel *m = g->m;
   int res = -1;
@@ -707,14 +709,29 @@ static int gen_idiom_pool(GenState *g) {
   int use = gen_new_node(g, GEN_USE);
   m->nodes[use].res = res;
   m->nodes[use].dur = gen_dur(g);
-  if (gen_below(g, 3)) { m->nodes[use].dur.var = par_var; m->nodes[use].dur.ci = -1; }
+  int shape = gen_below(g, 6);   /* 0, 1: growing; 2, 3: a share of S tasks; 4: if; 5: as drawn */
+  if (shape < 2) { m->nodes[use].dur.var = par_var; m->nodes[use].dur.ci = -1; }
+  if (shape == 2 || shape == 3) {
+    GenDur *d = &m->nodes[use].dur;
+    d->share = 1 + gen_below(g, 3); d->share_var = par_var; d->share_n = gen_below(g, 3 * GEN_MAX_BOUND);
+  }
+  int job = use;
+  if (shape == 4) {   /* two runs of sizes: i < c one size, the others another */
+    job = gen_new_node(g, GEN_IF);
+    GenNode *n = &m->nodes[job];
+    n->cond = GEN_COND_LT; n->cond_var = par_var; n->cond_val = gen_below(g, m->param_default + 1);
+    int other = gen_new_node(g, GEN_USE);
+    m->nodes[other].res = res;
+    m->nodes[other].dur = gen_dur(g);
+    m->nodes[job].kids[0] = use; m->nodes[job].kids[1] = other;
+  }
   int body = gen_new_node(g, GEN_BLOCK), count = 0;
   if (gen_below(g, 2)) {
     int delay = gen_delay(g);   /* sometimes the jobs arrive in classes: a gather in waves */
     if (gen_below(g, 2)) gen_stagger(g, &m->nodes[delay].dur, par_var);
     m->nodes[body].kids[count++] = delay;
   }
-  m->nodes[body].kids[count++] = use;
+  m->nodes[body].kids[count++] = job;
   if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
   m->nodes[body].nkids = count;
   g->nvars--;
@@ -770,7 +787,7 @@ static int gen_idiom_a2a(GenState *g) {
     m->nodes[step].kids[first] = send; m->nodes[step].kids[1 - first] = other; m->nodes[step].nkids = 2;
   } else if (how == 3) {   /* a delay by the branch first: (i % 2) * 1us or i * t */
     int wait = gen_new_node(g, GEN_DELAY);
-    GenDur d = {-1, 1, par_var, -1, 0, gen_below(g, 2) ? 2 : 0};
+    GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = -1, .lit_us = 0, .mod = gen_below(g, 2) ? 2 : 0};
     if (m->const_count > 0 && gen_below(g, 2)) d.ci = gen_below(g, m->const_count);
     m->nodes[wait].dur = d;
     step = gen_new_node(g, GEN_BLOCK);
@@ -789,7 +806,7 @@ static int gen_idiom_a2a(GenState *g) {
       n->kids[0] = late;
       late = cond;
     } else {
-      GenDur d = {-1, 1, par_var, -1, 0, 0};
+      GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = -1, .lit_us = 0, .mod = 0};
       m->nodes[late].dur = d;
     }
     body = gen_new_node(g, GEN_BLOCK);
@@ -1006,6 +1023,7 @@ static void gen_put(GenBuf *b, const char *format, ...) {
 
 static void gen_put_dur(GenBuf *b, const GenDur *d) {
   int parts = 0;
+  if (d->share) gen_put(b, "(");
   if (d->c >= 0) {
     if (d->coef_c == 1) gen_put(b, "t%d", d->c);
     else gen_put(b, "%d * t%d", d->coef_c, d->c);
@@ -1023,6 +1041,12 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
     if (parts++) gen_put(b, " + ");
     gen_put(b, "%dus", d->lit_us);
   }
+  if (d->share == 1)
+    gen_put(b, ") * (floor(%d / P) + (i%d < %d %% P ? 1 : 0))", d->share_n, d->share_var, d->share_n);
+  else if (d->share == 2)
+    gen_put(b, ") * (floor(%d / P) + (i%d >= P - %d %% P ? 1 : 0))", d->share_n, d->share_var, d->share_n);
+  else if (d->share == 3)
+    gen_put(b, ") * max(0, min(2, %d - 2 * i%d))", d->share_n, d->share_var);
 }
 
 /* The member of a use or hold of a family: [i0], [2], [(i1 + 1) % 3], ... */
