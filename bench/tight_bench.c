@@ -251,6 +251,10 @@ static const IdiomModel idioms[] = {
   {"lock_handoff.pam", "T", "T threads on 8 cores, a lock with handoff(1us), work after it"},
   {"lock_ps.pam", "T", "T threads on ps(4) cores, then hold (log_lock) use(cores, t)"},
   {"lock_log.pam", "T", "T threads on 4 cores, a log record written to a disk under its lock"},
+  {"lock_rounds.pam", "T", "T threads on fcfs(16) cores, K rounds of work then a mutex with handoff"},
+  {"lock_pair.pam", "T", "T threads on 4 cores, hold (a) then hold (b), both computing on the cores"},
+  {"lock_pair_work.pam", "T", "T threads on 8 cores, lock a, more work, lock b, work"},
+  {"lock_ps_rounds.pam", "T", "T threads on ps(2) cores, K rounds of work then hold (mutex)"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};
