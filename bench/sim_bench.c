@@ -44,7 +44,7 @@ static int run_case(const BenchCase *bc, double scale) {
   int status = 1;
   if (program_load_string(&prog, &diags, "bench.pam", text, NULL) == PROGRAM_OK &&
       check_program(&prog) == 0 && program_entry(&prog)) {
-    SimOptions opts = {SIM_SCENARIO_MID, 1, 1, NULL, NULL, 0};
+    SimOptions opts = {SIM_SCENARIO_MID, 1, 1, NULL, NULL, 0, 0};
     SimReport report;
     SimError err;
     if (sim_simulate(program_entry(&prog), &opts, &report, &err) == 0) {

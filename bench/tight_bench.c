@@ -111,7 +111,7 @@ typedef enum SimOutcome { SIM_DONE, SIM_STOPPED, SIM_FAILED } SimOutcome;
 /* One simulation of prog's entry under scenario: the makespan and the wall time. */
 static SimOutcome simulate(Program *prog, SimScenario scenario, double *makespan, double *wall,
                            char *why, size_t why_size) {
-  SimOptions opts = {scenario, 1, 1, NULL, NULL, BENCH_SIM_SECONDS};
+  SimOptions opts = {scenario, 1, 1, NULL, NULL, BENCH_SIM_SECONDS, 0};
   SimReport report;
   SimError err;
   double start = now();
@@ -290,7 +290,7 @@ static int idiom_row(const IdiomModel *model, const char *value, IdiomTally *tal
     diag_free(&diags);
     return -1;
   }
-  SimOptions opts = {SIM_SCENARIO_MID, 1, 1, NULL, NULL, IDIOM_SIM_SECONDS};
+  SimOptions opts = {SIM_SCENARIO_MID, 1, 1, NULL, NULL, IDIOM_SIM_SECONDS, 0};
   SimReport report;
   SimError err;
   int status = sim_simulate(program_entry(&prog), &opts, &report, &err);

@@ -3,7 +3,7 @@
 # values of --format, --scenario and --color, and files (.pam models, .mach machine files).
 _pamc() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local commands="check reduce predict simulate calibrate gen help"
+  local commands="check reduce predict simulate calibrate gen extract fit help"
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=($(compgen -W "$commands --help --version -V" -- "$cur"))
     return
@@ -20,7 +20,7 @@ _pamc() {
         *) COMPREPLY=($(compgen -W "table csv json" -- "$cur")) ;;
       esac
       return ;;
-    --scenario) COMPREPLY=($(compgen -W "lo mid hi random" -- "$cur")); return ;;
+    --scenario) COMPREPLY=($(compgen -W "lo mid hi random typ" -- "$cur")); return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     -m) COMPREPLY=($(compgen -f -X '!*.mach' -- "$cur") $(compgen -d -- "$cur")); return ;;
     -l) COMPREPLY=($(compgen -f -X '!*.pam' -- "$cur") $(compgen -d -- "$cur")); return ;;
@@ -37,6 +37,9 @@ _pamc() {
   fi
   case $cmd in
     gen) COMPREPLY=($(compgen -f -X '!*.spec' -- "$cur") $(compgen -d -- "$cur")) ;;
+    extract) COMPREPLY=($(compgen -f -X '!*.c' -- "$cur") $(compgen -f -X '!*.json' -- "$cur")
+                        $(compgen -d -- "$cur")) ;;
+    fit) COMPREPLY=($(compgen -f -- "$cur")) ;;
     calibrate) ;;
     *) COMPREPLY=($(compgen -f -X '!*.pam' -- "$cur") $(compgen -f -X '!*.mach' -- "$cur")
                  $(compgen -d -- "$cur")) ;;

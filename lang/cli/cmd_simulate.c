@@ -22,7 +22,7 @@
 static const char usage[] =
   "usage: pamc simulate FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
   "                     [--scenario lo|mid|hi|random|typ] [--runs K] [--seed S]\n"
-  "                     [--format table|csv|json] [-o OUT] [--max-events N]\n"
+  "                     [--format table|csv|json] [-o OUT] [--max-events N] [--max-memory SIZE]\n"
   "\n"
   "Runs the reference discrete-event simulation of the entry process (docs/language.md §6) and\n"
   "prints its time (time_min, time_mean, time_max over the runs) and, per resource, the\n"
@@ -42,6 +42,9 @@ static const char usage[] =
   "  --max-events N   refuse a simulation estimated (from the model's loop counts, before it\n"
   "                   runs) to take more than N events over all runs (default 1e9); on a\n"
   "                   terminal, a long run's progress lines give the part done and an ETA\n"
+  "  --max-memory SIZE  stop a run whose memory passes SIZE bytes (suffix k, M or G: 500M, 4G),\n"
+  "                   with an error at the par whose branches took it (default: the memory the\n"
+  "                   machine has available when the run starts; about 1 kB per branch alive)\n"
   "  --format F       table (default; times with units), csv or json (seconds)\n"
   "  -o OUT           write the results to OUT (whole or not at all) instead of stdout\n"
   "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
@@ -66,6 +69,18 @@ typedef enum Format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } Format;
 static int usage_error(const char *message, const char *what) {
   fprintf(stderr, "pamc simulate: %s %s (see pamc simulate --help)\n", message, what);
   return EXIT_USAGE;
+}
+
+/* SIZE of --max-memory: a positive number of bytes, with an optional suffix k, M or G (10^3, 10^6,
+** 10^9). 1 and *bytes, or 0 when text is not one. */
+static int parse_size(const char *text, double *bytes) {
+  char *end;
+  double v = text && *text ? strtod(text, &end) : -1;
+  if (!text || !*text || end == text) return 0;
+  double unit = !*end ? 1 : !strcmp(end, "k") ? 1e3 : !strcmp(end, "M") ? 1e6 : !strcmp(end, "G") ? 1e9 : -1;
+  if (unit < 0 || !(v > 0) || !isfinite(v * unit)) return 0;
+  *bytes = v * unit;
+  return 1;
 }
 
 static int parse_count(const char *text, unsigned long long limit, unsigned long long *out) {
@@ -228,20 +243,22 @@ static int simulate_file(const char *path, const CliOptions *opts, const SimOpti
 
 int cmd_simulate(int argc, char **argv) {
   const char *scenario_text = NULL, *runs_text = NULL, *seed_text = NULL, *max_text = NULL;
+  const char *memory_text = NULL;
   const CliExtra extras[] = {
     {"--scenario", 1, &scenario_text, NULL},
     {"--runs", 1, &runs_text, NULL},
     {"--seed", 1, &seed_text, NULL},
     {"--max-events", 1, &max_text, NULL},
+    {"--max-memory", 1, &memory_text, NULL},
   };
-  const CliSpec spec = {"simulate", usage, extras, 4, 1, 1, 1};
+  const CliSpec spec = {"simulate", usage, extras, 5, 1, 1, 1};
   CliOptions opts;
   int status = cli_parse(&opts, &spec, argc, argv);
   if (status != EXIT_OK || opts.help) {
     cli_free(&opts);
     return status;
   }
-  SimOptions sim = {SIM_SCENARIO_MID, 1, 1, progress_line, NULL, 0};
+  SimOptions sim = {SIM_SCENARIO_MID, 1, 1, progress_line, NULL, 0, 0};
   Format format = FORMAT_TABLE;
   unsigned long long value;
   if (scenario_text) {
@@ -263,6 +280,8 @@ int cmd_simulate(int argc, char **argv) {
     if (!*max_text || *end || !(max_events >= 1))
       status = usage_error("--max-events wants a count of at least 1 (1e9, 5000000), not", max_text);
   }
+  if (status == EXIT_OK && memory_text && !parse_size(memory_text, &sim.memory_limit))
+    status = usage_error("--max-memory wants a positive size in bytes (500M, 4G, 1e9), not", memory_text);
   if (status == EXIT_OK && seed_text) {
     if (!parse_count(seed_text, UINT64_MAX, &value))
       status = usage_error("--seed wants a non-negative integer, not", seed_text);

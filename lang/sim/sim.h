@@ -45,6 +45,9 @@ typedef struct SimOptions {
   SimProgressFn progress_fn;/* called every SIM_PROGRESS_SECONDS of a long run; may be NULL */
   void *progress_ctx;       /* passed to progress_fn */
   double wall_limit;        /* > 0: a run that lasts longer (wall-clock s) stops with an error */
+  double memory_limit;      /* > 0: a run whose resident memory passes this many bytes stops with an
+                               error at the par that forks; 0: the memory the machine has available
+                               when the run starts; < 0: no limit */
 } SimOptions;
 
 /* One resource (a family aggregated over its members), averaged over the runs. */

@@ -24,6 +24,8 @@
 
 /* Events between two looks at the wall clock (for progress reports): a look costs ~20 ns. */
 #define ENGINE_CLOCK_EVERY 65536
+/* Threads allocated between two looks at the run's resident memory (a look costs a few us). */
+#define ENGINE_MEMORY_EVERY 4096
 /* A family's member table starts with this many slots and doubles at half full. */
 #define ENGINE_MEMBERS_START 16
 
@@ -200,6 +202,30 @@ static int eval_duration(Engine *e, SimThread *t, const SimExpr *x, double *out)
 
 static void thread_run(Engine *e, SimThread *t);
 
+/* bytes as "%.1f MB" below a GB, else "%.2f GB", in buf. */
+static const char *memory_text(double bytes, char *buf, size_t size) {
+  if (bytes < 1e9) snprintf(buf, size, "%.1f MB", bytes / 1e6);
+  else snprintf(buf, size, "%.2f GB", bytes / 1e9);
+  return buf;
+}
+
+/* After a fork of par or || statement s: once every ENGINE_MEMORY_EVERY threads allocated, the
+** run's resident memory against its limit. 0, or -1 (and the run failed) when it is past. */
+static int memory_check(Engine *e, const SimStmt *s) {
+  if (e->memory_limit <= 0 || e->thread_count < e->next_memory_look) return 0;
+  e->next_memory_look = e->thread_count + ENGINE_MEMORY_EVERY;
+  double resident = sim_memory_resident();
+  if (resident <= e->memory_limit) return 0;
+  char used[32], limit[32];
+  e->failed = 1;
+  return sim_fail(e->err, s->src->loc, "the branches started here take more memory than the "
+                  "simulation may use: %s with %lld branches alive at once, past the limit of %s "
+                  "(the memory available when the run started, or --max-memory); give smaller params "
+                  "with -D, or predict instead (pamc predict does not run the branches)",
+                  memory_text(resident, used, sizeof used), (long long)e->thread_count,
+                  memory_text(e->memory_limit, limit, sizeof limit));
+}
+
 /* Starts a child of t that runs body with a copy of t's current value block (index value
 ** stored at slot when slot >= 0), and runs it until it blocks. */
 static void fork_child(Engine *e, SimThread *t, const SimStmt *body, int64_t branch, int slot,
@@ -315,6 +341,7 @@ static Step enter(Engine *e, SimThread *t, const SimStmt *s) {
       for (int64_t i = lo; i <= hi && !e->failed; i++) {
         if (s->kind == SS_PAR) fork_child(e, t, s->body, i - lo, s->slot, (double)i);
         else fork_child(e, t, s->items[i], i, -1, 0);
+        if (!e->failed) memory_check(e, s);
       }
       if (e->failed) return STEP_ERROR;
       return --t->join_left == 0 ? STEP_DONE : STEP_BLOCKED;
@@ -521,6 +548,12 @@ int sim_engine_run(SimProgram *program, SimRng *rng, const SimOptions *opts, int
   e.opts = opts;
   e.run_index = run_index;
   e.next_report = SIM_PROGRESS_SECONDS;
+  e.memory_limit = opts ? opts->memory_limit : 0;
+  if (e.memory_limit == 0) {   /* what the machine has available now, beside what the run has */
+    double available = sim_memory_available(), resident = sim_memory_resident();
+    e.memory_limit = available > 0 && resident > 0 ? resident + 0.9 * available : -1;
+  }
+  e.next_memory_look = ENGINE_MEMORY_EVERY;
   clock_gettime(CLOCK_MONOTONIC, &e.started);
   for (int i = 0; i < program->resource_count; i++) {
     SimRes *res = program->resources[i];

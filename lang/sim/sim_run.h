@@ -75,6 +75,8 @@ typedef struct Engine {
   int64_t ps_count;         /* members in ps_heap */
   int64_t ps_cap;           /* capacity of ps_heap */
   int failed;               /* an error stopped the run */
+  double memory_limit;      /* resident bytes the run may reach, <= 0: no limit (sim_memory.c) */
+  int64_t next_memory_look; /* thread_count at which the resident memory is looked at next */
   double makespan;          /* end of the entry process, -1 before */
   /* progress */
   const SimOptions *opts;   /* progress callback */
@@ -85,6 +87,13 @@ typedef struct Engine {
 
 /* Grows a malloc'd array to hold at least least items (doubling); aborts when memory is out. */
 void *sim_grow_array(void *items, int64_t *cap, size_t size, int64_t least);
+
+/* ------------------------------------------------------------------ memory (sim_memory.c) */
+
+/* Bytes of memory the machine has available now (MemAvailable), -1 when it cannot be told. */
+double sim_memory_available(void);
+/* Bytes of this process's resident memory, -1 when it cannot be told. */
+double sim_memory_resident(void);
 
 /* ------------------------------------------------------------------ events (sim_events.c) */
 

@@ -48,8 +48,10 @@ commands=$("$PAMC" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
 [ "$(echo "$commands" | wc -w)" -ge 6 ] || die "pamc --help lists no commands: $commands"
 for cmd in $commands; do
   help=$("$PAMC" "$cmd" --help) || die "$cmd --help failed"
-  uses_cli=$(grep -c 'cli_parse' "lang/cmd_$cmd.c")
-  own=$(options_in "lang/cmd_$cmd.c" | grep -vx -- '-h')
+  src=lang/cli/cmd_$cmd.c
+  [ -s "$src" ] || die "no $src: where do the $cmd command's options live?"
+  uses_cli=$(grep -c 'cli_parse' "$src")
+  own=$(options_in "$src" | grep -vx -- '-h')
   [ "$uses_cli" -gt 0 ] && own=$(echo "$own" | grep -vxF -- "$common")   # the common ones: below
   for opt in $own; do
     echo "$help" | grep -qE -- "(^|[][ ,|])$opt([] =,|]|\$)" || die "$cmd accepts $opt but --help does not say"
@@ -85,6 +87,10 @@ complete_words() {   # the completions of the command line "$@" (the last word b
 PATH="$(dirname "$PAMC"):$PATH"
 complete_words pamc pre | grep -qx predict || die "completion: pamc pre -> $(complete_words pamc pre)"
 complete_words pamc help si | grep -qx simulate || die "completion: pamc help si"
+for cmd in $("$PAMC" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do   # every command --help lists
+  complete_words pamc '' | grep -qx "$cmd" || die "completion: pamc '' lacks $cmd"
+done
+complete_words pamc simulate --max-m | grep -qx -- --max-memory || die "completion: simulate --max-m"
 got=$(complete_words pamc predict --pl)
 echo "$got" | grep -qx -- --plot && echo "$got" | grep -qx -- --plot-data || die "completion: predict --pl -> $got"
 [ "$(complete_words pamc reduce --format '' | sort | tr '\n' ' ')" = "c json latex text " ] \

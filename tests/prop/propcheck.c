@@ -121,7 +121,7 @@ static PropStatus prop_check_one(const char *name, const char *text, uint64_t se
   }
 #endif
   for (int s = 0; s < 5 && (out->status == PROP_OK || out->status == PROP_NO_REDUCE); s++) {
-    SimOptions opts = {prop_scenarios[s], seed, s == 3 ? PROP_RANDOM_RUNS : 1, NULL, NULL, 0};
+    SimOptions opts = {prop_scenarios[s], seed, s == 3 ? PROP_RANDOM_RUNS : 1, NULL, NULL, 0, 0};
     SimReport report;
     SimError err;
     if (sim_simulate(entry, &opts, &report, &err) != 0) {

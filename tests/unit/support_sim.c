@@ -22,7 +22,7 @@ void simtest_run(SimCase *c, const char *text, SimScenario scenario, int runs, u
   check_program(&c->prog);
   Decl *entry = program_entry(&c->prog);
   assert_non_null(entry);
-  SimOptions opts = {scenario, seed, runs, NULL, NULL, 0};
+  SimOptions opts = {scenario, seed, runs, NULL, NULL, 0, 0};
   c->status = sim_simulate(entry, &opts, &c->report, &c->err);
   if (c->status != 0) fprintf(stderr, "sim: %d:%d: %s\n", c->err.loc.line, c->err.loc.col, c->err.message);
 }
