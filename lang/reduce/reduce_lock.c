@@ -304,6 +304,20 @@ static AlgExpr *busy_lock(const LockWalk *w, const Stmt *iteration, AlgExpr *n, 
   return best;
 }
 
+/* The first step at or after from that is not a delay free of k (w->nsteps: none). */
+static int after_delays(const LockWalk *w, int from) {
+  while (from < w->nsteps && w->steps[from].kind == LOCK_DELAY && w->steps[from].same) from++;
+  return from;
+}
+
+/* The first step after the leading delays when it is a use free of k of a ps resource, else -1. */
+static int first_ps_use(const LockWalk *w) {
+  int s1 = after_delays(w, 0);
+  if (s1 == w->nsteps) return -1;
+  const LockStep *a = &w->steps[s1];
+  return a->kind == LOCK_USE && a->same && !is_fcfs(a->res) ? s1 : -1;
+}
+
 /* Rule (a stage after work shared on a ps resource; in any context): every branch runs delays
 ** only (free of k) before s1 = use(r1, t1) on ps(c1), so all n requests reach r1 at the same
 ** instant X; until the first of them ends, all n are present and each is served at rate at most
@@ -318,11 +332,9 @@ static AlgExpr *busy_lock(const LockWalk *w, const Stmt *iteration, AlgExpr *n, 
 static AlgExpr *ps_together(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  int s1 = 0;
-  while (s1 < w->nsteps && w->steps[s1].kind == LOCK_DELAY && w->steps[s1].same) s1++;
-  if (s1 == w->nsteps) return NULL;
+  int s1 = first_ps_use(w);
+  if (s1 < 0) return NULL;
   const LockStep *a = &w->steps[s1];
-  if (a->kind != LOCK_USE || !a->same || is_fcfs(a->res)) return NULL;
   AlgExpr *one = alg_num_int(g, 1);
   AlgExpr *first = alg_mul(g, alg_max(g, one, alg_div(g, n, reduce_mult(c, a->res))), a->t);
   AlgExpr *best = NULL;
@@ -372,10 +384,9 @@ static int delays_only(const LockWalk *w, int from, int to) {
 static AlgExpr *lock_rounds(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *K) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  int s1 = 0;
-  while (s1 < w->nsteps && w->steps[s1].kind == LOCK_DELAY && w->steps[s1].same) s1++;
-  int s2 = s1 + 1;
-  while (s2 < w->nsteps && w->steps[s2].kind == LOCK_DELAY && w->steps[s2].same) s2++;
+  int s1 = after_delays(w, 0);
+  if (s1 == w->nsteps) return NULL;
+  int s2 = after_delays(w, s1 + 1);
   if (s2 >= w->nsteps || !delays_only(w, s2 + 1, w->nsteps)) return NULL;
   const LockStep *a = &w->steps[s1], *b = &w->steps[s2];
   if (a->kind != LOCK_USE || !a->same || !is_fcfs(a->res)) return NULL;
@@ -463,8 +474,7 @@ static AlgExpr *behind_batch(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter)
 ** (X, free of k) before s1 = use(r1, t1) on ps(c1): as in ps_together, all n requests are made
 ** at X and none ends before X + max(1, n / c1) t1. Each branch then runs at least g, the least
 ** time to its next use of that member that is a step (later in the iteration, or in the next one
-** where K >= 2), before
-** making it: every such later request (the iteration's uses of r1 after s1, and all of them in
+** where K >= 2), before making it: every such later request (the iteration's uses of r1 after s1, and all of them in
 ** the K - 1 iterations after) starts no earlier than X + max(1, n / c1) t1 + g; together they
 ** need W = n (their time per branch) of service at a total rate of at most c1, and the branch
 ** whose request ends last still runs at least what follows the iteration's last use of r1 (other
@@ -475,11 +485,9 @@ static AlgExpr *behind_batch(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter)
 static AlgExpr *ps_load(const LockWalk *w, AlgExpr *n, AlgExpr *K) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  int s1 = 0;
-  while (s1 < w->nsteps && w->steps[s1].kind == LOCK_DELAY && w->steps[s1].same) s1++;
-  if (s1 == w->nsteps) return NULL;
+  int s1 = first_ps_use(w);
+  if (s1 < 0) return NULL;
   const LockStep *a = &w->steps[s1];
-  if (a->kind != LOCK_USE || !a->same || is_fcfs(a->res)) return NULL;
   AlgExpr *later = zero(c), *all = a->t;
   int next = -1, last = s1;
   for (int i = s1 + 1; i < w->nsteps; i++) {
