@@ -267,6 +267,10 @@ static const IdiomModel idioms[] = {
   {"grid_rect_flat.pam", "C", "3 x C torus with one index, (p - p % C) + (p % C + 1) % C"},
   {"grid_ring2d.pam", "Q", "ring over a Q x Q grid, par (i) par (j), (i*Q + j + 1) % (Q*Q)"},
   {"stencil_allreduce.pam", "P", "ring halo at once, then 2 ceil(log2 P) uses of the own nic"},
+  {"lock_rounds.pam", "T", "T threads on fcfs(16) cores, K rounds of work then a mutex with handoff"},
+  {"lock_pair.pam", "T", "T threads on 4 cores, hold (a) then hold (b), both computing on the cores"},
+  {"lock_pair_work.pam", "T", "T threads on 8 cores, lock a, more work, lock b, work"},
+  {"lock_ps_rounds.pam", "T", "T threads on ps(2) cores, K rounds of work then hold (mutex)"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

@@ -363,4 +363,28 @@ exact bench/tight/alltoall_ps.pam P=100 "$(awk 'BEGIN { printf "%.17g", 99 * (1e
 # The same on ps(1) links with the pack beside, P = 100: each link drains one send of 1.5us alone
 # per round, the pack on the own cpu beside it: lo = hi = 99 * 1.5 us = 148.5 us (before: hi 15.1 ms).
 exact bench/tight/alltoall_ps_pack.pam P=100 148.5e-6 "all-to-all on ps links beside packing"
+# T = 16 threads on fcfs(16) cores, K = 4 rounds of 3us of work then a 1us update under a mutex
+# with handoff(500ns): all reach the mutex at 3us, and a thread is back 3us after its release,
+# before the 15 others have been served (15 x 1.5us): every release but the last hands the mutex
+# on: lo = 3 + 64 x 1 + 63 x 0.5 = 98.5 us, the simulated time (docs/reduction.md, "a lock kept
+# busy over rounds"; before: 67 us, the mutex's load).
+set -- $(bounds bench/tight/lock_rounds.pam T=16)
+close "$1" 98.5e-6 || die "lock over rounds lo $1, want 98.5 us"
+# T = 8 threads on fcfs(4) cores: 4us of work, hold (a) use(cores, 1us), hold (b) use(cores, 2us):
+# the holders of a wait for a core until the second batch of work ends (8us), then a passes
+# every 1us and b every 2us: lo = 8 + 1 + 8 x 2 = 25 us, the simulated time ("a request behind
+# the first batch"; before: 21 us).
+set -- $(bounds bench/tight/lock_pair.pam T=8)
+close "$1" 25e-6 || die "two locks on the cores lo $1, want 25 us"
+# T = 16 on fcfs(8) cores: 6us of work, lock a 0.5us, 1us of work, lock b 2us, 1us of work: the
+# middle work waits until 8 of the 16 first pieces have ended, 12us; then 1us, the 16 holds of b
+# and the last 1us: lo = 12 + 1 + 32 + 1 = 46 us, the simulated time (before: 40.5 us).
+set -- $(bounds bench/tight/lock_pair_work.pam T=16)
+close "$1" 46e-6 || die "two locks with work between lo $1, want 46 us"
+# T = 3 threads of K = 3 rounds on ps(2) cores, 5us of work then a 1us mutex: the first work ends
+# together at 7.5us, 1us at least before more work, 2 x 3 x 5us left at rate 2, a last 1us:
+# lo = 7.5 + 1 + 15 + 1 = 24.5 us (simulated 25.5 us; "work left on ps after the first requests";
+# before: 22.5 us, the cores' load).
+set -- $(bounds bench/tight/lock_ps_rounds.pam T=3)
+close "$1" 24.5e-6 || die "rounds at a lock on ps lo $1, want 24.5 us"
 exit 0

@@ -615,23 +615,13 @@ static int gen_lock_step(GenState *g, int par_var, int inside) {
   return id;
 }
 
-/* Threads that take a lock (docs/reduction.md, "Held resources in a chain"): par (i = 0, P - 1)
-** [repeat (1 .. 3)] { work (a delay or a use of shared cores); hold (lock) { a delay or a use };
-** more work }, the lock an fcfs resource (a hand-off on some, a fixed member of a family), the
-** cores fcfs or ps; -1 when no resource can be held here. */
-static int gen_idiom_lock(GenState *g) {
+/* The hold of gen_idiom_lock: hold (lock) { a step }, the step sometimes a use of the resource
+** `work` names (the cores; -1: none) when the lock order allows it there (a ps resource, or an fcfs
+** one of larger id than the lock), else a random step; -1 when no resource can be held here. */
+static int gen_lock_hold(GenState *g, int par_var, int work) {
   GenModel *m = g->m;
   int lock = gen_v2_resource_for(g, 1);
   if (lock < 0) return -1;
-  int par = gen_new_node(g, GEN_PAR);
-  GenNode *p = &m->nodes[par];
-  p->var = g->nvars; p->lo = 0;
-  if (gen_below(g, 3)) { p->hi_param = 1; p->hi = m->param_default - 1; }
-  else p->hi = gen_below(g, GEN_MAX_BOUND + 1);
-  int par_var = g->nvars;
-  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
-  int body = gen_new_node(g, GEN_BLOCK);
-  int before = gen_lock_step(g, par_var, 0);
   int hold = gen_new_node(g, GEN_HOLD);
   m->nodes[hold].res = lock;
   if (m->res[lock].family) {
@@ -640,11 +630,55 @@ static int gen_idiom_lock(GenState *g) {
   }
   int saved = g->held_max;
   g->held_max = lock;
-  int inner = gen_lock_step(g, par_var, 1);
+  int inner;
+  if (work >= 0 && m->nodes[work].kind == GEN_USE && (m->res[m->nodes[work].res].ps_tenths || m->nodes[work].res > lock) &&
+      gen_below(g, 2)) {
+    inner = gen_new_node(g, GEN_USE);
+    m->nodes[inner] = m->nodes[work];
+    m->nodes[inner].dur = gen_dur(g);
+  } else {
+    inner = gen_lock_step(g, par_var, 1);
+  }
   g->held_max = saved;
   m->nodes[hold].kids[0] = inner;
+  return hold;
+}
+
+/* Threads that take a lock (docs/reduction.md, "Threads meeting at a lock"): par (i = 0, P - 1)
+** [repeat (1 .. 3)] { work (a delay or a use of shared cores); hold (lock) { a delay or a use,
+** often of the cores }; [hold (lock2) { ... }]; more work }, the locks fcfs resources (a hand-off
+** on some, a fixed member of a family), the cores fcfs or ps; -1 when no resource can be held
+** here. */
+static int gen_idiom_lock(GenState *g) {
+  GenModel *m = g->m;
+  if (gen_v2_resource_for(g, 1) < 0) return -1;
+  int par = gen_new_node(g, GEN_PAR);
+  GenNode *p = &m->nodes[par];
+  p->var = g->nvars; p->lo = 0;
+  if (gen_below(g, 3)) { p->hi_param = 1; p->hi = m->param_default - 1; }
+  else p->hi = gen_below(g, GEN_MAX_BOUND + 1);
+  int par_var = g->nvars;
+  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int body = gen_new_node(g, GEN_BLOCK);
+  int before = -1;
+  if (gen_below(g, 2)) {   /* work on plain fcfs cores, the same for every thread (rounds at a lock) */
+    for (int k = g->held_max + 1; k < m->res_count && before < 0; k++)
+      if (!m->res[k].family && m->res[k].ps_tenths == 0) {
+        before = gen_new_node(g, GEN_USE);
+        m->nodes[before].res = k;
+        m->nodes[before].dur.lit_us = 1 + gen_below(g, 3);
+      }
+  }
+  if (before < 0) before = gen_lock_step(g, par_var, 0);
+  int hold = gen_lock_hold(g, par_var, before);
+  int second = gen_below(g, 2) ? gen_lock_hold(g, par_var, before) : -1;   /* two locks in a row */
   int after = gen_lock_step(g, par_var, 0);
-  int kids[3] = {before, hold, after};
+  if (second >= 0 && after >= 0) {   /* a block has GEN_MAX_KIDS = 3 kids: { second; after } */
+    int rest = gen_new_node(g, GEN_BLOCK);
+    m->nodes[rest].kids[0] = second; m->nodes[rest].kids[1] = after; m->nodes[rest].nkids = 2;
+    after = rest; second = -1;
+  }
+  int kids[3] = {before, hold, second >= 0 ? second : after};
   for (int k = 0; k < 3; k++)
     if (kids[k] >= 0) m->nodes[body].kids[m->nodes[body].nkids++] = kids[k];
   g->nvars--;
@@ -822,6 +856,10 @@ static int gen_idiom_a2a(GenState *g) {
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
+  if (gen_below(g, 6) == 0) {   /* threads at locks, first: the rules for them read many shapes */
+    int lock = gen_idiom_lock(g);
+    if (lock >= 0) return lock;
+  }
   if (gen_below(g, 4) == 0) {
     int ps = gen_idiom_ps(g);
     if (ps >= 0) return ps;
