@@ -206,6 +206,7 @@ static const IdiomModel idioms[] = {
   {"threads_ps_loop.pam", "T", "T threads in rounds on ps(4) cores: compute, then own I/O"},
   {"threads_ps_proc.pam", "T", "the same as a pool in a process, called twice"},
   {"uneven_ps.pam", "T", "T tasks of 1 .. 4 units (t % 4) on ps(2) cores"},
+  {"threads_ps_two.pam", "T", "T threads of 1 or 2 units (t % 2 == 0 ? 1 : 2) on ps(4) cores"},
   {"remainder_ps.pam", "T", "N tasks dealt floor(N / T) + (t < N % T ? 1 : 0) on ps(4) cores"},
   {"bsp_ps_heavy.pam", "P", "supersteps: compute, then a ps(3) bus, rank 0 three times the traffic"},
   {"ring_ps.pam", "P", "ring exchange on ps(1) links, both flows of a link at once"},

@@ -221,6 +221,9 @@ exact bench/tight/threads_ps_proc.pam T=5 44e-6 "thread pool in a process"
 # Tasks 1, 2, 3, 4, 1, 2, 3 us on ps(2), T = 7: levels 1us with 7 present (3.5us), 5 (2.5us),
 # 3 (1.5us), 1 (1us): 8.5 us (before: lo 8 us).
 exact bench/tight/uneven_ps.pam T=7 8.5e-6 "uneven tasks on ps"
+# Even threads 10us, odd 20us (`t % 2 == 0 ? 1 : 2`) on ps(4), T = 7: all 7 drain the first 10us
+# at 4/7 each (17.5us), the 3 long ones their last 10us at rate 1: 27.5 us (before: lo 25 us).
+exact bench/tight/threads_ps_two.pam T=7 27.5e-6 "two kinds of threads on ps"
 # 1000 tasks over 7 threads on ps(4): 6 threads of 143us, one of 142us: the work over 4 cores,
 # 250 us.
 exact bench/tight/remainder_ps.pam T=7 250e-6 "remainder on ps"

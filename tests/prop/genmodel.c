@@ -47,7 +47,7 @@ static int gen_new_node(GenState *g, GenKind kind) {
 }
 
 static GenDur gen_dur(GenState *g) {
-  GenDur d = {-1, 1, -1, -1, 0, 0};
+  GenDur d = {-1, 1, -1, -1, 0, 0, 0};
   int parts = 0;
   if (g->m->const_count > 0 && gen_below(g, 4) != 0) {
     d.c = gen_below(g, g->m->const_count);
@@ -286,7 +286,7 @@ static int gen_send(GenState *g, int res, GenMember member, int par_var, int mem
   int id = gen_new_node(g, GEN_USE);
   GenNode *n = &g->m->nodes[id];
   n->res = res; n->member = member; n->member_var = par_var; n->member_off = member_off;
-  if (gen_below(g, 3)) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0}; n->dur = d; }
+  if (gen_below(g, 3)) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0, 0}; n->dur = d; }
   else n->dur = gen_dur(g);
   return id;
 }
@@ -362,7 +362,8 @@ static int gen_ps_resource(GenState *g) {
 
 /* A request on ps resource res for gen_idiom_ps: on a family, the member of the branch, a ring
 ** neighbour (i + c) % GEN_FAMILY_SIZE or one fixed member; the duration a literal (equal
-** branches), a duration of the generator, or one that follows i % K (uneven branches). */
+** branches), a duration of the generator, or one that follows i % K (uneven branches: i % K, or
+** i % K == r ? 2 : 1). */
 static int gen_ps_request(GenState *g, int res, int par_var) {
   int id = gen_new_node(g, GEN_USE);
   GenNode *n = &g->m->nodes[id];
@@ -375,11 +376,12 @@ static int gen_ps_request(GenState *g, int res, int par_var) {
     n->member_val = how == 2 ? gen_below(g, GEN_FAMILY_SIZE) : 0;
   }
   int how = gen_below(g, 5);
-  if (how <= 2) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0}; n->dur = d; }
+  if (how <= 2) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0, 0}; n->dur = d; }
   else if (how == 3) n->dur = gen_dur(g);
   else {   /* (i % K) * t + c: uneven work that repeats every K branches */
     GenDur d = {-1, 1, par_var, g->m->const_count > 0 && gen_below(g, 2) ? gen_below(g, g->m->const_count) : -1,
-                gen_below(g, 3), 2 + gen_below(g, 2)};
+                gen_below(g, 3), 2 + gen_below(g, 2), 0};
+    if (gen_below(g, 2)) d.pick = 1 + gen_below(g, d.mod);   /* or two sizes by a residue */
     n->dur = d;
   }
   return id;
@@ -812,7 +814,8 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
   }
   if (d->var >= 0) {
     if (parts++) gen_put(b, " + ");
-    if (d->mod > 0) gen_put(b, "(i%d %% %d)", d->var, d->mod);
+    if (d->mod > 0 && d->pick > 0) gen_put(b, "(i%d %% %d == %d ? 2 : 1)", d->var, d->mod, d->pick - 1);
+    else if (d->mod > 0) gen_put(b, "(i%d %% %d)", d->var, d->mod);
     else gen_put(b, "i%d", d->var);
     if (d->ci >= 0) gen_put(b, " * t%d", d->ci);
     else gen_put(b, " * 1us");

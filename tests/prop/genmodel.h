@@ -39,6 +39,7 @@ typedef struct GenDur {
   int ci;       /* const id multiplying the index (or -1: the index times 1us) */
   int lit_us;   /* literal microseconds (>= 0) */
   int mod;      /* > 0: the index part is (index % mod) instead of the index */
+  int pick;     /* > 0 (with mod): the index part is (index % mod == pick - 1 ? 2 : 1) */
 } GenDur;
 
 /* How a family member is chosen. */
