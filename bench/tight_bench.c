@@ -201,6 +201,7 @@ static const IdiomModel idioms[] = {
   {"tree_bcast.pam", "P", "binomial tree broadcast and reduce"},
   {"tree_reduce.pam", "P", "tree reduction, nic[k * 2^(l+1)] where a partner exists"},
   {"pipeline_stages.pam", "S", "M = 100 items through S single-server stages"},
+  {"pipeline_last.pam", "S", "the same with the last (slower) stage written after the loop"},
   {"threads_fcfs.pam", "T", "T threads on fcfs(4) cores"},
   {"threads_ps.pam", "T", "T threads on ps(4) cores"},
   {"threads_ps_loop.pam", "T", "T threads in rounds on ps(4) cores: compute, then own I/O"},

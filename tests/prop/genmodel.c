@@ -610,6 +610,35 @@ static int gen_idiom_pool(GenState *g) {
   return outer;
 }
 
+/* Sometimes the last stage of a pipeline written after the loop over the others: `{ seq (j = 0, h)
+** { ... use(r[j], t) ... }; use(r[h + 1], t2) }` with r a family the chain uses at stage j (members
+** apart from the loop's: docs/reduction.md, "Tandem line"). Returns the statement that replaces
+** seq (the block, or seq itself). */
+static int gen_last_stage(GenState *g, int seq, int chain) {
+  GenModel *m = g->m;
+  if (gen_below(g, 3) != 0 || m->node_count + 2 >= GEN_MAX_NODES) return seq;
+  int stage = -1;
+  int ids[GEN_MAX_KIDS + 1], count = 0;
+  if (m->nodes[chain].kind == GEN_BLOCK)
+    for (int k = 0; k < m->nodes[chain].nkids; k++) ids[count++] = m->nodes[chain].kids[k];
+  else ids[count++] = chain;
+  for (int k = 0; k < count && stage < 0; k++) {
+    const GenNode *n = &m->nodes[ids[k]];
+    if (n->kind == GEN_USE && m->res[n->res].family && n->member == GEN_MEMBER_VAR &&
+        n->member_var == m->nodes[seq].var)
+      stage = ids[k];
+  }
+  if (stage < 0) return seq;
+  int last = gen_new_node(g, GEN_USE), block = gen_new_node(g, GEN_BLOCK);
+  GenNode *n = &m->nodes[last];
+  n->res = m->nodes[stage].res;
+  n->member = GEN_MEMBER_CONST;
+  n->member_val = (m->nodes[seq].hi_param ? GEN_MAX_BOUND : m->nodes[seq].hi) + 1;
+  n->dur = gen_dur(g);
+  m->nodes[block].kids[0] = seq; m->nodes[block].kids[1] = last; m->nodes[block].nkids = 2;
+  return block;
+}
+
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
@@ -655,6 +684,7 @@ static int gen_idiom(GenState *g) {
     int kid = gen_idiom_chain(g, par_var, q->var);
     g->nvars--;
     m->nodes[body].kids[0] = kid;
+    body = gen_last_stage(g, body, kid);
   } else {
     body = gen_idiom_chain(g, par_var, -1);
   }
