@@ -202,6 +202,7 @@ static const IdiomModel idioms[] = {
   {"tree_reduce.pam", "P", "tree reduction, nic[k * 2^(l+1)] where a partner exists"},
   {"pipeline_stages.pam", "S", "M = 100 items through S single-server stages"},
   {"pipeline_last.pam", "S", "the same with the last (slower) stage written after the loop"},
+  {"pipeline_header.pam", "S", "M = 20 records through S stages, the first 5x at each"},
   {"threads_fcfs.pam", "T", "T threads on fcfs(4) cores"},
   {"threads_ps.pam", "T", "T threads on ps(4) cores"},
   {"threads_ps_loop.pam", "T", "T threads in rounds on ps(4) cores: compute, then own I/O"},

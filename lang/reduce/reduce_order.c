@@ -1410,6 +1410,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
                 : st->kloop ? order_counted_lower(w, st, body.exact) : NULL;
     AlgExpr *fcfs = order_fcfs_lower(w, st, body.exact);   /* reduce_stage.c */
     if (fcfs) lo = lo ? alg_max(g, lo, fcfs) : fcfs;
+    AlgExpr *line = single_stage(w, st) ? order_line_lower(w, st, body.exact) : NULL;   /* reduce_line.c */
+    if (line) lo = lo ? alg_max(g, lo, line) : line;
     if (!lo) continue;
     lower = lower ? alg_max(g, lower, lo) : lo;
   }
@@ -1440,6 +1442,11 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   }
   AlgExpr *holds;   /* where the tandem line's bound holds (shards: the dealt counts) */
   AlgExpr *tandem = tandem_upper(w, body.stepmax, &holds);
+  AlgExpr *positive = NULL;   /* reduce_line.c: a proportionate line, where its durations are > 0 */
+  AlgExpr *line = w->nstages == 1 && single_stage(w, &w->stages[0])
+                ? order_line_upper(w, &w->stages[0], body.exact, &positive) : NULL;
+  if (line) tandem = tandem ? alg_cond(g, positive, alg_min(g, tandem, line), tandem)
+                            : alg_cond(g, positive, line, out->U);
   AlgExpr *upper = tandem && !alg_is_num(holds, 1) ? alg_cond(g, holds, tandem, out->U) : tandem;
   AlgExpr *steps = lockstep(w);
   if (steps && alg_is_num(steps, 1)) { out->U = out->phi_hi; return 1; }

@@ -229,6 +229,10 @@ exact bench/tight/uneven_ps.pam T=7 8.5e-6 "uneven tasks on ps"
 set -- $(bounds bench/tight/pipeline_last.pam S=64)
 close "$1" 123e-6 || die "pipeline with its last stage after the loop lo $1, want 123 us"
 close "$3" 166.5e-6 || die "pipeline with its last stage after the loop hi $3, want 166.5 us"
+# 20 records through S = 4 stages, the header 5us at each and the others 1us: the header leaves the
+# last stage at 20us and the 19 others queue behind it there, 19us: 39 us exactly (docs/reduction.md,
+# "a proportionate line": sum t + (S - 1) max t; before: lo 27us, hi 96us).
+exact bench/tight/pipeline_header.pam S=4 39e-6 "pipeline with a header record"
 # Even threads 10us, odd 20us (`t % 2 == 0 ? 1 : 2`) on ps(4), T = 7: all 7 drain the first 10us
 # at 4/7 each (17.5us), the 3 long ones their last 10us at rate 1: 27.5 us (before: lo 25 us).
 exact bench/tight/threads_ps_two.pam T=7 27.5e-6 "two kinds of threads on ps"

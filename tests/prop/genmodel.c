@@ -610,6 +610,21 @@ static int gen_idiom_pool(GenState *g) {
   return outer;
 }
 
+/* An item of a proportionate line (docs/reduction.md, reduce_line.c): the loop's body is one use
+** of stage j of a family, `use(r[j], d)`, with d the same at every stage but depending on the
+** item: (i % K) or (i % K == c ? 2 : 1) times 1us plus a literal (a header record, uneven items). */
+static int gen_line_item(GenState *g, int par_var, int step_var) {
+  int id = gen_use(g);
+  if (id < 0 || !g->m->res[g->m->nodes[id].res].family) return id < 0 ? gen_idiom_step(g, par_var, step_var) : id;
+  GenNode *n = &g->m->nodes[id];
+  n->member = GEN_MEMBER_VAR;
+  n->member_var = step_var;
+  GenDur d = {-1, 1, par_var, -1, gen_below(g, 3), 2 + gen_below(g, 2), 0};
+  if (gen_below(g, 2)) d.pick = 1 + gen_below(g, d.mod);
+  n->dur = d;
+  return id;
+}
+
 /* Sometimes the last stage of a pipeline written after the loop over the others: `{ seq (j = 0, h)
 ** { ... use(r[j], t) ... }; use(r[h + 1], t2) }` with r a family the chain uses at stage j (members
 ** apart from the loop's: docs/reduction.md, "Tandem line"). Returns the statement that replaces
@@ -681,7 +696,7 @@ static int gen_idiom(GenState *g) {
     if (gen_below(g, 2)) { q->hi_param = 1; q->hi = m->param_default - 1; }
     else q->hi = gen_below(g, GEN_MAX_BOUND + 1);
     g->scope_hi[g->nvars++] = q->hi_param ? GEN_MAX_BOUND : q->hi;
-    int kid = gen_idiom_chain(g, par_var, q->var);
+    int kid = gen_below(g, 4) == 0 ? gen_line_item(g, par_var, q->var) : gen_idiom_chain(g, par_var, q->var);
     g->nvars--;
     m->nodes[body].kids[0] = kid;
     body = gen_last_stage(g, body, kid);
