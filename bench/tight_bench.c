@@ -247,6 +247,7 @@ static const IdiomModel idioms[] = {
   {"remainder_cores.pam", "N", "N tasks over 8 workers, if (w < N % P) one more, on fcfs(4) cores"},
   {"master_rounds.pam", "P", "master/worker in rounds: master, then own cpu, repeat (rounds)"},
   {"scatter_halo.pam", "P", "scatter through the root's nic, compute, ring halo, gather to it"},
+  {"master_queue.pam", "P", "master/worker in ceil(N / P) rounds: task queue, own cpu, collector"},
   {"master_remainder.pam", "P", "master/worker, repeat (floor(N / (P - 1)) + (w <= N % (P - 1) ? 1 : 0))"},
   {"checker_grid.pam", "Q", "red/black torus, compute (1 + (i + j) % 2) t, pack, two halos at once"},
   {"pool_unequal.pam", "P", "P jobs of (p + 1) units at once on fcfs(4), in index order"},

@@ -93,6 +93,7 @@ typedef struct OSite {
                            body around it, multiplied (1 when none) */
   int loop_free;        /* 1: its index names no loop index of the body */
   int twin;             /* 1: the else side of a pair, counted with its then side */
+  int looped;           /* 1: inside a loop of the body (its requests come again) */
   AlgExpr *wait;        /* pass 2: an upper bound on the wait of one of its requests */
   OPath path;           /* the forks around it */
 } OSite;
@@ -147,6 +148,9 @@ typedef struct OWalk {
   AlgExpr *outer_lo, *outer_hi;
   AlgExpr *outer_iter;  /* its body's contention-free time at iteration `outer` (pass 2: with
                            each use lengthened by its wait) */
+  int outer_fixed;      /* 1: its iterations run the same steps for the same times (its body's
+                           time and the durations and heads within the iteration of its stages
+                           do not name its index) */
   AlgExpr *total;       /* pass 2: the body's time for branch k with every use lengthened */
   int holds;            /* 1 when a `hold` was met: only the lower-bound rules apply */
 } OWalk;
@@ -173,6 +177,7 @@ int order_cut_ranges(RCtx *c, AlgExpr *cond, AlgSymbol *i, AlgExpr *lo, AlgExpr 
 
 /* reduce_fork.c */
 int fork_waits(OWalk *w);
+AlgExpr *fork_cap_waits(OWalk *w, const Summary *whole);
 AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total);
 AlgExpr *fork_lower(OWalk *w, AlgExpr *total);
 
@@ -193,6 +198,9 @@ AlgExpr *order_fcfs_lower(OWalk *w, const OStage *st, AlgExpr *total);
 /* reduce_line.c */
 AlgExpr *order_line_lower(OWalk *w, const OStage *st, AlgExpr *total);
 AlgExpr *order_line_upper(OWalk *w, const OStage *st, AlgExpr *total, AlgExpr **positive);
+
+/* reduce_rounds.c */
+AlgExpr *order_rounds_upper(OWalk *w, AlgExpr *total, AlgExpr **holds);
 
 /* reduce_grid.c */
 AlgExpr *order_grid_lower(OWalk *w, AlgExpr *total);

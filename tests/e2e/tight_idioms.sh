@@ -246,6 +246,19 @@ exact bench/tight/remainder_ps.pam T=7 250e-6 "remainder on ps"
 # used again"; before: 816.032 us, the nic's two uses read as one group).
 set -- $(bounds bench/tight/scatter_halo.pam P=4)
 close "$1" 1012.072e-6 || die "scatter and gather lo $1, want 1012.072 us"
+# The same at P = 1000 (scatter 2 + 8 * 200 * 0.5ns = 2.8us, compute 0.8us): the root's nic waits
+# at most its whole demand, 1000 (2.8 + 2.008) us, once for both of a rank's uses, each halo at most
+# the other 2.064us: hi = 2.8 + 0.8 + 2.064 + 2.008 + 2.064 + 4808 = 4817.736 us, for 4808 us
+# simulated ("a resource's waits capped by its demand"; before: 8943.672 us, the demand twice).
+set -- $(bounds bench/tight/scatter_halo.pam P=1000)
+close "$3" 4817.736e-6 || die "scatter and gather hi $3, want 4817.736 us"
+# Master/worker in ceil(240 / P) rounds through a task queue (1us), own cpu (12us) and a collector
+# (0.5us), iter = 13.5us ("Rounds through single-server stages"): at P = 8, R = 30, the first
+# round's queue and then none: 30 * 13.5 + 7 * 1 = 412 us; at P = 24, R = 10, the queue sets the
+# pace: 240 requests one after another, then 12.5us: 252.5 us. Both the simulated times
+# (before: hi 720 us and 480 us).
+exact bench/tight/master_queue.pam P=8 412e-6 "master queue in rounds, P = 8"
+exact bench/tight/master_queue.pam P=24 252.5e-6 "master queue in rounds, P = 24"
 # N = 300 tasks dealt with remainders over P - 1 = 63 workers (repeat (floor(N / (P - 1)) + ...)):
 # the master serves all 300 fetches of 0.5us, none before 0, and the worker served last still
 # computes 12us: lo = 150 + 12 = 162 us, the simulated time ("a stage in a loop whose count

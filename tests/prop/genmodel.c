@@ -553,20 +553,22 @@ static int gen_idiom_lock(GenState *g) {
   return par;
 }
 
-/* Work dealt with remainders (docs/reduction.md, "a stage in a loop whose count depends on the
-** branch"): par (i = 0, P - 1) (or a literal range) over a block of an optional step, a `repeat`
-** whose count depends on i (count_form: N / P tasks and one more for the first N % P, and other
-** counts by the branch) around a chain of idiom steps (a master, own cpus, fixed members), and an
-** optional step after. */
-static int gen_idiom_dealt(GenState *g) {
+/* par (i = 0, P - 1) (or a literal range) over a block of an optional step, a `repeat` around a
+** chain of idiom steps, and an optional step after: the repeat's count depends on i when counted
+** (gen_idiom_dealt), else it is 1 .. 4 (gen_idiom_rounds). */
+static int gen_par_repeat(GenState *g, int counted) {
   GenModel *m = g->m;
   int over_param = gen_below(g, 3) != 0;
   int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : gen_below(g, GEN_MAX_BOUND + 1));
   int par_var = g->nvars - 1;
   int repeat = gen_new_node(g, GEN_REPEAT);
-  m->nodes[repeat].count_form = 1 + gen_below(g, 5);
-  m->nodes[repeat].count_var = par_var;
-  m->nodes[repeat].hi = gen_below(g, 6);
+  if (counted) {
+    m->nodes[repeat].count_form = 1 + gen_below(g, 5);
+    m->nodes[repeat].count_var = par_var;
+    m->nodes[repeat].hi = gen_below(g, 6);
+  } else {
+    m->nodes[repeat].hi = 1 + gen_below(g, 4);
+  }
   m->nodes[repeat].kids[0] = gen_idiom_chain(g, par_var, -1);
   int body = gen_new_node(g, GEN_BLOCK), count = 0;
   if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
@@ -577,6 +579,19 @@ static int gen_idiom_dealt(GenState *g) {
   m->nodes[par].kids[0] = body;
   return par;
 }
+
+/* Work dealt with remainders (docs/reduction.md, "a stage in a loop whose count depends on the
+** branch"): par (i = 0, P - 1) (or a literal range) over a block of an optional step, a `repeat`
+** whose count depends on i (count_form: N / P tasks and one more for the first N % P, and other
+** counts by the branch) around a chain of idiom steps (a master, own cpus, fixed members), and an
+** optional step after. */
+static int gen_idiom_dealt(GenState *g) { return gen_par_repeat(g, 1); }
+
+/* Master/worker in rounds (docs/reduction.md, "Rounds through single-server stages"):
+** par (i = 0, P - 1) (or a literal range) over a block of an optional step, `repeat (1 .. 4)`
+** around a chain of idiom steps (plain resources met every round, own members, delays, some of
+** 0 s), and an optional step after; the workers come back to the stages staggered. */
+static int gen_idiom_rounds(GenState *g) { return gen_par_repeat(g, 0); }
 
 /* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order"):
 ** par (i = 0, P - 1) { a delay sometimes; use(pool, d(i)); a step sometimes } on a plain FCFS
@@ -665,6 +680,7 @@ static int gen_idiom(GenState *g) {
   }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
   if (gen_below(g, 6) == 0) return gen_idiom_dealt(g);
+  if (gen_below(g, 6) == 0) return gen_idiom_rounds(g);
   if (gen_below(g, 6) == 0) {
     int pool = gen_idiom_pool(g);
     if (pool >= 0) return pool;
