@@ -220,6 +220,10 @@ int order_counted_stage(OStage *st, AlgSymbol *j, AlgExpr *a, AlgExpr *b, AlgExp
 AlgExpr *order_counted_lower(OWalk *w, const OStage *st, AlgExpr *total);
 AlgExpr *order_fcfs_lower(OWalk *w, const OStage *st, AlgExpr *total);
 
+/* reduce_line.c */
+AlgExpr *order_line_lower(OWalk *w, const OStage *st, AlgExpr *total);
+AlgExpr *order_line_upper(OWalk *w, const OStage *st, AlgExpr *total, AlgExpr **positive);
+
 /* reduce_rounds.c */
 AlgExpr *order_rounds_upper(OWalk *w, AlgExpr *total, AlgExpr **holds);
 

@@ -137,16 +137,49 @@ AlgExpr *reduce_batch_in_range(AlgCtx *g, AlgExpr *lo, AlgExpr *hi, AlgExpr *r_l
   return alg_max(g, alg_num_int(g, 0), alg_add(g, alg_sub(g, top, bottom), alg_num_int(g, 1)));
 }
 
+/* The first node of e (depth first) that is `k % K` (K an integer of 2 .. BATCH_MAX_MODULUS), or
+** NULL: the residue a size picks its value by, also inside a condition (`k % 2 == 0 ? x : y`). */
+static AlgExpr *residue_node(AlgExpr *e, AlgSymbol *k, int depth) {
+  if (!alg_contains(e, k) || depth >= BATCH_MAX_DEPTH) return NULL;
+  if (alg_kind(e) == ALG_MOD && modulus(e) && alg_kind(alg_kid(e, 0)) == ALG_SYM &&
+      alg_symbol_of(alg_kid(e, 0)) == k)
+    return e;
+  for (size_t i = 0; i < alg_nkids(e); i++) {
+    AlgExpr *p = residue_node(alg_kid(e, i), k, depth + 1);
+    if (p) return p;
+  }
+  return NULL;
+}
+
+/* The classes of size t over piece p with node = `k % K` replaced by each residue r = 0 .. K - 1,
+** each for the k of [lo, hi] with k % K = r (lo >= 0). 0 when a size still names k, or the
+** classes are too many. */
+static int add_residue_classes(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr *node, AlgExpr **sizes,
+                               AlgExpr **counts, int *n) {
+  AlgCtx *g = c->alg;
+  AlgExpr *one = alg_num_int(g, 1);
+  long K = modulus(node);
+  if (!alg_is_nonneg(g, p->lo)) return 0;
+  AlgExpr *KK = alg_num_int(g, K);
+  for (long r = 0; r < K; r++) {
+    AlgExpr *rr = alg_num_int(g, r), *size = alg_replace(g, t, node, rr);
+    if (!size || alg_contains(size, p->index)) return 0;
+    AlgExpr *upto_hi = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, p->hi, rr), KK));
+    AlgExpr *below_lo = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, alg_sub(g, p->lo, one), rr), KK));
+    if (!add_class(sizes, counts, n, size, alg_max(g, alg_num_int(g, 0), alg_sub(g, upto_hi, below_lo)))) return 0;
+  }
+  return 1;
+}
+
 /* Adds the classes of piece p (size t of its index k) to sizes/counts: one when t is free of k;
 ** when t names k only through one node (picker), the sizes with that node replaced: for
-** `k % K`, r = 0 .. K - 1, each for the k of [lo, hi] with k % K = r (lo >= 0); for
-** `cond ? x : y` with cond a comparison of k (order_cut_ranges), x for the k where it holds and
-** y for the others; `(a k + b) % K` with K dividing a (a piece of residues) as `b % K`. 0 otherwise,
-** or when the classes are too many. */
+** `k % K`, add_residue_classes; for `cond ? x : y` with cond a comparison of k (order_cut_ranges),
+** x for the k where it holds and y for the others, and with cond of `k % K` (`k % 2 == 0 ? x : y`)
+** the residue classes; `(a k + b) % K` with K dividing a (a piece of residues) as `b % K`. 0
+** otherwise, or when the classes are too many. */
 static int add_classes(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr **sizes, AlgExpr **counts, int *n,
                        int depth) {
   AlgCtx *g = c->alg;
-  AlgExpr *one = alg_num_int(g, 1);
   if (!alg_contains(t, p->index)) return add_class(sizes, counts, n, t, reduce_batch_in_range(g, p->lo, p->hi, p->lo, p->hi));
   if (depth >= BATCH_MAX_DEPTH) return 0;
   AlgExpr *fixed = NULL, *node = fixed_residue(g, t, p->index, &fixed, 0);
@@ -157,21 +190,14 @@ static int add_classes(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr **sizes, Al
   if (!(node = picker(t, p->index, 0))) return 0;
   if (alg_kind(node) == ALG_MOD) {
     if (alg_kind(alg_kid(node, 0)) != ALG_SYM || alg_symbol_of(alg_kid(node, 0)) != p->index) return 0;
-    long K = modulus(node);
-    if (!alg_is_nonneg(g, p->lo)) return 0;
-    AlgExpr *KK = alg_num_int(g, K);
-    for (long r = 0; r < K; r++) {
-      AlgExpr *rr = alg_num_int(g, r), *size = alg_replace(g, t, node, rr);
-      if (!size || alg_contains(size, p->index)) return 0;
-      AlgExpr *upto_hi = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, p->hi, rr), KK));
-      AlgExpr *below_lo = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, alg_sub(g, p->lo, one), rr), KK));
-      if (!add_class(sizes, counts, n, size, alg_max(g, alg_num_int(g, 0), alg_sub(g, upto_hi, below_lo)))) return 0;
-    }
-    return 1;
+    return add_residue_classes(c, p, t, node, sizes, counts, n);
   }
   AlgExpr *t_lo[2], *t_hi[2], *f_lo[2], *f_hi[2];
   int nt = 0, nf = 0;
-  if (!order_cut_ranges(c, alg_kid(node, 0), p->index, p->lo, p->hi, t_lo, t_hi, &nt, f_lo, f_hi, &nf)) return 0;
+  if (!order_cut_ranges(c, alg_kid(node, 0), p->index, p->lo, p->hi, t_lo, t_hi, &nt, f_lo, f_hi, &nf)) {
+    AlgExpr *residue = residue_node(alg_kid(node, 0), p->index, 0);
+    return residue && add_residue_classes(c, p, t, residue, sizes, counts, n);
+  }
   AlgExpr *x = alg_replace(g, t, node, alg_kid(node, 1)), *y = alg_replace(g, t, node, alg_kid(node, 2));
   if (!x || !y || alg_contains(x, p->index) || alg_contains(y, p->index)) return 0;
   AlgExpr *cx = alg_num_int(g, 0), *cy = alg_num_int(g, 0);

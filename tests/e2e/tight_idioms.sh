@@ -232,6 +232,21 @@ exact bench/tight/threads_ps_proc.pam T=5 44e-6 "thread pool in a process"
 # Tasks 1, 2, 3, 4, 1, 2, 3 us on ps(2), T = 7: levels 1us with 7 present (3.5us), 5 (2.5us),
 # 3 (1.5us), 1 (1us): 8.5 us (before: lo 8 us).
 exact bench/tight/uneven_ps.pam T=7 8.5e-6 "uneven tasks on ps"
+# 30 items every 1.5us through S = 64 stages of 1us, the last one (2us) written after the loop:
+# the last stage gets item m at 63 + 1.5 m us and serves 2us each, so it ends at 63 + 30 * 2 =
+# 123 us (lo, the simulated time); the tandem line gives the slowest item's free time
+# 43.5 + 63 + 2 = 108.5 us plus 29 waits of 2us: hi = 166.5 us (before: the family as one
+# resource, 1.99 ms).
+set -- $(bounds bench/tight/pipeline_last.pam S=64)
+close "$1" 123e-6 || die "pipeline with its last stage after the loop lo $1, want 123 us"
+close "$3" 166.5e-6 || die "pipeline with its last stage after the loop hi $3, want 166.5 us"
+# 20 records through S = 4 stages, the header 5us at each and the others 1us: the header leaves the
+# last stage at 20us and the 19 others queue behind it there, 19us: 39 us exactly (docs/reduction.md,
+# "a proportionate line": sum t + (S - 1) max t; before: lo 27us, hi 96us).
+exact bench/tight/pipeline_header.pam S=4 39e-6 "pipeline with a header record"
+# Even threads 10us, odd 20us (`t % 2 == 0 ? 1 : 2`) on ps(4), T = 7: all 7 drain the first 10us
+# at 4/7 each (17.5us), the 3 long ones their last 10us at rate 1: 27.5 us (before: lo 25 us).
+exact bench/tight/threads_ps_two.pam T=7 27.5e-6 "two kinds of threads on ps"
 # 1000 tasks over 7 threads on ps(4): 6 threads of 143us, one of 142us: the work over 4 cores,
 # 250 us.
 exact bench/tight/remainder_ps.pam T=7 250e-6 "remainder on ps"

@@ -475,7 +475,8 @@ static int gen_ps_resource(GenState *g) {
 
 /* A request on ps resource res for gen_idiom_ps: on a family, the member of the branch, a ring
 ** neighbour (i + c) % GEN_FAMILY_SIZE or one fixed member; the duration a literal (equal
-** branches), a duration of the generator, or one that follows i % K (uneven branches). */
+** branches), a duration of the generator, or one that follows i % K (uneven branches: i % K, or
+** i % K == r ? 2 : 1). */
 static int gen_ps_request(GenState *g, int res, int par_var) {
   int id = gen_new_node(g, GEN_USE);
   GenNode *n = &g->m->nodes[id];
@@ -492,6 +493,7 @@ static int gen_ps_request(GenState *g, int res, int par_var) {
   else if (how == 3) n->dur = gen_dur(g);
   else {   /* (i % K) * t + c: uneven work that repeats every K branches */
     GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = g->m->const_count > 0 && gen_below(g, 2) ? gen_below(g, g->m->const_count) : -1, .lit_us = gen_below(g, 3), .mod = 2 + gen_below(g, 2)};
+    if (gen_below(g, 2)) d.pick = 1 + gen_below(g, d.mod);   /* or two sizes by a residue */
     n->dur = d;
   }
   return id;
@@ -851,6 +853,50 @@ static int gen_idiom_a2a(GenState *g) {
   return gen_par_outside(g, par, res, 4, 2);
 }
 
+/* An item of a proportionate line (docs/reduction.md, reduce_line.c): the loop's body is one use
+** of stage j of a family, `use(r[j], d)`, with d the same at every stage but depending on the
+** item: (i % K) or (i % K == c ? 2 : 1) times 1us plus a literal (a header record, uneven items). */
+static int gen_line_item(GenState *g, int par_var, int step_var) {
+  int id = gen_use(g);
+  if (id < 0 || !g->m->res[g->m->nodes[id].res].family) return id < 0 ? gen_idiom_step(g, par_var, step_var) : id;
+  GenNode *n = &g->m->nodes[id];
+  n->member = GEN_MEMBER_VAR;
+  n->member_var = step_var;
+  GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = -1, .lit_us = gen_below(g, 3), .mod = 2 + gen_below(g, 2)};
+  if (gen_below(g, 2)) d.pick = 1 + gen_below(g, d.mod);
+  n->dur = d;
+  return id;
+}
+
+/* Sometimes the last stage of a pipeline written after the loop over the others: `{ seq (j = 0, h)
+** { ... use(r[j], t) ... }; use(r[h + 1], t2) }` with r a family the chain uses at stage j (members
+** apart from the loop's: docs/reduction.md, "Tandem line"). Returns the statement that replaces
+** seq (the block, or seq itself). */
+static int gen_last_stage(GenState *g, int seq, int chain) {
+  GenModel *m = g->m;
+  if (gen_below(g, 3) != 0 || m->node_count + 2 >= GEN_MAX_NODES) return seq;
+  int stage = -1;
+  int ids[GEN_MAX_KIDS + 1], count = 0;
+  if (m->nodes[chain].kind == GEN_BLOCK)
+    for (int k = 0; k < m->nodes[chain].nkids; k++) ids[count++] = m->nodes[chain].kids[k];
+  else ids[count++] = chain;
+  for (int k = 0; k < count && stage < 0; k++) {
+    const GenNode *n = &m->nodes[ids[k]];
+    if (n->kind == GEN_USE && m->res[n->res].family && n->member == GEN_MEMBER_VAR &&
+        n->member_var == m->nodes[seq].var)
+      stage = ids[k];
+  }
+  if (stage < 0) return seq;
+  int last = gen_new_node(g, GEN_USE), block = gen_new_node(g, GEN_BLOCK);
+  GenNode *n = &m->nodes[last];
+  n->res = m->nodes[stage].res;
+  n->member = GEN_MEMBER_CONST;
+  n->member_val = (m->nodes[seq].hi_param ? GEN_MAX_BOUND : m->nodes[seq].hi) + 1;
+  n->dur = gen_dur(g);
+  m->nodes[block].kids[0] = seq; m->nodes[block].kids[1] = last; m->nodes[block].nkids = 2;
+  return block;
+}
+
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
@@ -906,9 +952,10 @@ static int gen_idiom(GenState *g) {
     if (gen_below(g, 2)) { q->hi_param = 1; q->hi = m->param_default - 1; }
     else q->hi = gen_below(g, GEN_MAX_BOUND + 1);
     g->scope_hi[g->nvars++] = q->hi_param ? GEN_MAX_BOUND : q->hi;
-    int kid = gen_idiom_chain(g, par_var, q->var);
+    int kid = gen_below(g, 4) == 0 ? gen_line_item(g, par_var, q->var) : gen_idiom_chain(g, par_var, q->var);
     g->nvars--;
     m->nodes[body].kids[0] = kid;
+    body = gen_last_stage(g, body, kid);
   } else {
     body = gen_idiom_chain(g, par_var, -1);
   }
@@ -1070,6 +1117,7 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
   if (d->var >= 0) {
     if (parts++) gen_put(b, " + ");
     if (d->mod > 0 && d->var2 > 0) gen_put(b, "((i%d + i%d) %% %d)", d->var, d->var2 - 1, d->mod);
+    else if (d->mod > 0 && d->pick > 0) gen_put(b, "(i%d %% %d == %d ? 2 : 1)", d->var, d->mod, d->pick - 1);
     else if (d->mod > 0) gen_put(b, "(i%d %% %d)", d->var, d->mod);
     else gen_put(b, "i%d", d->var);
     if (d->ci >= 0) gen_put(b, " * t%d", d->ci);

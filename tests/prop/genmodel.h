@@ -46,6 +46,7 @@ typedef struct GenDur {
                    3 max(0, min(2, S - 2 i)), blocks of 2 with a short or empty last one */
   int share_var;  /* the index depth of the share */
   int share_n;    /* S */
+  int pick;     /* > 0 (with mod): the index part is (index % mod == pick - 1 ? 2 : 1) */
 } GenDur;
 
 /* How a family member is chosen. */
