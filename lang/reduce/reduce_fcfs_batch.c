@@ -54,8 +54,10 @@ static int min_runs(RCtx *c, const RPiece *p, AlgExpr *t, FRuns *runs) {
   if (!node) return 0;
   int at = alg_contains(alg_kid(node, 0), k) ? 0 : 1;
   AlgExpr *a = alg_kid(node, 1 - at), *b = alg_kid(node, at);
-  AlgExpr *d = alg_neg(g, alg_diff(g, b, k));   /* b = cst - d k */
-  if (!d || alg_contains(d, k)) return 0;
+  AlgExpr *slope = alg_diff(g, b, k);   /* NULL where b has no derivative (a max, a floor) */
+  if (!slope) return 0;
+  AlgExpr *d = alg_neg(g, slope);   /* b = cst - d k */
+  if (alg_contains(d, k)) return 0;
   if (alg_bounds(g, d).lo <= 0) runs->holds = alg_and(g, runs->holds, alg_cmp(g, ALG_CMP_GT, d, alg_num_int(g, 0)));
   AlgExpr *cst = alg_expand(g, alg_add(g, b, alg_mul(g, d, alg_sym(g, k))));
   AlgExpr *flat = alg_replace(g, t, node, a);
