@@ -26,6 +26,21 @@ static int line_stage(const OWalk *w, const OStage *st) {
   return alg_is_num(alg_expand(g, alg_sub(g, alg_sub(g, next, st->head), st->t)), 0);
 }
 
+/* H + (S - 1) max_k t(k) + sum_k t(k) + tail for line stage st: H and the tail after the last
+** stage taken over the branches by kind (ALG_MINOVER for the lower bound, ALG_MAXOVER for the
+** upper); S - 1 read as at least 0. */
+static AlgExpr *line_time(OWalk *w, const OStage *st, AlgExpr *total, AlgKind kind) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *moves = alg_max(g, zero(c), alg_sub(g, st->loop_hi, st->loop_lo));   /* S - 1 */
+  AlgExpr *head = order_over_branches(w, kind, alg_subst(g, st->head, st->loop, st->loop_lo));
+  AlgExpr *tail = order_over_branches(w, kind, alg_subst(g, order_tail(w, st, total), st->loop, st->loop_hi));
+  AlgExpr *t_most = order_over_branches(w, ALG_MAXOVER, st->t);
+  AlgExpr *work = order_over_branches(w, ALG_SUM, st->t);
+  AlgExpr *time = alg_add(g, alg_add(g, head, alg_mul(g, moves, t_most)), alg_add(g, work, tail));
+  return st->guard ? alg_cond(g, st->guard, time, zero(c)) : time;
+}
+
 /* Rule (order-aware lower bound, a proportionate line): n items (the branches) pass the S
 ** stages of a line (line_stage) in one order, item k taking t(k) at each; none starts the first
 ** stage before the least head H, and after the last stage each runs its tail (the least over the
@@ -45,17 +60,10 @@ AlgExpr *order_line_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   if (!line_stage(w, st)) return NULL;
-  AlgExpr *a = st->loop_lo, *b = st->loop_hi, *one = alg_num_int(g, 1);
-  AlgExpr *stages = alg_add(g, alg_sub(g, b, a), one);
-  AlgExpr *head = order_over_branches(w, ALG_MINOVER, alg_subst(g, st->head, st->loop, a));
-  AlgExpr *tail = order_over_branches(w, ALG_MINOVER, alg_subst(g, order_tail(w, st, total), st->loop, b));
-  AlgExpr *t_most = order_over_branches(w, ALG_MAXOVER, st->t);
-  AlgExpr *work = order_over_branches(w, ALG_SUM, st->t);
-  AlgExpr *lo = alg_add(g, alg_add(g, head, alg_mul(g, alg_sub(g, stages, one), t_most)), alg_add(g, work, tail));
-  if (st->guard) lo = alg_cond(g, st->guard, lo, zero(c));
+  AlgExpr *stages = alg_add(g, alg_sub(g, st->loop_hi, st->loop_lo), alg_num_int(g, 1));
   /* the sum and max over the branches may be walked at predict time (a marked approximation, as
   ** the stage rule's sum): safe in the lower direction either way */
-  return alg_cond(g, alg_cmp(g, ALG_CMP_GE, stages, one), lo, zero(c));
+  return alg_cond(g, alg_cmp(g, ALG_CMP_GE, stages, alg_num_int(g, 1)), line_time(w, st, total, ALG_MINOVER), zero(c));
 }
 
 /* Rule (a proportionate line, upper bound): the chain's one stage is a line (line_stage) every
@@ -79,13 +87,5 @@ AlgExpr *order_line_upper(OWalk *w, const OStage *st, AlgExpr *total, AlgExpr **
   AlgCtx *g = c->alg;
   if (w->nstages != 1 || w->other || w->forks || w->guarded || !line_stage(w, st)) return NULL;
   *positive = alg_cmp(g, ALG_CMP_GT, order_over_branches(w, ALG_MINOVER, st->t), zero(c));
-  AlgExpr *a = st->loop_lo, *b = st->loop_hi, *one = alg_num_int(g, 1);
-  AlgExpr *stages = alg_add(g, alg_sub(g, b, a), one);
-  AlgExpr *head = order_over_branches(w, ALG_MAXOVER, alg_subst(g, st->head, st->loop, a));
-  AlgExpr *tail = order_over_branches(w, ALG_MAXOVER, alg_subst(g, order_tail(w, st, total), st->loop, b));
-  AlgExpr *t_most = order_over_branches(w, ALG_MAXOVER, st->t);
-  AlgExpr *work = order_over_branches(w, ALG_SUM, st->t);
-  AlgExpr *hi = alg_add(g, alg_add(g, head, alg_mul(g, alg_max(g, zero(c), alg_sub(g, stages, one)), t_most)),
-                        alg_add(g, work, tail));
-  return st->guard ? alg_cond(g, st->guard, hi, zero(c)) : hi;
+  return line_time(w, st, total, ALG_MAXOVER);
 }
