@@ -184,6 +184,42 @@ static AlgExpr *sum_threshold(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, Alg
 
 static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term);
 
+/* Comparisons of a summand that sum_inner_threshold tries (beyond: it gives up). */
+#define ALG_MAX_INNER_TESTS 8
+
+/* Collects into tests the comparisons (< or <=) inside e that contain index, at most
+   ALG_MAX_INNER_TESTS, each once; returns how many. */
+static size_t inner_tests(AlgExpr *e, AlgSymbol *index, AlgExpr **tests, size_t n) {
+  if (n >= ALG_MAX_INNER_TESTS || !alg_contains(e, index)) return n;
+  if (e->kind == ALG_LT || e->kind == ALG_LE) {
+    for (size_t k = 0; k < n; k++) if (tests[k] == e) return n;
+    tests[n++] = e;
+  }
+  if (e->kind >= ALG_SUM && e->kind <= ALG_MINOVER) return n;   /* binds an index of its own */
+  for (size_t k = 0; k < e->nkids && n < ALG_MAX_INNER_TESTS; k++) n = inner_tests(e->kids[k], index, tests, n);
+  return n;
+}
+
+/* sum_{i=lower}^{upper} f(test) where the index enters the summand only through one comparison
+   test of the kind sum_threshold reads (i < c, i <= c, slope 1 or -1), wherever it sits
+   (inside a max, a product, the test of another `?:`): at each i the summand is f(1) where the
+   test holds and f(0) where it fails, both free of i, so the sum is sum_threshold's of
+   (test ? f(1) : f(0)). A repeat over work dealt with remainders,
+   sum over w of (1 <= floor(N / P) + (w < N % P ? 1 : 0) ? t (floor(N / P) + (w < N % P ? 1 : 0)) : 0),
+   is t N where N >= 0. NULL otherwise. */
+static AlgExpr *sum_inner_threshold(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
+  AlgExpr *tests[ALG_MAX_INNER_TESTS];
+  size_t n = inner_tests(term, index, tests, 0);
+  for (size_t k = 0; k < n; k++) {
+    AlgExpr *yes = alg_replace(ctx, term, tests[k], num(ctx, 1));
+    AlgExpr *no = alg_replace(ctx, term, tests[k], num(ctx, 0));
+    if (alg_contains(yes, index) || alg_contains(no, index)) continue;
+    AlgExpr *sum = sum_threshold(ctx, index, lower, upper, alg_cond(ctx, tests[k], yes, no));
+    if (sum) return sum;
+  }
+  return NULL;
+}
+
 /* c * (a + b + ...) with c free of the index: c times the sums of the terms, each closed; or
    NULL (the canonical form keeps such products undistributed: (P/2^(i+1) + 1) / 8). */
 static AlgExpr *sum_scaled(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
@@ -214,6 +250,8 @@ static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr 
   if (indicator) return indicator;
   AlgExpr *threshold = sum_threshold(ctx, index, lower, upper, term);
   if (threshold) return threshold;
+  AlgExpr *inner = sum_inner_threshold(ctx, index, lower, upper, term);
+  if (inner) return inner;
   AlgExpr *scaled = sum_scaled(ctx, index, lower, upper, term);
   if (scaled) return scaled;
   return sum_geometric(ctx, index, lower, upper, term);

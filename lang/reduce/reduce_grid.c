@@ -55,6 +55,39 @@ static int site_of(OWalk *w, int i, int major, GSite *out) {
   return coord_of(w, f, o, &out->c[0]) && coord_of(w, bterm, n, &out->c[1]);
 }
 
+/* |x| when x is an integer number, else -1. */
+static long small_int(RCtx *c, AlgExpr *x) {
+  if (alg_kind(x) != ALG_NUM || !order_integer_valued(c, x)) return -1;
+  AlgInterval v = alg_num_enclosure(x);
+  return v.hi < 0 ? (long)-v.lo : (long)v.hi;
+}
+
+/* Reads here with the rest `rest` when the two differ by G d1 + d2 (d1, d2 integers): the major
+** coordinate's shift gains d1 (not where it is taken modulo K), the minor's d2 (likewise), the
+** member index unchanged (G (f + d1) + (h + d2) + rest = G f + h + here's rest when here's rest
+** is rest + G d1 + d2). Of the d1 in -2 .. 2 the one that leaves d2 = 0, else the smallest
+** integer d2: (i + 1) * Q + j, i * Q + j + 1 and i * Q + j - 1 read as i + 1, j + 1 and j - 1 over
+** the rest 0. 1 when here now has that rest. */
+static int align_rest(RCtx *c, AlgExpr *rest, GSite *here) {
+  AlgCtx *g = c->alg;
+  if (here->rest == rest) return 1;
+  AlgExpr *diff = alg_expand(g, alg_sub(g, here->rest, rest)), *best = NULL;
+  long least = -1, d1 = 0;
+  for (long d = 0; d <= 4; d++) {
+    long shift = d % 2 ? -(d + 1) / 2 : d / 2;   /* 0, -1, 1, -2, 2 */
+    if (shift && here->c[0].K) continue;
+    AlgExpr *r = alg_expand(g, alg_sub(g, diff, alg_mul(g, alg_num_int(g, shift), here->G)));
+    long size = small_int(c, r);
+    if (size < 0 || (size && here->c[1].K) || (least >= 0 && size >= least)) continue;
+    least = size; best = r; d1 = shift;
+  }
+  if (!best) return 0;
+  here->c[0].a = alg_add(g, here->c[0].a, alg_num_int(g, d1));
+  here->c[1].a = alg_add(g, here->c[1].a, best);
+  here->rest = rest;
+  return 1;
+}
+
 /* 1 when stage st can be counted at a member: a use on an FCFS family, made once per branch
 ** (outside loops of the body or in one plain loop, not inside a par of the body, its member
 ** following no loop). */
@@ -165,11 +198,13 @@ static AlgExpr *grid_group(OWalk *w, int i, int major, AlgExpr *total) {
   GSite sites[GRID_MAX_SITES];
   int s = 0;
   if (!grid_stage(st) || !site_of(w, i, major, &sites[0])) return NULL;
+  align_rest(c, zero(c), &sites[0]);   /* the rest 0 where it reads so: the members counted are
+                                          then the middle ones of the coordinates' ranges */
   for (int j = 0; j < w->nstages; j++) {
     const OStage *o = &w->stages[j];
     if (o->res != st->res || o->guard != st->guard || o->loop != st->loop || !grid_stage(o)) continue;
     GSite here;
-    if (!site_of(w, j, major, &here) || here.G != sites[0].G || here.rest != sites[0].rest) continue;
+    if (!site_of(w, j, major, &here) || here.G != sites[0].G || !align_rest(c, sites[0].rest, &here)) continue;
     if (j < i) return NULL;   /* an earlier stage leads this group */
     if (j == i) continue;
     if (s + 1 == GRID_MAX_SITES) return NULL;

@@ -47,7 +47,7 @@ static int gen_new_node(GenState *g, GenKind kind) {
 }
 
 static GenDur gen_dur(GenState *g) {
-  GenDur d = {-1, 1, -1, -1, 0, 0, 0};
+  GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 0, .mod = 0};
   int parts = 0;
   if (g->m->const_count > 0 && gen_below(g, 4) != 0) {
     d.c = gen_below(g, g->m->const_count);
@@ -68,6 +68,14 @@ static int gen_delay(GenState *g) {
   int id = gen_new_node(g, GEN_DELAY);
   g->m->nodes[id].dur = gen_dur(g);
   return id;
+}
+
+/* d made to arrive in classes of the branch (docs/reduction.md, "Requests that reach a member
+** late"): its index part (i % K) (K = 2 or 3) of the par's index at depth par_var. */
+static void gen_stagger(GenState *g, GenDur *d, int par_var) {
+  d->var = par_var;
+  d->mod = 2 + gen_below(g, 2);
+  if (d->ci < 0 && g->m->const_count > 0 && gen_below(g, 2)) d->ci = gen_below(g, g->m->const_count);
 }
 
 /* A use of a random resource that no enclosing hold keeps (member and duration left to the
@@ -141,7 +149,7 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
       n->member = GEN_MEMBER_BLOCK; n->member_off = gen_below(g, 4);
       n->member_val = (n->member_off == 1 ? 2 : 1) + gen_below(g, 3 - (n->member_off == 1));   /* in range */
       break;
-    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 8); break;
+    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 12); break;
     case 0: n->member = GEN_MEMBER_VAR; break;
     case 1: n->member = GEN_MEMBER_RING; n->member_off = gen_below(g, 3); break;
     case 2: n->member = GEN_MEMBER_RING_BACK; break;
@@ -192,7 +200,7 @@ static int gen_idiom_grid(GenState *g) {
       n->member = GEN_MEMBER_GRID;
       n->member_var = m->nodes[outer].var;
       n->member_off = m->nodes[inner].var;
-      n->member_val = gen_below(g, 4);
+      n->member_val = gen_below(g, 6);   /* 4: the ring over the grid read row by row; 5: a wrap too short */
     }
     m->nodes[body].kids[k] = step;
     m->nodes[body].nkids = k + 1;
@@ -322,6 +330,8 @@ static int gen_par_open(GenState *g, int hi_param, int hi) {
   return par;
 }
 
+static int gen_maybe_repeat(GenState *g, int body, int one_in);
+
 /* A neighbour exchange with the sends at once: `par (i = 0, 5)` over the six members of the
 ** families (or `par (i = 0, P - 1)`), its body sometimes `repeat`ed inside the par (workers that
 ** drift apart), a block of steps of which some are a `||` of 2 .. GEN_MAX_KIDS sends (or a
@@ -340,7 +350,12 @@ static int gen_idiom_fork(GenState *g) {
   for (int k = 0; k < count; k++) {
     int step;
     int how = gen_below(g, 6);
-    if (how == 0) step = gen_fork_send(g, par_var, 0);
+    if (how == 0) {   /* a send, or the own member's uses one after another (a reduction after the halo) */
+      step = gen_fork_send(g, par_var, 0);
+      GenNode *n = &m->nodes[step];
+      if (n->kind == GEN_USE && m->res[n->res].family && gen_below(g, 2)) n->member = GEN_MEMBER_VAR;
+      step = gen_maybe_repeat(g, step, 2);
+    }
     else if (how == 1 && g->nvars < GEN_MAX_DEPTH) {   /* par (d = 0, 1) over two directions */
       step = gen_new_node(g, GEN_PAR);
       m->nodes[step].var = g->nvars; m->nodes[step].lo = 0; m->nodes[step].hi = 1;
@@ -371,7 +386,7 @@ static int gen_send(GenState *g, int res, GenMember member, int par_var, int mem
   int id = gen_new_node(g, GEN_USE);
   GenNode *n = &g->m->nodes[id];
   n->res = res; n->member = member; n->member_var = par_var; n->member_off = member_off;
-  if (gen_below(g, 3)) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0, 0}; n->dur = d; }
+  if (gen_below(g, 3)) { GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 1 + gen_below(g, 3), .mod = 0}; n->dur = d; }
   else n->dur = gen_dur(g);
   return id;
 }
@@ -398,7 +413,7 @@ static int gen_drift_send(GenState *g, int res, int par_var) {
 
 /* Workers that run their own steps and exchange on a ring (docs/reduction.md, "Branches that run
 ** their own steps"): par (i = 0, GEN_FAMILY_SIZE - 1) repeat (1 .. 4) { a step of compute on the
-** own member or a delay; a `||` of 2 .. GEN_MAX_KIDS sends to (i + c) % GEN_FAMILY_SIZE of one
+** own member or a delay (sometimes (i % K) t0: late by class); a `||` of 2 .. GEN_MAX_KIDS sends to (i + c) % GEN_FAMILY_SIZE of one
 ** family }; -1 when the model has no FCFS family that no enclosing hold keeps. */
 static int gen_idiom_drift(GenState *g) {
   GenModel *m = g->m;
@@ -409,6 +424,7 @@ static int gen_idiom_drift(GenState *g) {
   m->nodes[repeat].hi = 1 + gen_below(g, 4);
   int body = gen_new_node(g, GEN_BLOCK);
   int work = gen_delay(g);
+  if (gen_below(g, 3) == 0) gen_stagger(g, &m->nodes[work].dur, par_var);   /* late sends by class */
   int own = gen_below(g, 2) ? gen_use(g) : -1;
   if (own >= 0) {   /* compute on the worker's own member of another family, or the same */
     if (m->res[m->nodes[own].res].family) { m->nodes[own].member = GEN_MEMBER_VAR; m->nodes[own].member_var = par_var; }
@@ -438,6 +454,29 @@ static int gen_maybe_repeat(GenState *g, int body, int one_in) {
   return repeat;
 }
 
+/* An idiom's par, one time in one_in repeated outside (`repeat (1 .. reps)`: supersteps with a
+** barrier), then one time in one_in beside another request on its resource res (what breaks the
+** symmetry of its branches). */
+static int gen_par_outside(GenState *g, int par, int res, int one_in, int reps) {
+  GenModel *m = g->m;
+  int top = par;
+  if (gen_below(g, one_in) == 0) {
+    top = gen_new_node(g, GEN_REPEAT);
+    m->nodes[top].hi = 1 + gen_below(g, reps);
+    m->nodes[top].kids[0] = par;
+  }
+  if (gen_below(g, one_in) == 0) {
+    int fork = gen_new_node(g, GEN_PARALLEL), other = gen_new_node(g, GEN_USE);
+    m->nodes[other].res = res;
+    gen_member(g, &m->nodes[other]);
+    m->nodes[other].dur = gen_dur(g);
+    int first = gen_below(g, 2);
+    m->nodes[fork].kids[first] = top; m->nodes[fork].kids[1 - first] = other; m->nodes[fork].nkids = 2;
+    top = fork;
+  }
+  return top;
+}
+
 /* The first ps resource (a use may name it anywhere, even inside holds), or -1. */
 static int gen_ps_resource(GenState *g) {
   for (int k = 0; k < g->m->res_count; k++)
@@ -447,7 +486,8 @@ static int gen_ps_resource(GenState *g) {
 
 /* A request on ps resource res for gen_idiom_ps: on a family, the member of the branch, a ring
 ** neighbour (i + c) % GEN_FAMILY_SIZE or one fixed member; the duration a literal (equal
-** branches), a duration of the generator, or one that follows i % K (uneven branches). */
+** branches), a duration of the generator, or one that follows i % K (uneven branches: i % K, or
+** i % K == r ? 2 : 1). */
 static int gen_ps_request(GenState *g, int res, int par_var) {
   int id = gen_new_node(g, GEN_USE);
   GenNode *n = &g->m->nodes[id];
@@ -460,11 +500,11 @@ static int gen_ps_request(GenState *g, int res, int par_var) {
     n->member_val = how == 2 ? gen_below(g, GEN_FAMILY_SIZE) : 0;
   }
   int how = gen_below(g, 5);
-  if (how <= 2) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0, 0}; n->dur = d; }
+  if (how <= 2) { GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 1 + gen_below(g, 3), .mod = 0}; n->dur = d; }
   else if (how == 3) n->dur = gen_dur(g);
   else {   /* (i % K) * t + c: uneven work that repeats every K branches */
-    GenDur d = {-1, 1, par_var, g->m->const_count > 0 && gen_below(g, 2) ? gen_below(g, g->m->const_count) : -1,
-                gen_below(g, 3), 2 + gen_below(g, 2), 0};
+    GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = g->m->const_count > 0 && gen_below(g, 2) ? gen_below(g, g->m->const_count) : -1, .lit_us = gen_below(g, 3), .mod = 2 + gen_below(g, 2)};
+    if (gen_below(g, 2)) d.pick = 1 + gen_below(g, d.mod);   /* or two sizes by a residue */
     n->dur = d;
   }
   return id;
@@ -510,22 +550,7 @@ static int gen_idiom_ps(GenState *g) {
   }
   g->nvars--;
   m->nodes[par].kids[0] = gen_maybe_repeat(g, body, 3);   /* the branches run their own steps */
-  int top = par;
-  if (gen_below(g, 3) == 0) {   /* repeated outside: supersteps with a barrier */
-    top = gen_new_node(g, GEN_REPEAT);
-    m->nodes[top].hi = 1 + gen_below(g, 3);
-    m->nodes[top].kids[0] = par;
-  }
-  if (gen_below(g, 3) == 0) {   /* beside another request on the resource */
-    int fork = gen_new_node(g, GEN_PARALLEL), other = gen_new_node(g, GEN_USE);
-    m->nodes[other].res = res;
-    gen_member(g, &m->nodes[other]);
-    m->nodes[other].dur = gen_dur(g);
-    int first = gen_below(g, 2);
-    m->nodes[fork].kids[first] = top; m->nodes[fork].kids[1 - first] = other; m->nodes[fork].nkids = 2;
-    top = fork;
-  }
-  return top;
+  return gen_par_outside(g, par, res, 3, 3);
 }
 
 /* An `if` of gen_idiom_line around kid: no else when otherwise is -1. */
@@ -543,12 +568,15 @@ static int gen_line_send(GenState *g, int res, int par_var) {
   int off = gen_below(g, 5) - 2;
   int id = gen_send(g, res, GEN_MEMBER_LINE, par_var, off);
   if (off < 0) return gen_line_if(g, GEN_COND_FROM, par_var, -off, id, -1);
+  /* i + c <= GEN_MAX_BOUND + 2 < GEN_FAMILY_SIZE: in the family without a guard (the interior
+  ** of a line, par (p = 1, P - 2) { ...; use(nic[p + 1]) || use(nic[p - 1]) } shifted) */
+  if (gen_below(g, 3) == 0) return id;
   return gen_line_if(g, GEN_COND_BELOW, par_var, off, id, -1);
 }
 
 /* Neighbour exchange on a line (or a root that works more): par (i = 0, P - 1), sometimes
-** repeated inside, over compute (a delay or the own member) and then sends to i + c guarded by
-** `if`s without else that keep the member in range, at once in a `||` or one after another; or
+** repeated inside, over compute (a delay, (i % K) t0 sometimes, or the own member) and then sends
+** to i + c guarded by `if`s without else that keep the member in range (or unguarded where it is), at once in a `||` or one after another; or
 ** `if (i == 0) S1 else S2` with sides of different steps (docs/reduction.md, "Sides walked
 ** apart"). -1 when the model has no FCFS family that no enclosing hold keeps. */
 static int gen_idiom_line(GenState *g) {
@@ -558,6 +586,7 @@ static int gen_idiom_line(GenState *g) {
   int par = gen_par_open(g, 1, m->param_default - 1), par_var = m->nodes[par].var;
   int body = gen_new_node(g, GEN_BLOCK);
   int work = gen_delay(g);
+  if (gen_below(g, 3) == 0) gen_stagger(g, &m->nodes[work].dur, par_var);   /* late sends by class */
   int own = gen_below(g, 2) ? gen_use(g) : -1;
   if (own >= 0) {
     if (m->res[m->nodes[own].res].family) { m->nodes[own].member = GEN_MEMBER_VAR; m->nodes[own].member_var = par_var; }
@@ -599,23 +628,13 @@ static int gen_lock_step(GenState *g, int par_var, int inside) {
   return id;
 }
 
-/* Threads that take a lock (docs/reduction.md, "Held resources in a chain"): par (i = 0, P - 1)
-** [repeat (1 .. 3)] { work (a delay or a use of shared cores); hold (lock) { a delay or a use };
-** more work }, the lock an fcfs resource (a hand-off on some, a fixed member of a family), the
-** cores fcfs or ps; -1 when no resource can be held here. */
-static int gen_idiom_lock(GenState *g) {
+/* The hold of gen_idiom_lock: hold (lock) { a step }, the step sometimes a use of the resource
+** `work` names (the cores; -1: none) when the lock order allows it there (a ps resource, or an fcfs
+** one of larger id than the lock), else a random step; -1 when no resource can be held here. */
+static int gen_lock_hold(GenState *g, int par_var, int work) {
   GenModel *m = g->m;
   int lock = gen_v2_resource_for(g, 1);
   if (lock < 0) return -1;
-  int par = gen_new_node(g, GEN_PAR);
-  GenNode *p = &m->nodes[par];
-  p->var = g->nvars; p->lo = 0;
-  if (gen_below(g, 3)) { p->hi_param = 1; p->hi = m->param_default - 1; }
-  else p->hi = gen_below(g, GEN_MAX_BOUND + 1);
-  int par_var = g->nvars;
-  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
-  int body = gen_new_node(g, GEN_BLOCK);
-  int before = gen_lock_step(g, par_var, 0);
   int hold = gen_new_node(g, GEN_HOLD);
   m->nodes[hold].res = lock;
   if (m->res[lock].family) {
@@ -624,11 +643,55 @@ static int gen_idiom_lock(GenState *g) {
   }
   int saved = g->held_max;
   g->held_max = lock;
-  int inner = gen_lock_step(g, par_var, 1);
+  int inner;
+  if (work >= 0 && m->nodes[work].kind == GEN_USE && (m->res[m->nodes[work].res].ps_tenths || m->nodes[work].res > lock) &&
+      gen_below(g, 2)) {
+    inner = gen_new_node(g, GEN_USE);
+    m->nodes[inner] = m->nodes[work];
+    m->nodes[inner].dur = gen_dur(g);
+  } else {
+    inner = gen_lock_step(g, par_var, 1);
+  }
   g->held_max = saved;
   m->nodes[hold].kids[0] = inner;
+  return hold;
+}
+
+/* Threads that take a lock (docs/reduction.md, "Threads meeting at a lock"): par (i = 0, P - 1)
+** [repeat (1 .. 3)] { work (a delay or a use of shared cores); hold (lock) { a delay or a use,
+** often of the cores }; [hold (lock2) { ... }]; more work }, the locks fcfs resources (a hand-off
+** on some, a fixed member of a family), the cores fcfs or ps; -1 when no resource can be held
+** here. */
+static int gen_idiom_lock(GenState *g) {
+  GenModel *m = g->m;
+  if (gen_v2_resource_for(g, 1) < 0) return -1;
+  int par = gen_new_node(g, GEN_PAR);
+  GenNode *p = &m->nodes[par];
+  p->var = g->nvars; p->lo = 0;
+  if (gen_below(g, 3)) { p->hi_param = 1; p->hi = m->param_default - 1; }
+  else p->hi = gen_below(g, GEN_MAX_BOUND + 1);
+  int par_var = g->nvars;
+  g->scope_hi[g->nvars++] = p->hi_param ? GEN_MAX_BOUND : p->hi;
+  int body = gen_new_node(g, GEN_BLOCK);
+  int before = -1;
+  if (gen_below(g, 2)) {   /* work on plain fcfs cores, the same for every thread (rounds at a lock) */
+    for (int k = g->held_max + 1; k < m->res_count && before < 0; k++)
+      if (!m->res[k].family && m->res[k].ps_tenths == 0) {
+        before = gen_new_node(g, GEN_USE);
+        m->nodes[before].res = k;
+        m->nodes[before].dur.lit_us = 1 + gen_below(g, 3);
+      }
+  }
+  if (before < 0) before = gen_lock_step(g, par_var, 0);
+  int hold = gen_lock_hold(g, par_var, before);
+  int second = gen_below(g, 2) ? gen_lock_hold(g, par_var, before) : -1;   /* two locks in a row */
   int after = gen_lock_step(g, par_var, 0);
-  int kids[3] = {before, hold, after};
+  if (second >= 0 && after >= 0) {   /* a block has GEN_MAX_KIDS = 3 kids: { second; after } */
+    int rest = gen_new_node(g, GEN_BLOCK);
+    m->nodes[rest].kids[0] = second; m->nodes[rest].kids[1] = after; m->nodes[rest].nkids = 2;
+    after = rest; second = -1;
+  }
+  int kids[3] = {before, hold, second >= 0 ? second : after};
   for (int k = 0; k < 3; k++)
     if (kids[k] >= 0) m->nodes[body].kids[m->nodes[body].nkids++] = kids[k];
   g->nvars--;
@@ -676,10 +739,13 @@ static int gen_idiom_dealt(GenState *g) { return gen_par_repeat(g, 1); }
 ** 0 s), and an optional step after; the workers come back to the stages staggered. */
 static int gen_idiom_rounds(GenState *g) { return gen_par_repeat(g, 0); }
 
-/* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order"):
-** par (i = 0, P - 1) { a delay sometimes; use(pool, d(i)); a step sometimes } on a plain FCFS
-** resource, d often growing with i; sometimes beside another use of the pool (`||`: the rule must
-** not read it) or after one. -1 when the model has no plain FCFS resource free of the holds. */
+/* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order"
+** and "sizes in two runs"): par (i = 0, P - 1) { a delay sometimes; use(pool, d(i)); a step
+** sometimes } on a plain FCFS resource, d often growing with i, or a share of S tasks dealt with
+** remainders (the first S % P one more, or the last ones) or in blocks with a short last one,
+** or `if (i < c) use(pool, d1) else use(pool, d2)` (two runs of sizes, in either order);
+** sometimes beside another use of the pool (`||`: the rules must not read it) or after one. -1
+** when the model has no plain FCFS resource free of the holds. */
 static int gen_idiom_pool(GenState *g) {
   GenModel *m = g->m;
   int res = -1;
@@ -690,10 +756,29 @@ static int gen_idiom_pool(GenState *g) {
   int use = gen_new_node(g, GEN_USE);
   m->nodes[use].res = res;
   m->nodes[use].dur = gen_dur(g);
-  if (gen_below(g, 3)) { m->nodes[use].dur.var = par_var; m->nodes[use].dur.ci = -1; }
+  int shape = gen_below(g, 6);   /* 0, 1: growing; 2, 3: a share of S tasks; 4: if; 5: as drawn */
+  if (shape < 2) { m->nodes[use].dur.var = par_var; m->nodes[use].dur.ci = -1; }
+  if (shape == 2 || shape == 3) {
+    GenDur *d = &m->nodes[use].dur;
+    d->share = 1 + gen_below(g, 3); d->share_var = par_var; d->share_n = gen_below(g, 3 * GEN_MAX_BOUND);
+  }
+  int job = use;
+  if (shape == 4) {   /* two runs of sizes: i < c one size, the others another */
+    job = gen_new_node(g, GEN_IF);
+    GenNode *n = &m->nodes[job];
+    n->cond = GEN_COND_LT; n->cond_var = par_var; n->cond_val = gen_below(g, m->param_default + 1);
+    int other = gen_new_node(g, GEN_USE);
+    m->nodes[other].res = res;
+    m->nodes[other].dur = gen_dur(g);
+    m->nodes[job].kids[0] = use; m->nodes[job].kids[1] = other;
+  }
   int body = gen_new_node(g, GEN_BLOCK), count = 0;
-  if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_delay(g);
-  m->nodes[body].kids[count++] = use;
+  if (gen_below(g, 2)) {
+    int delay = gen_delay(g);   /* sometimes the jobs arrive in classes: a gather in waves */
+    if (gen_below(g, 2)) gen_stagger(g, &m->nodes[delay].dur, par_var);
+    m->nodes[body].kids[count++] = delay;
+  }
+  m->nodes[body].kids[count++] = job;
   if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
   m->nodes[body].nkids = count;
   g->nvars--;
@@ -708,14 +793,137 @@ static int gen_idiom_pool(GenState *g) {
   return outer;
 }
 
+/* The first family (FCFS or ps) that no enclosing hold keeps, one without hand-off first, or -1. */
+static int gen_any_family(GenState *g) {
+  int any = -1;
+  for (int k = g->held_max + 1; k < g->m->res_count; k++) {
+    if (!g->m->res[k].family) continue;
+    if (!g->m->res[k].handoff_ns) return k;
+    if (any < 0) any = k;
+  }
+  return any;
+}
+
+/* All-to-all in rounds (docs/reduction.md, "All-to-all in rounds"): par (i = 0, P - 1)
+** { sometimes a delay first, `if (i == c)` or by i; seq (j = 0 or 1, P - 1) a send to
+** r[(i + j) % P] (one-to-one in i at each round), alone, after a delay by i (`(i % 2) * 1us`:
+** branches of unequal speed), or in a `||` beside a delay or a use of the branch's own member };
+** on a FCFS or a ps family, sometimes repeated outside or beside another request on the family
+** (what breaks the lock step). -1 when the model has no family that no enclosing hold keeps. */
+static int gen_idiom_a2a(GenState *g) {
+  GenModel *m = g->m;
+  int res = gen_any_family(g);
+  if (res < 0) return -1;
+  int par = gen_par_open(g, 1, m->param_default - 1), par_var = g->nvars - 1;
+  int seq = gen_new_node(g, GEN_SEQ);
+  m->nodes[seq].var = g->nvars; m->nodes[seq].lo = gen_below(g, 2);
+  m->nodes[seq].hi_param = 1; m->nodes[seq].hi = m->param_default - 1;
+  g->scope_hi[g->nvars++] = GEN_MAX_BOUND;
+  int send = gen_send(g, res, GEN_MEMBER_SHIFT, par_var, m->nodes[seq].var), step = send;
+  int how = gen_below(g, 4);
+  if (how == 1 || how == 2) {   /* the send beside local work */
+    int other = how == 1 ? gen_delay(g) : gen_use(g);
+    if (other < 0) other = gen_delay(g);
+    GenNode *o = &m->nodes[other];
+    if (o->kind == GEN_USE) {
+      if (m->res[o->res].family) { o->member = GEN_MEMBER_VAR; o->member_var = par_var; }
+      o->dur = gen_dur(g);
+    }
+    step = gen_new_node(g, GEN_PARALLEL);
+    int first = gen_below(g, 2);
+    m->nodes[step].kids[first] = send; m->nodes[step].kids[1 - first] = other; m->nodes[step].nkids = 2;
+  } else if (how == 3) {   /* a delay by the branch first: (i % 2) * 1us or i * t */
+    int wait = gen_new_node(g, GEN_DELAY);
+    GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = -1, .lit_us = 0, .mod = gen_below(g, 2) ? 2 : 0};
+    if (m->const_count > 0 && gen_below(g, 2)) d.ci = gen_below(g, m->const_count);
+    m->nodes[wait].dur = d;
+    step = gen_new_node(g, GEN_BLOCK);
+    m->nodes[step].kids[0] = wait; m->nodes[step].kids[1] = send; m->nodes[step].nkids = 2;
+  }
+  g->nvars--;
+  m->nodes[seq].kids[0] = step;
+  int body = seq, pre = gen_below(g, 3);
+  if (pre) {   /* one branch starts late (`if (i == c)`), or each by its index */
+    int late = gen_new_node(g, GEN_DELAY);
+    if (pre == 1) {
+      m->nodes[late].dur = gen_dur(g);
+      int cond = gen_new_node(g, GEN_IF);
+      GenNode *n = &m->nodes[cond];
+      n->cond = GEN_COND_EQ; n->cond_var = par_var; n->cond_val = gen_below(g, m->param_default);
+      n->kids[0] = late;
+      late = cond;
+    } else {
+      GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = -1, .lit_us = 0, .mod = 0};
+      m->nodes[late].dur = d;
+    }
+    body = gen_new_node(g, GEN_BLOCK);
+    m->nodes[body].kids[0] = late; m->nodes[body].kids[1] = seq; m->nodes[body].nkids = 2;
+  }
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  return gen_par_outside(g, par, res, 4, 2);
+}
+
+/* An item of a proportionate line (docs/reduction.md, reduce_line.c): the loop's body is one use
+** of stage j of a family, `use(r[j], d)`, with d the same at every stage but depending on the
+** item: (i % K) or (i % K == c ? 2 : 1) times 1us plus a literal (a header record, uneven items). */
+static int gen_line_item(GenState *g, int par_var, int step_var) {
+  int id = gen_use(g);
+  if (id < 0 || !g->m->res[g->m->nodes[id].res].family) return id < 0 ? gen_idiom_step(g, par_var, step_var) : id;
+  GenNode *n = &g->m->nodes[id];
+  n->member = GEN_MEMBER_VAR;
+  n->member_var = step_var;
+  GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = -1, .lit_us = gen_below(g, 3), .mod = 2 + gen_below(g, 2)};
+  if (gen_below(g, 2)) d.pick = 1 + gen_below(g, d.mod);
+  n->dur = d;
+  return id;
+}
+
+/* Sometimes the last stage of a pipeline written after the loop over the others: `{ seq (j = 0, h)
+** { ... use(r[j], t) ... }; use(r[h + 1], t2) }` with r a family the chain uses at stage j (members
+** apart from the loop's: docs/reduction.md, "Tandem line"). Returns the statement that replaces
+** seq (the block, or seq itself). */
+static int gen_last_stage(GenState *g, int seq, int chain) {
+  GenModel *m = g->m;
+  if (gen_below(g, 3) != 0 || m->node_count + 2 >= GEN_MAX_NODES) return seq;
+  int stage = -1;
+  int ids[GEN_MAX_KIDS + 1], count = 0;
+  if (m->nodes[chain].kind == GEN_BLOCK)
+    for (int k = 0; k < m->nodes[chain].nkids; k++) ids[count++] = m->nodes[chain].kids[k];
+  else ids[count++] = chain;
+  for (int k = 0; k < count && stage < 0; k++) {
+    const GenNode *n = &m->nodes[ids[k]];
+    if (n->kind == GEN_USE && m->res[n->res].family && n->member == GEN_MEMBER_VAR &&
+        n->member_var == m->nodes[seq].var)
+      stage = ids[k];
+  }
+  if (stage < 0) return seq;
+  int last = gen_new_node(g, GEN_USE), block = gen_new_node(g, GEN_BLOCK);
+  GenNode *n = &m->nodes[last];
+  n->res = m->nodes[stage].res;
+  n->member = GEN_MEMBER_CONST;
+  n->member_val = (m->nodes[seq].hi_param ? GEN_MAX_BOUND : m->nodes[seq].hi) + 1;
+  n->dur = gen_dur(g);
+  m->nodes[block].kids[0] = seq; m->nodes[block].kids[1] = last; m->nodes[block].nkids = 2;
+  return block;
+}
+
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
+  if (gen_below(g, 6) == 0) {   /* threads at locks, first: the rules for them read many shapes */
+    int lock = gen_idiom_lock(g);
+    if (lock >= 0) return lock;
+  }
   if (gen_below(g, 4) == 0) {
     int ps = gen_idiom_ps(g);
     if (ps >= 0) return ps;
+  }
+  if (gen_below(g, 5) == 0) {
+    int a2a = gen_idiom_a2a(g);
+    if (a2a >= 0) return a2a;
   }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
   if (gen_below(g, 4) == 0) {
@@ -755,9 +963,10 @@ static int gen_idiom(GenState *g) {
     if (gen_below(g, 2)) { q->hi_param = 1; q->hi = m->param_default - 1; }
     else q->hi = gen_below(g, GEN_MAX_BOUND + 1);
     g->scope_hi[g->nvars++] = q->hi_param ? GEN_MAX_BOUND : q->hi;
-    int kid = gen_idiom_chain(g, par_var, q->var);
+    int kid = gen_below(g, 4) == 0 ? gen_line_item(g, par_var, q->var) : gen_idiom_chain(g, par_var, q->var);
     g->nvars--;
     m->nodes[body].kids[0] = kid;
+    body = gen_last_stage(g, body, kid);
   } else {
     body = gen_idiom_chain(g, par_var, -1);
   }
@@ -910,6 +1119,7 @@ static void gen_put(GenBuf *b, const char *format, ...) {
 
 static void gen_put_dur(GenBuf *b, const GenDur *d) {
   int parts = 0;
+  if (d->share) gen_put(b, "(");
   if (d->c >= 0) {
     if (d->coef_c == 1) gen_put(b, "t%d", d->c);
     else gen_put(b, "%d * t%d", d->coef_c, d->c);
@@ -919,6 +1129,7 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
     if (parts++) gen_put(b, " + ");
     if (d->mod > 0 && d->var2 > 0) gen_put(b, "((i%d + i%d) %% %d)", d->var, d->var2 - 1, d->mod);
     else if (d->mod > 0 && d->var2 < 0) gen_put(b, "((floor(i%d / 2) + i%d %% 2) %% %d)", d->var, d->var, d->mod);
+    else if (d->mod > 0 && d->pick > 0) gen_put(b, "(i%d %% %d == %d ? 2 : 1)", d->var, d->mod, d->pick - 1);
     else if (d->mod > 0) gen_put(b, "(i%d %% %d)", d->var, d->mod);
     else gen_put(b, "i%d", d->var);
     if (d->ci >= 0) gen_put(b, " * t%d", d->ci);
@@ -928,6 +1139,12 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
     if (parts++) gen_put(b, " + ");
     gen_put(b, "%dus", d->lit_us);
   }
+  if (d->share == 1)
+    gen_put(b, ") * (floor(%d / P) + (i%d < %d %% P ? 1 : 0))", d->share_n, d->share_var, d->share_n);
+  else if (d->share == 2)
+    gen_put(b, ") * (floor(%d / P) + (i%d >= P - %d %% P ? 1 : 0))", d->share_n, d->share_var, d->share_n);
+  else if (d->share == 3)
+    gen_put(b, ") * max(0, min(2, %d - 2 * i%d))", d->share_n, d->share_var);
 }
 
 /* The member of a use or hold of a family: [i0], [2], [(i1 + 1) % 3], ... */
@@ -948,7 +1165,12 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     static const char *const forms[6] = {"[i%d == P - 1 ? 0 : i%d + 1]", "[i%d > 0 ? i%d - 1 : P - 1]",
                                          "[i%d == 0 ? 1 : i%d]", "[floor(i%d / 2) * 2 + (i%d %% 2 + 1) %% 2]",
                                          "[floor(i%d / 2) + i%d %% 2]", "[i%d < 2 ? i%d + 2 : 3 - i%d]"};
-    if (n->member_val == 6) gen_put(b, "[i%d %% 2]", n->member_var);   /* dealt round robin */
+    /* rows of 2 or 3 read with one index, the row start as i - i % Q or Q * floor(i / Q): a
+    ** shift within the row (one-to-one), or a shift by another modulus (not) */
+    static const char *const rows[4] = {"[(i%d - i%d %% 2) + (i%d %% 2 + 1) %% 2]", "[2 * floor(i%d / 2) + (i%d + 1) %% 2]",
+                                        "[(i%d - i%d %% 3) + (i%d + 2) %% 3]", "[(i%d - i%d %% 3) + (i%d + 1) %% 2]"};
+    if (n->member_val >= 8) gen_put(b, rows[n->member_val - 8], n->member_var, n->member_var, n->member_var);
+    else if (n->member_val == 6) gen_put(b, "[i%d %% 2]", n->member_var);   /* dealt round robin */
     else if (n->member_val == 7) gen_put(b, "[(i%d + 1) %% 3]", n->member_var);
     else if (n->member_val == 5) gen_put(b, forms[5], n->member_var, n->member_var, n->member_var);
     else gen_put(b, forms[n->member_val], n->member_var, n->member_var);
@@ -956,9 +1178,10 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     static const char *const forms[3] = {"[i%d]", "[(i%d + 2) %% 4]", "[floor(i%d / 2) * 2 + (i%d %% 2 + 1) %% 2]"};
     gen_put(b, forms[n->member_val % 3], n->member_var, n->member_var);
   } else if (n->member == GEN_MEMBER_GRID) {
-    static const char *const forms[4] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
-                                         "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]"};
-    gen_put(b, forms[n->member_val & 3], n->member_var, n->member_off);
+    static const char *const forms[6] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
+                                         "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]",
+                                         "[(i%d * 2 + i%d + 3) %% 6]", "[(i%d * 2 + i%d + 1) %% 5]"};
+    gen_put(b, forms[n->member_val % 6], n->member_var, n->member_off);
   } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_LINE) gen_put(b, "[i%d %c %d]", n->member_var, n->member_off < 0 ? '-' : '+',
                                                   n->member_off < 0 ? -n->member_off : n->member_off);

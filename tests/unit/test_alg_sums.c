@@ -513,6 +513,43 @@ static void test_close_threshold(void **state) {
   }
 }
 
+/* A repeat over work dealt with remainders: sum over w = a .. P - 1 of
+** (1 <= q(w) ? 3 q(w) : 0) + max(0, q(w) - 1) with q(w) = floor(N / P) + (w < N % P ? 1 : 0),
+** the index entering only through the comparison inside (inside a `?:` test, a product, a max):
+** closed (no big operator left) and equal to the loop at a = 0, 1, P = 1 .. 13, N = 0 .. 40
+** (the first part is 3 N at a = 0). */
+static void test_close_inner_threshold(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *n = check_sym(c, c->N), *p = check_sym(c, c->P), *one = alg_num_int(ctx, 1), *zero = alg_num_int(ctx, 0);
+  AlgExpr *upper = alg_sub(ctx, p, one);
+  for (int lo = 0; lo <= 1; lo++) {
+    AlgExpr *lower = alg_num_int(ctx, lo);
+    AlgSymbol *w = alg_index_new(ctx, "w", lower, upper);
+    AlgExpr *extra = alg_cond(ctx, alg_cmp(ctx, ALG_CMP_LT, check_sym(c, w), alg_mod(ctx, n, p)), one, zero);
+    AlgExpr *q = alg_add(ctx, alg_func(ctx, ALG_FLOOR, alg_div(ctx, n, p)), extra);
+    AlgExpr *body = alg_add(ctx, alg_cond(ctx, alg_cmp(ctx, ALG_CMP_LE, one, q), alg_mul(ctx, alg_num_int(ctx, 3), q), zero),
+                            alg_max(ctx, zero, alg_sub(ctx, q, one)));
+    AlgExpr *sum = alg_sum(ctx, w, lower, upper, body);
+    assert_false(has_bigop(sum));
+    AlgInterval *env = env_new(c);
+    for (long P = 1; P <= 13; P++)
+      for (long N = 0; N <= 40; N++) {
+        double exact = 0;
+        for (long k = lo; k <= P - 1; k++) {
+          long qk = N / P + (k < N % P ? 1 : 0);
+          exact += (qk >= 1 ? 3.0 * (double)qk : 0) + (qk - 1 > 0 ? (double)(qk - 1) : 0);
+        }
+        set(env, c->N, (double)N);
+        set(env, c->P, (double)P);
+        AlgInterval value = alg_eval_tree(ctx, sum, env);
+        if (!(fabs(value.lo - exact) < 1e-9 && fabs(value.hi - exact) < 1e-9))
+          fail_msg("a=%d P=%ld N=%ld: [%g, %g], the loop gives %g", lo, P, N, value.lo, value.hi, exact);
+      }
+    free(env);
+  }
+}
+
 /* A tree reduction's levels: sum over l = 0 .. N-1 of max(t, u * ceil(P / 2^(l+1))). The
 ** geometric part P / 2^(l+1) (a power of a power of the index) closes to P (1 - 2^-N); the lower
 ** closure of the sum of the max is at least the max of the two sums (t N and u P (1 - 2^-N)),
@@ -620,6 +657,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_close_rounded_polynomial, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_indicator, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_threshold, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_close_inner_threshold, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_tree_levels, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_exact_below_limit, setup, teardown),
   };
