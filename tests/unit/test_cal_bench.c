@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "bench.h"
+#include "cal_stats.h"
 
 static CalRun *new_run(void) {
   CalRun *run = calloc(1, sizeof *run);
@@ -25,17 +26,13 @@ static CalRun *new_run(void) {
   return run;
 }
 
-/* The least of a series' samples. The facts below compare two kernels' times; another process on
-** the machine only ever adds time to a sample, so the least sample is the one it disturbed least
-** (medians of 5 samples moved by more than 4x on the shared 2-core machine while others built). */
-static double least_of(const CalRun *run, const char *name) {
+static double median_of(const CalRun *run, const char *name) {
   for (int i = 0; i < run->count; i++) {
     if (strcmp(run->series[i].name, name)) continue;
-    assert_true(run->series[i].count > 0);
-    double least = run->series[i].samples[0];
-    for (size_t k = 1; k < run->series[i].count; k++)
-      if (run->series[i].samples[k] < least) least = run->series[i].samples[k];
-    return least;
+    double scratch[CAL_MAX_SAMPLES];
+    CalSummary s;
+    assert_int_equal(cal_stats_summarize(run->series[i].samples, run->series[i].count, scratch, &s), 0);
+    return s.median;
   }
   fail_msg("no series %s", name);
   return 0;
@@ -60,17 +57,17 @@ static void test_arith_measures_work(void **state) {
   assert_int_equal(run->count, 55);     /* 5 types x (6 latency + 5 throughput) */
   for (int i = 0; i < run->count; i++) assert_int_equal(run->series[i].count, 5);
   /* 0.05 ns is one cycle at 20 GHz: a dependent add cannot be faster. */
-  assert_true(least_of(run, "t_add_int") > 0.05e-9);
-  assert_true(least_of(run, "t_add_double") > 0.05e-9);
+  assert_true(median_of(run, "t_add_int") > 0.05e-9);
+  assert_true(median_of(run, "t_add_double") > 0.05e-9);
   /* Division latency is several times an addition's on every core we know (3x is generous). */
-  assert_true(least_of(run, "t_div_double") > 3 * least_of(run, "t_add_int"));
-  assert_true(least_of(run, "t_div_long") > 3 * least_of(run, "t_add_long"));
+  assert_true(median_of(run, "t_div_double") > 3 * median_of(run, "t_add_int"));
+  assert_true(median_of(run, "t_div_long") > 3 * median_of(run, "t_add_long"));
   /* Floating add and multiply are pipelined on every core we know (latency 3-5 cycles, at least
   ** one issued per cycle): 8 independent chains take under half the time per operation of one
   ** chain. If the chains were secretly dependent (or folded), the ratio would be ~1 (or ~0). */
-  assert_true(least_of(run, "t_add_double_tp") < 0.5 * least_of(run, "t_add_double"));
-  assert_true(least_of(run, "t_mul_double_tp") < 0.5 * least_of(run, "t_mul_double"));
-  assert_true(least_of(run, "t_add_double_tp") > 0.01e-9);   /* 50 adds a cycle at 2 GHz: folded */
+  assert_true(median_of(run, "t_add_double_tp") < 0.5 * median_of(run, "t_add_double"));
+  assert_true(median_of(run, "t_mul_double_tp") < 0.5 * median_of(run, "t_mul_double"));
+  assert_true(median_of(run, "t_add_double_tp") > 0.01e-9);   /* 50 adds a cycle at 2 GHz: folded */
   free(run);
 }
 
@@ -86,19 +83,19 @@ static void test_math_and_flops(void **state) {
                                    cal_bench_flops_count(&run->opt));
   /* A square root or a libm exp/log takes several dependent adds (sqrtsd alone is 12+ cycles;
   ** exp and log are polynomials of several multiply-adds). */
-  assert_true(least_of(run, "t_sqrt_double") > 2 * least_of(run, "t_add_double"));
-  assert_true(least_of(run, "t_exp_double") > 2 * least_of(run, "t_add_double"));
-  assert_true(least_of(run, "t_log_double") > 2 * least_of(run, "t_add_double"));
+  assert_true(median_of(run, "t_sqrt_double") > 2 * median_of(run, "t_add_double"));
+  assert_true(median_of(run, "t_exp_double") > 2 * median_of(run, "t_add_double"));
+  assert_true(median_of(run, "t_log_double") > 2 * median_of(run, "t_add_double"));
   /* A conversion is real work: a round trip the compiler folded would be ~0. */
-  assert_true(least_of(run, "t_cvt_int_double") > 0.05e-9);
+  assert_true(median_of(run, "t_cvt_int_double") > 0.05e-9);
   /* A vectorised product does a flop in less time than a dependent multiply takes. */
-  assert_true(least_of(run, "t_flop_vec") < least_of(run, "t_mul_double"));
-  assert_true(least_of(run, "t_flop_vec") > 0.001e-9);
+  assert_true(median_of(run, "t_flop_vec") < median_of(run, "t_mul_double"));
+  assert_true(median_of(run, "t_flop_vec") > 0.001e-9);
   /* Both code shapes at every order are vectorised: faster per flop than a dependent multiply. */
-  assert_true(least_of(run, "t_flop_vec_512") < least_of(run, "t_mul_double"));
-  assert_true(least_of(run, "t_flop_vec_plain_512") < least_of(run, "t_mul_double"));
-  assert_true(least_of(run, "t_flop_vec_plain_256") > 0.001e-9);
-  if (run->cores >= 2) assert_true(least_of(run, "t_flop_vec_plain_par2_512") > 0.001e-9);
+  assert_true(median_of(run, "t_flop_vec_512") < median_of(run, "t_mul_double"));
+  assert_true(median_of(run, "t_flop_vec_plain_512") < median_of(run, "t_mul_double"));
+  assert_true(median_of(run, "t_flop_vec_plain_256") > 0.001e-9);
+  if (run->cores >= 2) assert_true(median_of(run, "t_flop_vec_plain_par2_512") > 0.001e-9);
   free(run);
 }
 
@@ -115,12 +112,12 @@ static void test_latency(void **state) {
   assert_int_equal(run->count - before, 1 + cal_sweep_sizes(1, run->caches.llc, sizes, 32));
   /* An L1 hit takes 4-5 cycles to use, an add one: a chase the compiler hoisted or folded would
   ** be no slower than an add. */
-  assert_true(least_of(run, "t_load_lat_4096") > 2 * least_of(run, "t_add_int"));
+  assert_true(median_of(run, "t_load_lat_4096") > 2 * median_of(run, "t_add_int"));
   /* 32 MiB of random lines miss every private cache: many times an L1 hit. */
-  assert_true(least_of(run, "t_load_lat_33554432") > 4 * least_of(run, "t_load_lat_4096"));
+  assert_true(median_of(run, "t_load_lat_33554432") > 4 * median_of(run, "t_load_lat_4096"));
   /* A mispredicted branch flushes the pipeline (10-20 cycles); a branch turned into a
   ** conditional move would cost nothing over its predicted twin. */
-  assert_true(least_of(run, "t_branch_miss") > 4 * least_of(run, "t_add_int"));
+  assert_true(median_of(run, "t_branch_miss") > 4 * median_of(run, "t_add_int"));
   free(run);
 }
 
@@ -134,9 +131,9 @@ static void test_pagefault(void **state) {
   assert_int_equal(run->count, cal_bench_pagefault_count(&run->opt));
   /* A fault enters the kernel and zeroes 4 KiB: more than 100 ns; a loop that touched pages
   ** already mapped (or none) would take a few ns a page. */
-  assert_true(least_of(run, "t_page_fault") > 100e-9);
+  assert_true(median_of(run, "t_page_fault") > 100e-9);
   /* Read first, a page faults twice (the zero page, then the copy on write). */
-  assert_true(least_of(run, "t_page_fault_rw") > least_of(run, "t_page_fault"));
+  assert_true(median_of(run, "t_page_fault_rw") > median_of(run, "t_page_fault"));
   free(run);
 }
 
@@ -148,16 +145,16 @@ static void test_threads(void **state) {
   assert_int_equal(cal_bench_threads(run, &err), 0);
   assert_int_equal(run->count, cal_bench_threads_count(&run->opt));
   /* An uncontended lock + unlock is two atomic instructions: more than 1 ns on any core. */
-  assert_true(least_of(run, "t_lock") > 1e-9);
+  assert_true(median_of(run, "t_lock") > 1e-9);
   /* A hand-off wakes a thread asleep in the kernel (a futex wake and a schedule): more than an
   ** uncontended lock, which never enters the kernel. Folded or skipped, it would be ~0. */
-  assert_true(least_of(run, "t_handoff") > least_of(run, "t_lock"));
+  assert_true(median_of(run, "t_handoff") > median_of(run, "t_lock"));
   /* Creating a thread maps a stack and clones: more than a lock. */
-  assert_true(least_of(run, "t_thread") > least_of(run, "t_lock"));
+  assert_true(median_of(run, "t_thread") > median_of(run, "t_lock"));
   /* A barrier of 2 threads waits for the other thread (a wake-up or at least a cache line
   ** crossing cores); one thread alone passes its barrier at once. */
-  assert_true(least_of(run, "t_barrier_1") > 0);
-  assert_true(least_of(run, "t_barrier_2") > least_of(run, "t_barrier_1"));
+  assert_true(median_of(run, "t_barrier_1") > 0);
+  assert_true(median_of(run, "t_barrier_2") > median_of(run, "t_barrier_1"));
   /* OpenMP, when built in: a parallel region wakes and joins a team: more than a lock. */
   int before = run->count;
   assert_int_equal(cal_bench_omp(run, &err), 0);
@@ -165,7 +162,7 @@ static void test_threads(void **state) {
   if (run->count > before) {
     char name[CAL_NAME_MAX];
     snprintf(name, sizeof name, "t_omp_for_%d", run->count - before);
-    assert_true(least_of(run, name) > least_of(run, "t_lock"));
+    assert_true(median_of(run, name) > median_of(run, "t_lock"));
   }
   free(run);
 }
@@ -203,7 +200,7 @@ static void test_memsweep(void **state) {
   assert_true(run->series[0].x == 4096);
   const CalSeries *last = &run->series[run->count - 6];
   assert_true(!strncmp(last->name, "t_read_", 7));
-  assert_true(least_of(run, last->name) > least_of(run, "t_read_4096"));
+  assert_true(median_of(run, last->name) > median_of(run, "t_read_4096"));
   /* Under T threads at once (N >= 2): the same sets, three scalar kernels, T = 2 .. N; each of two
   ** threads streaming its own largest set is no faster than one thread alone (they share the
   ** memory; 0.8 leaves room for noise); a kernel deleted by the compiler would time ~0. */
@@ -216,7 +213,7 @@ static void test_memsweep(void **state) {
   if (run->cores >= 2) {
     assert_int_equal(run->count - before, 3 * (before / 6) * ((run->cores > 8 ? 8 : (int)run->cores) - 1));
     snprintf(par_name, sizeof par_name, "t_read_par2_%s", last_name + 7);
-    assert_true(least_of(run, par_name) > 0.8 * least_of(run, last_name));
+    assert_true(median_of(run, par_name) > 0.8 * median_of(run, last_name));
   }
   free(run);
 }
@@ -231,8 +228,8 @@ static void test_message_grows_with_size(void **state) {
   assert_true(run->series[0].x == 1);
   assert_true(run->series[run->count - 1].x == 4194304);
   /* Copying 4 MiB twice through the kernel takes far longer than a 1 B round trip. */
-  assert_true(least_of(run, "msg_4194304") > 2 * least_of(run, "msg_1"));
-  assert_true(least_of(run, "msg_1") > 0);
+  assert_true(median_of(run, "msg_4194304") > 2 * median_of(run, "msg_1"));
+  assert_true(median_of(run, "msg_1") > 0);
   free(run);
 }
 
