@@ -255,6 +255,7 @@ static const IdiomModel idioms[] = {
   {"master_remainder.pam", "P", "master/worker, repeat (floor(N / (P - 1)) + (w <= N % (P - 1) ? 1 : 0))"},
   {"checker_grid.pam", "Q", "red/black torus, compute (1 + (i + j) % 2) t, pack, two halos at once"},
   {"checker_late.pam", "Q", "the same, red halos reach black nics before their packs (FCFS order)"},
+  {"checker_flat.pam", "Q", "the same numbered row by row, par (p = 0, Q * Q - 1), nic[(p + Q) % (Q * Q)]"},
   {"pool_unequal.pam", "P", "P jobs of (p + 1) units at once on fcfs(4), in index order"},
   {"remainder_expr.pam", "P", "N = 30 tasks dealt floor(N / P) + (w < N % P ? 1 : 0) on fcfs(4) cores"},
   {"block_pool.pam", "P", "N = 30 tasks in blocks of ceil(N / P) on fcfs(4) cores, the last short"},

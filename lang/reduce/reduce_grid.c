@@ -236,9 +236,57 @@ static AlgExpr *grid_group(OWalk *w, int i, int major, AlgExpr *total) {
   return best;
 }
 
-/* The rule above over the groups of a par over pairs, each over its loop; NULL when none. */
+/* e of the flat walk w over the digits (o, n) of its index; NULL when it reads the index
+** otherwise (order_split_digits). e may be NULL (nothing to read: NULL back, *ok kept). */
+static AlgExpr *as_digits(const OWalk *w, AlgExpr *e, AlgExpr *Q, AlgSymbol *o, AlgSymbol *n, int *ok) {
+  AlgCtx *g = w->c->alg;
+  if (!e || !*ok) return e;
+  AlgExpr *d = order_split_digits(w->c, e, w->k, Q, alg_sym(g, o), alg_sym(g, n));
+  if (!d || alg_contains(d, w->k)) *ok = 0;
+  return d;
+}
+
+/* Rule (a grid written with one index, read as digits): par (p = 0, Q * Q - 1) whose uses name
+** members through floor(p / Q), p % Q, p and (p + c Q) % (Q * Q): p is Q o + n with
+** o = floor(p / Q) and n = p % Q, both over 0 .. Q - 1, one pair per p and one p per pair, so the
+** par is the par over the pairs (o, n) with every expression of the walk rewritten exactly
+** (order_split_digits): the rules above read that walk. Returns it (with *total rewritten), or
+** NULL when the par or an expression is not of that form. */
+static OWalk *flat_as_pairs(OWalk *w, AlgExpr **total) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *Q = NULL;
+  for (int i = 0; i < w->nstages && !Q; i++)
+    if (w->stages[i].index) Q = order_digit_base(c, w->stages[i].index, w->k);
+  if (!Q || order_by_branch(w, Q) || !order_integer_valued(c, Q) || alg_bounds(g, Q).lo < 1) return NULL;
+  AlgExpr *one = alg_num_int(g, 1), *last = alg_sub(g, Q, one);
+  if (!alg_is_num(alg_expand(g, w->ka), 0) ||
+      !alg_is_num(alg_expand(g, alg_sub(g, w->kb, alg_sub(g, alg_mul(g, Q, Q), one))), 0))
+    return NULL;
+  AlgSymbol *o = alg_index_new(g, "o", alg_num_int(g, 0), last), *n = alg_index_new(g, "n", alg_num_int(g, 0), last);
+  OWalk *pw = arena_alloc(&c->arena, sizeof *pw);
+  *pw = *w;
+  int ok = 1;
+  for (int i = 0; i < pw->nstages; i++) {
+    OStage *st = &pw->stages[i];
+    st->index = as_digits(w, st->index, Q, o, n, &ok);
+    st->t = as_digits(w, st->t, Q, o, n, &ok);
+    st->head = as_digits(w, st->head, Q, o, n, &ok);
+    st->gap = as_digits(w, st->gap, Q, o, n, &ok);
+    st->kguard = as_digits(w, st->kguard, Q, o, n, &ok);
+  }
+  *total = as_digits(w, *total, Q, o, n, &ok);
+  if (!ok) return NULL;
+  pw->k = o; pw->ka = alg_num_int(g, 0); pw->kb = last;
+  pw->k2 = n; pw->k2a = alg_num_int(g, 0); pw->k2b = last;
+  pw->n = alg_mul(g, Q, Q);
+  return pw;
+}
+
+/* The rule above over the groups of a par over pairs, each over its loop; NULL when none. A par
+** over one index that reads as a grid (flat_as_pairs) is read over its pairs. */
 AlgExpr *order_grid_lower(OWalk *w, AlgExpr *total) {
-  if (!w->k2) return NULL;
+  if (!w->k2 && !(w = flat_as_pairs(w, &total))) return NULL;
   AlgExpr *best = NULL;
   for (int i = 0; i < w->nstages; i++)
     for (int major = 0; major < 2; major++) {

@@ -31,6 +31,14 @@ typedef struct GAhead {
 
 static AlgExpr *one(RCtx *c) { return alg_num_int(c->alg, 1); }
 
+/* a is surely before b: a (1 + 2^-40) < b. The simulator takes two times within 2^-46 of the
+** larger for one instant (its events then run in program order): a strict comparison of two
+** heads that are equal in exact arithmetic could be decided by their rounding. */
+static AlgExpr *surely_before(AlgCtx *g, AlgExpr *a, AlgExpr *b) {
+  AlgExpr *widen = alg_add(g, alg_num_int(g, 1), alg_div(g, alg_num_int(g, 1), alg_num_int(g, 1L << 40)));
+  return alg_cmp(g, ALG_CMP_LT, alg_mul(g, a, widen), b);
+}
+
 /* How site a (earlier in the walk) stands to site b in a branch's run. */
 static GAOrder order_of(const OSite *a, const OSite *b) {
   const OPath *p = &a->path, *q = &b->path;
@@ -123,7 +131,7 @@ static AlgExpr *served_at_once(const GAhead *a, int f, AlgExpr *const x[2]) {
   grid_requests_at(gr, at, req);
   AlgExpr *head = grid_at_branch(gr, gr->w->stages[gr->sites[f].stage].head, x), *ok = a->whole;
   for (int q = 0; q < gr->s; q++)
-    if (q != f) ok = alg_and(g, ok, alg_or(g, alg_not(g, req[q].run), alg_cmp(g, ALG_CMP_LT, head, req[q].head)));
+    if (q != f) ok = alg_and(g, ok, alg_or(g, alg_not(g, req[q].run), surely_before(g, head, req[q].head)));
   return ok;
 }
 
@@ -161,7 +169,7 @@ static AlgExpr *earliest_start(const GAhead *a, int p, AlgExpr *const x[2]) {
   AlgExpr *head = grid_at_branch(gr, gr->w->stages[gr->sites[p].stage].head, x), *best = head;
   for (int q = 0; q < gr->s; q++)
     ahead[q] = q == p ? NULL
-             : alg_and(g, alg_and(g, req[q].run, alg_cmp(g, ALG_CMP_LT, req[q].head, head)), arrives_at_head(a, q, &req[q]));
+             : alg_and(g, alg_and(g, req[q].run, surely_before(g, req[q].head, head)), arrives_at_head(a, q, &req[q]));
   unsigned all = (1u << gr->s) - 1;
   for (unsigned B = 1; B <= all; B++) {
     if (B & (1u << p)) continue;

@@ -322,9 +322,12 @@ static int injective_wrap(RCtx *c, AlgExpr *e, AlgSymbol *n, AlgExpr *nlo, AlgEx
 /* e with floor(i / Q) replaced by o, i % Q by n and i itself by Q*o + n, its value (sums,
 ** products, powers, remainders, floors and ceilings of such rebuilt, a remainder by Q through
 ** mod_drop_rows); NULL when the nesting is too deep or e holds another kind of node on i. So
-** `p - p % Q` is Q*o, `(p + 1) % Q` is (n + 1) % Q. */
+** `p - p % Q` is Q*o, `(p + 1) % Q` is (n + 1) % Q. With whole set (a grid read as digits,
+** reduce_grid.c), (i + c Q) % (Q Q) (c an integer free of i) is also Q ((o + c) % Q) + n
+** (Q (o + c) + n with 0 <= n <= Q - 1), and any other node is rebuilt from its rewritten kids: all
+** exact rewrites where i = Q o + n. */
 static AlgExpr *split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgExpr *o, AlgExpr *n,
-                             int depth) {
+                             int whole, int depth) {
   AlgCtx *g = c->alg;
   if (!alg_contains(e, i)) return e;
   if (depth > ORDER_MAX_COND_DEPTH * 4) return NULL;
@@ -333,18 +336,23 @@ static AlgExpr *split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgE
   if (e == iv) return alg_add(g, alg_mul(g, Q, o), n);
   if (kind == ALG_FLOOR && alg_kid(e, 0) == alg_div(g, iv, Q)) return o;
   if (kind == ALG_MOD && alg_kid(e, 0) == iv && alg_kid(e, 1) == Q) return n;
+  if (whole && kind == ALG_MOD && alg_kid(e, 1) == alg_mul(g, Q, Q)) {
+    AlgExpr *shift = alg_expand(g, alg_div(g, alg_sub(g, alg_kid(e, 0), iv), Q));
+    if (!alg_contains(shift, i) && integer_valued(c, shift))
+      return alg_add(g, alg_mul(g, Q, alg_mod(g, alg_add(g, o, shift), Q)), n);
+  }
   size_t nk = alg_nkids(e);
   if (nk == 0 || nk > 8) return NULL;
   AlgExpr *kids[8];
   for (size_t j = 0; j < nk; j++)
-    if (!(kids[j] = split_digits(c, alg_kid(e, j), i, Q, o, n, depth + 1))) return NULL;
+    if (!(kids[j] = split_digits(c, alg_kid(e, j), i, Q, o, n, whole, depth + 1))) return NULL;
   switch (kind) {
   case ALG_ADD: return alg_add_n(g, nk, kids);
   case ALG_MUL: return alg_mul_n(g, nk, kids);
   case ALG_MOD: return kids[1] == Q ? mod_drop_rows(c, kids[0], Q) : alg_mod(g, kids[0], kids[1]);
   case ALG_POW: return alg_pow(g, kids[0], kids[1]);
   case ALG_FLOOR: case ALG_CEIL: return alg_func(g, kind, kids[0]);
-  default: return NULL;
+  default: return whole ? alg_make(g, kind, nk, kids) : NULL;
   }
 }
 
@@ -375,7 +383,7 @@ static int injective_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgE
   AlgExpr *olo = alg_func(g, ALG_FLOOR, alg_div(g, lo, Q)), *ohi = alg_func(g, ALG_FLOOR, alg_div(g, hi, Q));
   AlgExpr *nlo = alg_num_int(g, 0), *nhi = alg_sub(g, Q, alg_num_int(g, 1));
   AlgSymbol *o = alg_index_new(g, "o", olo, ohi), *n = alg_index_new(g, "n", nlo, nhi);
-  AlgExpr *e2 = split_digits(c, e, i, Q, alg_sym(g, o), alg_sym(g, n), 0);
+  AlgExpr *e2 = split_digits(c, e, i, Q, alg_sym(g, o), alg_sym(g, n), 0, 0);
   return e2 && !alg_contains(e2, i) && injective_pair(c, e2, n, nlo, nhi, o, olo, ohi);
 }
 
@@ -1086,6 +1094,10 @@ int order_cut_ranges(RCtx *c, AlgExpr *cond, AlgSymbol *i, AlgExpr *lo, AlgExpr 
   return cut_ranges(c, cond, i, lo, hi, t_lo, t_hi, n_true, f_lo, f_hi, n_false);
 }
 int order_injective(OWalk *w, AlgExpr *e) { return injective_branches(w, e); }
+AlgExpr *order_digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i) { return digit_base(c, e, i, 0); }
+AlgExpr *order_split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgExpr *o, AlgExpr *n) {
+  return split_digits(c, e, i, Q, o, n, 1, 0);
+}
 AlgExpr *order_term_of(AlgExpr *e, AlgSymbol *i) { return term_of(e, i); }
 UseClass order_use_class(OWalk *w, const Decl *res, AlgExpr *index) { return use_class(w, res, index); }
 int order_own_alone(const OWalk *w, const OStage *st) { return own_alone(w, st); }

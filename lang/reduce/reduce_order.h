@@ -167,6 +167,8 @@ AlgExpr *order_walk_time(OWalk *w, REnv *env, const RPiece *p);
 OWalk *order_walk_lengthened(OWalk *w, REnv *env, const RPiece *p);
 OWalk *order_walk_new(RCtx *c, const RPiece *p);
 int order_injective(OWalk *w, AlgExpr *e);
+AlgExpr *order_digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i);
+AlgExpr *order_split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgExpr *o, AlgExpr *n);
 AlgExpr *order_term_of(AlgExpr *e, AlgSymbol *i);
 int order_dealt(const OWalk *w, AlgExpr *index, ODealt *d);
 int order_by_branch(const OWalk *w, AlgExpr *e);

@@ -331,6 +331,14 @@ set -- $(bounds "$big" Q=2000)
 rm -f "$big"
 close "$1" 16e-6 || die "checkerboard at Q = 2000: lo $1, want 16 us"
 close "$2" 16e-6 || die "checkerboard at Q = 2000: est $2, want 16 us"
+# The same numbered row by row, Q = 8 (bench/tight/checker_flat.pam, one index p, row floor(p / Q),
+# column p % Q): a red cell computes 3us and packs 3 .. 6 (black halos leave at 7 + 3 = 10us at the
+# earliest); its halos reach the black nics below and to the right at 6us and run 6 .. 8 .. 10;
+# the black pack arrives at 7, runs 10 .. 13; a red nic serves two black halos 13 .. 17:
+# lo = est = 17 us, the simulated time (the par read over the digits of p; before: 12 us).
+set -- $(bounds bench/tight/checker_flat.pam Q=8)
+close "$1" 17e-6 || die "checkerboard numbered row by row lo $1, want 17 us"
+close "$2" 17e-6 || die "checkerboard numbered row by row est $2, want 17 us"
 # Jobs of (p + 1) * 200ns submitted at once to fcfs(4), P = 7, each then waits 4 * 200ns: FCFS in
 # index order deals them round robin (1 + 5, 2 + 6, 3 + 7, 4 units), the last ends at 10 units:
 # lo = 2 + 0.8 = 2.8 us, the simulated time ("requests in FCFS order"; before: 2.2 us, the load).

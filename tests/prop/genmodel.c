@@ -220,22 +220,30 @@ static int gen_idiom_grid(GenState *g) {
   return outer;
 }
 
-/* A grid use of family res at member form (GEN_MEMBER_GRID) by the cells (i<outer>, i<outer + 1>),
-** its duration sometimes by the cell's colour. */
-static int gen_checker_use(GenState *g, int res, int outer, int form) {
+/* The colour of the cell (i<outer>, i<outer + 1>) as the index part of d: ((i + j) % 2), or on a
+** grid numbered row by row (flat: the cell i<outer>), ((floor(i / 2) + i % 2) % 2). */
+static void gen_colour(GenDur *d, int outer, int flat) {
+  d->var = outer; d->var2 = flat ? -1 : outer + 2; d->mod = 2;
+}
+
+/* A grid use of family res at member form (GEN_MEMBER_GRID, or GEN_MEMBER_FLAT when flat) by
+** the cells (i<outer>, i<outer + 1>) (flat: i<outer>), its duration sometimes by the cell's
+** colour. */
+static int gen_checker_use(GenState *g, int res, int outer, int form, int flat) {
   GenModel *m = g->m;
   int id = gen_new_node(g, GEN_USE);
   GenNode *n = &m->nodes[id];
   n->res = res;
-  n->member = GEN_MEMBER_GRID; n->member_var = outer; n->member_off = outer + 1; n->member_val = form;
+  n->member = flat ? GEN_MEMBER_FLAT : GEN_MEMBER_GRID;
+  n->member_var = outer; n->member_off = outer + 1; n->member_val = form;
   n->dur = gen_dur(g);
-  if (gen_below(g, 3) == 0) { n->dur.var = outer; n->dur.var2 = outer + 2; n->dur.mod = 2; }
+  if (gen_below(g, 3) == 0) gen_colour(&n->dur, outer, flat);
   return id;
 }
 
 /* A red/black sweep on a 3 x 2 (or 2 x 2) grid: par (i = 0, 2) par (j = 0, 1) { delay by the
 ** cell's colour (i + j) % 2; a use of the cell's own member; sends to the member below and to
-** the right at once } over one FCFS family, the own use sometimes after the sends or left out,
+** the right at once } over one FCFS family (or a 2 x 2 grid numbered row by row, par (i = 0, 3)), the own use sometimes after the sends or left out,
 ** the sends sometimes one after the other; the par sometimes repeated, or beside another use of
 ** the family (docs/reduction.md, "A member of a grid counted", requests known ahead). Returns -1
 ** when the model has no FCFS family. */
@@ -248,33 +256,36 @@ static int gen_idiom_checker(GenState *g) {
   /* few servers, most often no hand-off: the nics of the idiom, where requests queue */
   if (m->res[res].servers > 2) m->res[res].servers = 1 + gen_below(g, 2);
   if (gen_below(g, 4)) m->res[res].handoff_ns = 0;
-  int outer = gen_new_node(g, GEN_PAR), inner = gen_new_node(g, GEN_PAR);
+  int flat = gen_below(g, 3) == 0;   /* a 2 x 2 grid numbered row by row: par (i = 0, 3) */
+  int outer = gen_new_node(g, GEN_PAR), inner = flat ? outer : gen_new_node(g, GEN_PAR);
   int ov = g->nvars;
-  m->nodes[outer].var = ov; m->nodes[outer].lo = 0; m->nodes[outer].hi = 1 + gen_below(g, 2);
+  m->nodes[outer].var = ov; m->nodes[outer].lo = 0; m->nodes[outer].hi = flat ? 3 : 1 + gen_below(g, 2);
   g->scope_hi[g->nvars++] = m->nodes[outer].hi;
-  m->nodes[inner].var = ov + 1; m->nodes[inner].lo = 0; m->nodes[inner].hi = 1;
-  g->scope_hi[g->nvars++] = 1;
+  if (!flat) {
+    m->nodes[inner].var = ov + 1; m->nodes[inner].lo = 0; m->nodes[inner].hi = 1;
+    g->scope_hi[g->nvars++] = 1;
+  }
   int colour = gen_new_node(g, GEN_DELAY);
   m->nodes[colour].dur = gen_dur(g);
-  m->nodes[colour].dur.var = ov; m->nodes[colour].dur.var2 = ov + 2; m->nodes[colour].dur.mod = 2;
+  gen_colour(&m->nodes[colour].dur, ov, flat);
   if (m->const_count > 0 && gen_below(g, 2)) m->nodes[colour].dur.ci = gen_below(g, m->const_count);
   int sends = gen_new_node(g, gen_below(g, 4) ? GEN_PARALLEL : GEN_BLOCK);
-  m->nodes[sends].kids[0] = gen_checker_use(g, res, ov, 1);
-  m->nodes[sends].kids[1] = gen_checker_use(g, res, ov, 2);
+  m->nodes[sends].kids[0] = gen_checker_use(g, res, ov, 1, flat);
+  m->nodes[sends].kids[1] = gen_checker_use(g, res, ov, 2, flat);
   m->nodes[sends].nkids = 2;
   int body = gen_new_node(g, GEN_BLOCK), own = gen_below(g, 5);
   m->nodes[body].kids[0] = colour;
   m->nodes[body].nkids = 1;
   if (own != 0) {   /* the cell's own use: before the sends (most often) or after */
-    int use = gen_checker_use(g, res, ov, 0);
+    int use = gen_checker_use(g, res, ov, 0, flat);
     m->nodes[body].kids[m->nodes[body].nkids++] = own == 1 ? sends : use;
     m->nodes[body].kids[m->nodes[body].nkids++] = own == 1 ? use : sends;
   } else {
     m->nodes[body].kids[m->nodes[body].nkids++] = sends;
   }
-  g->nvars -= 2;
+  g->nvars -= flat ? 1 : 2;
   m->nodes[inner].kids[0] = body;
-  m->nodes[outer].kids[0] = inner;
+  if (!flat) m->nodes[outer].kids[0] = inner;
   int how = gen_below(g, 6);
   if (how == 0) {   /* repeated: the par runs once at a time */
     int rep = gen_new_node(g, GEN_REPEAT);
@@ -1117,6 +1128,7 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
   if (d->var >= 0) {
     if (parts++) gen_put(b, " + ");
     if (d->mod > 0 && d->var2 > 0) gen_put(b, "((i%d + i%d) %% %d)", d->var, d->var2 - 1, d->mod);
+    else if (d->mod > 0 && d->var2 < 0) gen_put(b, "((floor(i%d / 2) + i%d %% 2) %% %d)", d->var, d->var, d->mod);
     else if (d->mod > 0 && d->pick > 0) gen_put(b, "(i%d %% %d == %d ? 2 : 1)", d->var, d->mod, d->pick - 1);
     else if (d->mod > 0) gen_put(b, "(i%d %% %d)", d->var, d->mod);
     else gen_put(b, "i%d", d->var);
@@ -1162,6 +1174,9 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     else if (n->member_val == 7) gen_put(b, "[(i%d + 1) %% 3]", n->member_var);
     else if (n->member_val == 5) gen_put(b, forms[5], n->member_var, n->member_var, n->member_var);
     else gen_put(b, forms[n->member_val], n->member_var, n->member_var);
+  } else if (n->member == GEN_MEMBER_FLAT) {
+    static const char *const forms[3] = {"[i%d]", "[(i%d + 2) %% 4]", "[floor(i%d / 2) * 2 + (i%d %% 2 + 1) %% 2]"};
+    gen_put(b, forms[n->member_val % 3], n->member_var, n->member_var);
   } else if (n->member == GEN_MEMBER_GRID) {
     static const char *const forms[6] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
                                          "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]",

@@ -39,7 +39,9 @@ typedef struct GenDur {
   int ci;       /* const id multiplying the index (or -1: the index times 1us) */
   int lit_us;   /* literal microseconds (>= 0) */
   int mod;      /* > 0: the index part is (index % mod) instead of the index */
-  int var2;     /* > 0 with mod: ((index + i<var2 - 1>) % mod), the colour of a checkerboard */
+  int var2;     /* > 0 with mod: ((index + i<var2 - 1>) % mod), the colour of a checkerboard;
+                   < 0: ((floor(index / 2) + index % 2) % mod), the same on a 2 x 2 grid numbered
+                   row by row */
   int share;    /* > 0: the whole duration times a share of S tasks dealt by the index at depth
                    share_var (gen_put_dur): 1 floor(S / P) + (i < S % P ? 1 : 0), the first
                    S % P one more; 2 floor(S / P) + (i >= P - S % P ? 1 : 0), the last ones;
@@ -60,6 +62,9 @@ typedef enum GenMember {
   GEN_MEMBER_RING_FULL, /* (i + c) % GEN_FAMILY_SIZE: a neighbour on a ring of all the members */
   GEN_MEMBER_GRID,      /* i * 2 + j on a 3 x 2 grid (i: member_var, j: member_off; member_val:
                            0 itself, 1 ((i + 1) % 3) * 2 + j, 2 i * 2 + (j + 1) % 2, 3 i + j) */
+  GEN_MEMBER_FLAT,      /* a 2 x 2 grid numbered row by row, i in 0 .. 3 (member_val: 0 itself,
+                           1 (i + 2) % 4, the cell below, 2 floor(i / 2) * 2 + (i % 2 + 1) % 2,
+                           the cell to the right) */
   GEN_MEMBER_LINE,      /* i + c (c = member_off, -2 .. 2): a neighbour on a line without wrap,
                            under an `if` that keeps it in the family (GEN_COND_FROM, _BELOW) */
 } GenMember;
