@@ -1053,6 +1053,15 @@ static int own_alone(const OWalk *w, const OStage *st) {
 ** in at most one loop). */
 static AlgExpr *member_end(RCtx *c, const OStage *st, int want_max) {
   if (!st->loop) return st->index;
+  /* affine in the loop's index with a number for slope: at an end of the range (an empty range
+  ** names no member, so either end serves the test below) */
+  AlgExpr *slope = alg_diff(c->alg, st->index, st->loop);
+  if (slope && alg_kind(slope) == ALG_NUM &&
+      alg_is_num(alg_expand(c->alg, alg_sub(c->alg, st->index, alg_add(c->alg, alg_subst(c->alg, st->index, st->loop, alg_num_int(c->alg, 0)),
+                                                                      alg_mul(c->alg, slope, alg_sym(c->alg, st->loop))))), 0)) {
+    int up = alg_is_nonneg(c->alg, slope);
+    return alg_subst(c->alg, st->index, st->loop, (want_max == up) ? st->loop_hi : st->loop_lo);
+  }
   return want_max ? alg_max_over(c->alg, st->loop, st->loop_lo, st->loop_hi, st->index)
                   : alg_min_over(c->alg, st->loop, st->loop_lo, st->loop_hi, st->index);
 }
