@@ -1558,12 +1558,15 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   if (w->holds) return 0;   /* walk_hold: no upper-bound rule */
   /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */
   /* reduce_ps_order.c: branches in lock step on ps resources, the par's time exactly */
-  AlgExpr *shared = ps_lockstep(w, env, p);
+  AlgExpr *apart = NULL;   /* where the ps lock step holds (reduce_a2a.c) */
+  AlgExpr *shared = ps_lockstep(w, env, p, &apart);
   if (shared) {
-    if (c->concurrent == 0)
-      out->L = alg_max(g, out->L, alg_cond(g, some, order_over_branches(w, ALG_MINOVER, shared), zero(c)));
-    out->U = alg_cond(g, some, order_over_branches(w, ALG_MAXOVER, shared), zero(c));
-    return 1;
+    AlgExpr *lo = alg_cond(g, some, order_over_branches(w, ALG_MINOVER, shared), zero(c));
+    AlgExpr *hi = alg_cond(g, some, order_over_branches(w, ALG_MAXOVER, shared), zero(c));
+    int sure = alg_is_num(apart, 1);
+    if (c->concurrent == 0) out->L = alg_max(g, out->L, sure ? lo : alg_cond(g, apart, lo, zero(c)));
+    out->U = sure ? hi : alg_cond(g, apart, hi, out->U);
+    return sure;
   }
   AlgExpr *holds;   /* where the tandem line's bound holds (shards: the dealt counts) */
   AlgExpr *tandem = tandem_upper(w, body.stepmax, &holds);
@@ -1575,6 +1578,7 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
     upper = upper ? alg_min(g, upper, alone) : alone;
   }
   AlgExpr *steps = lockstep(w);
+  if (!steps) steps = a2a_fork_lockstep(w);   /* reduce_a2a.c: the lock step through `||` */
   if (steps && alg_is_num(steps, 1)) { out->U = out->phi_hi; return 1; }
   if (!drifts) again = lengthened(w, env, p);
   AlgExpr *clients = clients_upper(again);

@@ -194,7 +194,7 @@ AlgExpr *ps_use_time(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t);
 AlgExpr *ps_site_wait(OWalk *w, const Decl *res, AlgExpr *clients, AlgExpr *tmax);
 AlgExpr *ps_group_serve(RCtx *c, const Decl *res, AlgExpr *t_most, AlgExpr *sum);
 AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s);
-AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p);
+AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p, AlgExpr **apart);
 
 /* reduce_stage.c */
 int order_reused_stage(const OWalk *w, const OStage *st);
@@ -208,6 +208,11 @@ AlgExpr *order_rounds_upper(OWalk *w, AlgExpr *total, AlgExpr **holds);
 
 /* reduce_grid.c */
 AlgExpr *order_grid_lower(OWalk *w, AlgExpr *total);
+
+/* reduce_a2a.c */
+AlgExpr *a2a_fork_lockstep(OWalk *w);
+int a2a_parallel_use(const OWalk *w, int i);
+AlgExpr *a2a_ps_steps_apart(const OWalk *w);
 
 /* reduce_drift.c */
 AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total);

@@ -288,4 +288,15 @@ exact bench/tight/grid_rect_flat.pam C=100 40e-6 "3 x C grid, one index"
 set -- $(bounds bench/tight/stencil_allreduce.pam P=16)
 close "$3" 75e-6 || die "stencil with allreduce hi $3, want 75 us"
 close "$(sim bench/tight/stencil_allreduce.pam P=16)" 63e-6 || die "stencil with allreduce sim, want 63 us"
+# All-to-all with the send beside packing, P = 100: 99 rounds of max(1us pack, 1.5us send), the
+# sends of a round at distinct ports and the packs on own cpus: lo = hi = 148.5 us ("All-to-all in
+# rounds": lock step through `||`; before: hi 15.1 ms, the family as one resource).
+exact bench/tight/alltoall_overlap.pam P=100 148.5e-6 "all-to-all beside packing"
+# All-to-all on ps(1) links, P = 100: 99 rounds of 1us + 655.36 B * 0.25ns alone at a link each:
+# lo = hi = 99 * 1.16384 us = 115.22016 us (lock step on ps with a member that follows the round;
+# before: hi 11.5 ms).
+exact bench/tight/alltoall_ps.pam P=100 "$(awk 'BEGIN { printf "%.17g", 99 * (1e-6 + 65536 / 100 * 0.25e-9) }')" "all-to-all on ps links"
+# The same on ps(1) links with the pack beside, P = 100: each link drains one send of 1.5us alone
+# per round, the pack on the own cpu beside it: lo = hi = 99 * 1.5 us = 148.5 us (before: hi 15.1 ms).
+exact bench/tight/alltoall_ps_pack.pam P=100 148.5e-6 "all-to-all on ps links beside packing"
 exit 0
