@@ -29,6 +29,9 @@ typedef struct LockStep {
                            time; opaque: 0 */
   int same;             /* 1: t and index are free of the branch index */
   int exact;            /* 1: a hold whose body is delays only (its time is t exactly) */
+  const Decl *inner;    /* LOCK_HOLD: the resource of the first use in its body (NULL: none) */
+  AlgExpr *inner_index; /* LOCK_HOLD: that use's member index (NULL for a plain resource) */
+  AlgExpr *inner_rest;  /* LOCK_HOLD: a lower bound on the body's time from that use's start */
 } LockStep;
 
 /* The flattened first iteration of a par's body. */
@@ -78,6 +81,30 @@ static AlgExpr *body_time(LockWalk *w, REnv *env, const Stmt *s, int depth, int 
   }
 }
 
+/* The first use in a hold's body s (blocks, delays and uses only, as body_time reads it): sets
+** st->inner, st->inner_index, and adds the delays before it to *pre; 1 when found, 0 when s
+** has none, -1 when s is something else. */
+static int body_first(LockWalk *w, REnv *env, const Stmt *s, int depth, LockStep *st, AlgExpr **pre) {
+  RCtx *c = w->c;
+  if (depth >= LOCK_MAX_DEPTH) return -1;
+  switch (s->kind) {
+  case ST_SKIP: return 0;
+  case ST_DELAY: *pre = alg_add(c->alg, *pre, reduce_expr(c, env, s->u.delay.duration)); return 0;
+  case ST_USE:
+    if (!s->u.use.decl) return -1;
+    st->inner = s->u.use.decl;
+    st->inner_index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
+    return 1;
+  case ST_BLOCK:
+    for (int i = 0; i < s->u.block.count; i++) {
+      int found = body_first(w, env, s->u.block.items[i], depth + 1, st, pre);
+      if (found) return found;
+    }
+    return 0;
+  default: return -1;
+  }
+}
+
 /* Flattens s into w's steps: blocks and calls are followed, delays, uses and holds become steps,
 ** anything else an opaque step (and the walk goes on after it). */
 static void flatten(LockWalk *w, REnv *env, const Stmt *s, int depth) {
@@ -96,8 +123,16 @@ static void flatten(LockWalk *w, REnv *env, const Stmt *s, int depth) {
     AlgExpr *t = s->kind == ST_USE ? reduce_expr(c, env, s->u.use.duration)
                                    : body_time(w, env, s->u.use.body, depth + 1, &exact);
     if (!t) { push(w, LOCK_OPAQUE, NULL, NULL, zero(c)); return; }
-    if (push(w, s->kind == ST_USE ? LOCK_USE : LOCK_HOLD, res, index, t))
-      w->steps[w->nsteps - 1].exact = exact;
+    if (!push(w, s->kind == ST_USE ? LOCK_USE : LOCK_HOLD, res, index, t)) return;
+    LockStep *st = &w->steps[w->nsteps - 1];
+    st->exact = exact;
+    AlgExpr *pre = zero(c);
+    if (s->kind == ST_HOLD && body_first(w, env, s->u.use.body, depth + 1, st, &pre) == 1) {
+      st->inner_rest = alg_sub(c->alg, t, pre);
+      if (!free_of_k(w, st->inner_index)) st->inner = NULL;
+    } else {
+      st->inner = NULL;
+    }
     return;
   }
   case ST_BLOCK:
@@ -269,6 +304,20 @@ static AlgExpr *busy_lock(const LockWalk *w, const Stmt *iteration, AlgExpr *n, 
   return best;
 }
 
+/* The first step at or after from that is not a delay free of k (w->nsteps: none). */
+static int after_delays(const LockWalk *w, int from) {
+  while (from < w->nsteps && w->steps[from].kind == LOCK_DELAY && w->steps[from].same) from++;
+  return from;
+}
+
+/* The first step after the leading delays when it is a use free of k of a ps resource, else -1. */
+static int first_ps_use(const LockWalk *w) {
+  int s1 = after_delays(w, 0);
+  if (s1 == w->nsteps) return -1;
+  const LockStep *a = &w->steps[s1];
+  return a->kind == LOCK_USE && a->same && !is_fcfs(a->res) ? s1 : -1;
+}
+
 /* Rule (a stage after work shared on a ps resource; in any context): every branch runs delays
 ** only (free of k) before s1 = use(r1, t1) on ps(c1), so all n requests reach r1 at the same
 ** instant X; until the first of them ends, all n are present and each is served at rate at most
@@ -283,11 +332,9 @@ static AlgExpr *busy_lock(const LockWalk *w, const Stmt *iteration, AlgExpr *n, 
 static AlgExpr *ps_together(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  int s1 = 0;
-  while (s1 < w->nsteps && w->steps[s1].kind == LOCK_DELAY && w->steps[s1].same) s1++;
-  if (s1 == w->nsteps) return NULL;
+  int s1 = first_ps_use(w);
+  if (s1 < 0) return NULL;
   const LockStep *a = &w->steps[s1];
-  if (a->kind != LOCK_USE || !a->same || is_fcfs(a->res)) return NULL;
   AlgExpr *one = alg_num_int(g, 1);
   AlgExpr *first = alg_mul(g, alg_max(g, one, alg_div(g, n, reduce_mult(c, a->res))), a->t);
   AlgExpr *best = NULL;
@@ -304,6 +351,164 @@ static AlgExpr *ps_together(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter) 
     best = larger(g, best, lo);
   }
   return best;
+}
+
+/* 1 when steps from..to-1 are delays free of k (their time is exactly steps_time). */
+static int delays_only(const LockWalk *w, int from, int to) {
+  for (int i = from; i < to; i++)
+    if (w->steps[i].kind != LOCK_DELAY || !w->steps[i].same) return 0;
+  return 1;
+}
+
+/* Rule (a lock kept busy over K rounds; nothing runs beside the par): each of the K >= 2
+** iterations is delays D0, s1 = use(r1, t1) of one member of fcfs(m1) r1 with n <= m1, delays
+** B, s2 = a use or hold of one member of a one-server fcfs r2 (hand-off h2) lasting at least
+** t2 > 0, delays R; s1 and s2 the iteration's only requests of r1 and r2. With G = R + D0 + t1
+** + B, a branch's trip from a release of r2 to its next arrival there,
+**   G < (n - 1)(t2 + h2)
+** makes every release of r2 but the last hand r2 on:
+**   T >= D0 + t1 + B + K n t2 + (K n - 1) h2 + R
+** r1 never queues (at most n <= m1 requests are present): all n branches reach r2 at a_0 = D0 +
+** t1 + B, and the branch released at e_l (the l-th release) is back at e_l + G, later than a_0
+** and than the branch released before it. So r2's arrivals after the first n come in release
+** order, none at one instant with another, and a branch is never served twice while another
+** waits or will arrive first: none ends its K-th round before every other has ended K - 1, and
+** the releases 0 .. (K - 1) n - 1 all bring a request back, the (j + 1)-th arrival being the
+** first n's or e_(j+1-n) + G. Let E_j = a_0 + (j + 1) t2 + j h2. By induction on j, e_j >= E_j
+** and e_j - e_i >= (j - i)(t2 + h2) for i <= j: the (j + 1)-th arrival is before e_j (for j + 1
+** < n it is at a_0 < e_j; else at e_(j+1-n) + G < e_(j+1-n) + (n - 1)(t2 + h2) <= e_j), so j + 2
+** requests arrived before e_j and j + 1 were served: one waits, the next hold starts h2 after
+** e_j and lasts at least t2. The branch of the last release still runs R. T = 4 threads on
+** fcfs(4) cores, K rounds of `use(cores, 3us); hold (mtx) delay(1us)` with handoff(500ns): the
+** trip, 3us, is below 3 x 1.5us: 3 + 6 K - 0.5 us, the simulated time (the lock's load: 4 K). */
+static AlgExpr *lock_rounds(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *K) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  int s1 = after_delays(w, 0);
+  if (s1 == w->nsteps) return NULL;
+  int s2 = after_delays(w, s1 + 1);
+  if (s2 >= w->nsteps || !delays_only(w, s2 + 1, w->nsteps)) return NULL;
+  const LockStep *a = &w->steps[s1], *b = &w->steps[s2];
+  if (a->kind != LOCK_USE || !a->same || !is_fcfs(a->res)) return NULL;
+  if ((b->kind != LOCK_USE && b->kind != LOCK_HOLD) || !b->same || !is_fcfs(b->res) || b->res == a->res) return NULL;
+  if (!alg_is_num(reduce_mult(c, b->res), 1)) return NULL;
+  if (requests_of(iteration, a->res, 0) != 1 || requests_of(iteration, b->res, 0) != 1) return NULL;
+  AlgExpr *one = alg_num_int(g, 1), *h2 = reduce_handoff(c, b->res);
+  if (!h2) h2 = zero(c);
+  AlgExpr *d0 = steps_time(w, 0, s1), *B = steps_time(w, s1 + 1, s2), *R = steps_time(w, s2 + 1, w->nsteps);
+  AlgExpr *trip = alg_add_n(g, 4, (AlgExpr *[]){R, d0, a->t, B});
+  AlgExpr *back = alg_cmp(g, ALG_CMP_LT, trip, alg_mul(g, alg_sub(g, n, one), alg_add(g, b->t, h2)));
+  AlgExpr *cond = alg_and(g, alg_and(g, back, alg_cmp(g, ALG_CMP_LE, n, reduce_mult(c, a->res))),
+                          alg_and(g, alg_cmp(g, ALG_CMP_GE, K, alg_num_int(g, 2)), alg_cmp(g, ALG_CMP_GT, b->t, zero(c))));
+  AlgExpr *kn = alg_mul(g, K, n);
+  AlgExpr *lo = alg_add_n(g, 6, (AlgExpr *[]){d0, a->t, B, alg_mul(g, kn, b->t),
+    alg_mul(g, alg_sub(g, kn, one), h2), R});
+  return alg_cond(g, cond, lo, zero(c));
+}
+
+/* Rule (a request behind the first batch; nothing runs beside the par): after an exact prefix
+** (time X, all branches together), s1 = use(r1, t1) of one member of fcfs(m1) r1 (hand-off h1),
+** t1 > 0, not named by the prefix: the n requests are r1's first, made at X, and in FCFS order
+** the i-th of them starts at exactly X + floor((i - 1) / m1)(t1 + h1) and ends t1 later. Any
+** later request of that member arrives after X (t1 > 0), starts after every request ahead of
+** it, and finds a server with at most m1 - 1 others in service: it starts no earlier than
+**   S = X + max(floor((n - 1) / m1)(t1 + h1), floor((n - m1) / m1)(t1 + h1) + t1 where n >= m1)
+** (the last of the n started, and n - m1 + 1 of them ended). A later step s' of every branch makes one: a use of it (lasting t'), or a
+** hold whose body's first use is of it (after delays; the body then runs at least t' more). So
+** every branch ends s' no earlier than S + t', and then runs at least what follows; and where a
+** later step s2 is a use or hold of one member of r2 lasting at least t2, its n requests start no
+** earlier than S + t' + B (B the least time of the steps between): on fcfs(m2) the busiest server
+** serves ceil(n / m2) of them one after another, on ps(c2) they need n t2 of service at rate at
+** most c2 (each t2 / min(1, c2) at least). With tail the least time after s2 (the rest of the
+** iteration and the iterations after):
+**   T >= S + t' + B + max(1, ceil(n / m2)) t2 + tail      (ps(c2): max(1, n / c2) t2)
+** and, s2 = s' a use of r1 itself, S + max(1, ceil(n / m1)) t' + tail. T threads on fcfs(4)
+** cores: `use(cores, 4us); hold (a) use(cores, 1us); hold (b) use(cores, 2us)`: the holders of
+** a wait behind the first batch of work, S = 4 floor(T / 4) us, then 1us + 2T us (T = 8: 25 us,
+** T = 100: 301 us, both the simulated times; the lock b's load alone: 2T us). */
+static AlgExpr *behind_batch(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *best = NULL, *one = alg_num_int(g, 1);
+  for (int s1 = 0; s1 < w->nsteps; s1++) {
+    const LockStep *a = &w->steps[s1];
+    AlgExpr *x;
+    AlgExpr *cond = exact_prefix(w, s1, n, a->res, NULL, &x);
+    if (!cond) break;   /* nor any later s1 */
+    if (a->kind != LOCK_USE || !a->same || !is_fcfs(a->res)) continue;
+    AlgExpr *m1 = reduce_mult(c, a->res), *h1 = reduce_handoff(c, a->res);
+    if (!h1) h1 = zero(c);
+    AlgExpr *round = alg_add(g, a->t, h1);
+    AlgExpr *last = alg_mul(g, alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, n, one), m1)), round);
+    AlgExpr *freed = alg_add(g, alg_mul(g, alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, n, m1), m1)), round), a->t);
+    AlgExpr *S = alg_add(g, x, alg_max(g, last, alg_cond(g, alg_cmp(g, ALG_CMP_GE, n, m1), freed, zero(c))));
+    cond = alg_and(g, cond, alg_cmp(g, ALG_CMP_GT, a->t, zero(c)));
+    for (int sp = s1 + 1; sp < w->nsteps; sp++) {
+      const LockStep *q = &w->steps[sp];
+      AlgExpr *tq;
+      if (q->kind == LOCK_USE && q->res == a->res && q->index == a->index) tq = q->t;
+      else if (q->kind == LOCK_HOLD && q->inner == a->res && q->inner_index == a->index) tq = q->inner_rest;
+      else continue;
+      AlgExpr *rest = alg_add(g, steps_time(w, sp + 1, w->nsteps), after_iter);
+      AlgExpr *lo = alg_add_n(g, 3, (AlgExpr *[]){S, tq, rest});
+      if (q->kind == LOCK_USE)   /* the n later requests themselves, on r1 */
+        lo = alg_max(g, lo, alg_add_n(g, 3, (AlgExpr *[]){S, rest,
+          alg_mul(g, alg_max(g, one, alg_func(g, ALG_CEIL, alg_div(g, n, m1))), tq)}));
+      for (int s2 = sp + 1; s2 < w->nsteps; s2++) {
+        const LockStep *b = &w->steps[s2];
+        if ((b->kind != LOCK_USE && b->kind != LOCK_HOLD) || !b->same) continue;
+        AlgExpr *m2 = reduce_mult(c, b->res);
+        AlgExpr *rounds = is_fcfs(b->res) ? alg_max(g, one, alg_func(g, ALG_CEIL, alg_div(g, n, m2)))
+                                          : alg_max(g, one, alg_div(g, n, m2));
+        lo = alg_max(g, lo, alg_add_n(g, 6, (AlgExpr *[]){S, tq, steps_time(w, sp + 1, s2),
+          alg_mul(g, rounds, b->t), steps_time(w, s2 + 1, w->nsteps), after_iter}));
+      }
+      best = larger(g, best, alg_cond(g, cond, lo, zero(c)));
+      break;   /* the first such s' is the earliest; later ones are read as its s2 */
+    }
+  }
+  return best;
+}
+
+/* Rule (work left on ps after the branches' first requests there; in any context): delays only
+** (X, free of k) before s1 = use(r1, t1) on ps(c1): as in ps_together, all n requests are made
+** at X and none ends before X + max(1, n / c1) t1. Each branch then runs at least g, the least
+** time to its next use of that member that is a step (later in the iteration, or in the next one
+** where K >= 2), before making it: every such later request (the iteration's uses of r1 after s1, and all of them in
+** the K - 1 iterations after) starts no earlier than X + max(1, n / c1) t1 + g; together they
+** need W = n (their time per branch) of service at a total rate of at most c1, and the branch
+** whose request ends last still runs at least what follows the iteration's last use of r1 (other
+** requests of r1, inside holds or beside, only take capacity):
+**   T >= X + max(1, n / c1) t1 + g + W / c1 + tail(last use of r1)
+** T threads on ps(2) cores, `repeat (3) { use(cores, 5us); hold (mtx) delay(1us) }`, T = 3:
+** 7.5 + 1 + 15 + 1 = 24.5 us, simulated 25.5 us (the cores' load alone: 22.5 us). */
+static AlgExpr *ps_load(const LockWalk *w, AlgExpr *n, AlgExpr *K) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  int s1 = first_ps_use(w);
+  if (s1 < 0) return NULL;
+  const LockStep *a = &w->steps[s1];
+  AlgExpr *later = zero(c), *all = a->t;
+  int next = -1, last = s1;
+  for (int i = s1 + 1; i < w->nsteps; i++) {
+    const LockStep *st = &w->steps[i];
+    if (st->kind != LOCK_USE || st->res != a->res || st->index != a->index) continue;
+    if (next < 0) next = i;
+    last = i;
+    later = alg_add(g, later, st->t);
+    all = alg_add(g, all, st->t);
+  }
+  if (next < 0 && !K) return NULL;   /* no later request of r1 */
+  AlgExpr *one = alg_num_int(g, 1), *c1 = reduce_mult(c, a->res);
+  AlgExpr *gap = next >= 0 ? steps_time(w, s1 + 1, next)
+                           : alg_add(g, steps_time(w, s1 + 1, w->nsteps), steps_time(w, 0, s1));
+  AlgExpr *more = K ? alg_mul(g, alg_max(g, zero(c), alg_sub(g, K, one)), all) : zero(c);
+  AlgExpr *work = alg_mul(g, n, alg_add(g, later, more));
+  AlgExpr *lo = alg_add_n(g, 5, (AlgExpr *[]){
+    steps_time(w, 0, s1), alg_mul(g, alg_max(g, one, alg_div(g, n, c1)), a->t), gap, alg_div(g, work, c1),
+    steps_time(w, last + 1, w->nsteps)});
+  /* the next use in the next iteration: there is one only where K >= 2 */
+  return next >= 0 ? lo : alg_cond(g, alg_cmp(g, ALG_CMP_GE, K, alg_num_int(g, 2)), lo, zero(c));
 }
 
 /* par (k = a, b) S over piece p, nothing split: tightens out->L by the rules above, read on S's
@@ -344,10 +549,11 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
   AlgExpr *iter = steps_time(w, 0, w->nsteps);
   AlgExpr *after = K ? alg_mul(g, alg_max(g, zero(c), alg_sub(g, K, one)), iter) : zero(c);
   int alone = c->concurrent == 0 && !w->cut;
-  AlgExpr *rules[3] = {alone ? first_meeting(w, n, after) : NULL, alone ? busy_lock(w, body, n, after) : NULL,
-                       ps_together(w, n, after)};
+  AlgExpr *rules[6] = {alone ? first_meeting(w, n, after) : NULL, alone ? busy_lock(w, body, n, after) : NULL,
+                       ps_together(w, n, after), alone && K ? lock_rounds(w, body, n, K) : NULL,
+                       alone ? behind_batch(w, n, after) : NULL, ps_load(w, n, K)};
   AlgExpr *lower = NULL;
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 6; i++)
     if (rules[i]) lower = lower ? alg_max(g, lower, rules[i]) : rules[i];
   if (!lower) return;
   AlgExpr *runs = alg_cmp(g, ALG_CMP_GE, n, one);

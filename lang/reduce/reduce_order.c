@@ -1095,11 +1095,34 @@ static int own_alone(const OWalk *w, const OStage *st) {
 
 /* 1 when st is the only use of its resource in the chain: its member gets one request per branch
 ** (per iteration of its loop when the member changes with the loop). */
+/* The least (want_max 0) or largest member st names over its loop (st a USE_STAGE with an index,
+** in at most one loop). */
+static AlgExpr *member_end(RCtx *c, const OStage *st, int want_max) {
+  if (!st->loop) return st->index;
+  return want_max ? alg_max_over(c->alg, st->loop, st->loop_lo, st->loop_hi, st->index)
+                  : alg_min_over(c->alg, st->loop, st->loop_lo, st->loop_hi, st->index);
+}
+
+/* 1 when stages a and b of one family name members apart for every admissible value: both the
+** same member for every branch (USE_STAGE) in at most one loop each, and the members of one all
+** below those of the other (`seq (s = 0, S - 2) use(stage[s], t); use(stage[S - 1], t2)`). */
+static int members_apart(RCtx *c, const OStage *a, const OStage *b) {
+  AlgCtx *g = c->alg;
+  if (a->cls != USE_STAGE || b->cls != USE_STAGE || !a->index || !b->index) return 0;
+  if (a->loops > 1 || b->loops > 1 || (a->loops == 1 && !a->loop) || (b->loops == 1 && !b->loop)) return 0;
+  AlgExpr *one = alg_num_int(g, 1);
+  return alg_is_nonneg(g, alg_sub(g, alg_sub(g, member_end(c, b, 0), member_end(c, a, 1)), one)) ||
+         alg_is_nonneg(g, alg_sub(g, alg_sub(g, member_end(c, a, 0), member_end(c, b, 1)), one));
+}
+
+/* A stage of a tandem line: a USE_STAGE or USE_SHARD met once by each branch (in at most one loop,
+** which changes its member), whose resource the chain uses nowhere else, or only at members apart
+** from its own (members_apart: each member still meets each branch once, in one order). */
 static int single_stage(const OWalk *w, const OStage *st) {
   if (st->cls == USE_SHARD && st->loops > 0) return 0;
   if ((st->cls != USE_STAGE && st->cls != USE_SHARD) || st->bad || st->loops > 1 || st->reps) return 0;
   for (int i = 0; i < w->nstages; i++)
-    if (&w->stages[i] != st && w->stages[i].res == st->res) return 0;
+    if (&w->stages[i] != st && w->stages[i].res == st->res && !members_apart(w->c, st, &w->stages[i])) return 0;
   return 1;
 }
 
@@ -1350,13 +1373,15 @@ static AlgExpr *lockstep(const OWalk *w) {
 ** U = D + (ceil(n / m) - 1) t_max, and for a shard (members dealt round robin or in blocks, at
 ** most q = d.most branches naming one member) U = D + (ceil(q / m) - 1) t_max where the counts
 ** hold (*holds); and at most D + (sum_k t(k) - t_max) / m, the work of the stage's member
-** (at most all of the stage's) shared by its servers. Argument: in docs/reduction.md. */
+** (at most all of the stage's) shared by its servers. With several stages, each step of the
+** lattice path within stage s takes m_s requests (its m_s servers): U = D + (n - 1) max_s t_s / m_s.
+** Argument: in docs/reduction.md. */
 static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   *holds = alg_num_int(g, 1);
   if (w->other || w->forks || w->guarded) return NULL;
-  AlgExpr *t_max = NULL;
+  AlgExpr *t_max = NULL, *per_server = NULL;
   int stages = 0;
   const OStage *one = NULL;
   for (int i = 0; i < w->nstages; i++) {
@@ -1366,6 +1391,8 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
     AlgExpr *t = over_branches(w, ALG_MAXOVER, st->t);
     if (st->loop) t = alg_max_over(g, st->loop, st->loop_lo, st->loop_hi, t);
     t_max = t_max ? alg_max(g, t_max, t) : t;
+    AlgExpr *share = alg_div(g, t, reduce_mult(c, st->res));
+    per_server = per_server ? alg_max(g, per_server, share) : share;
     stages++;
     one = st;
   }
@@ -1386,7 +1413,7 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
       queue = alg_min(g, queue, alg_max(g, zero(c), work));
     return alg_add(g, stepmax, queue);
   }
-  return alg_add(g, stepmax, alg_mul(g, alg_max(g, zero(c), waits), t_max));
+  return alg_add(g, stepmax, alg_mul(g, alg_max(g, zero(c), waits), per_server));
 }
 
 /* Rule (no queue at a member dealt to few branches): in a chain (no `||` or par inside: a branch
@@ -1537,6 +1564,10 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
                 : st->kloop ? order_counted_lower(w, st, body.exact) : NULL;
     AlgExpr *fcfs = order_fcfs_lower(w, st, body.exact);   /* reduce_stage.c */
     if (fcfs) lo = lo ? alg_max(g, lo, fcfs) : fcfs;
+    AlgExpr *late = single_stage(w, st) || order_reused_stage(w, st) ? release_stage_lower(w, st, body.exact) : NULL;
+    if (late) lo = lo ? alg_max(g, lo, late) : late;   /* reduce_release.c */
+    AlgExpr *line = single_stage(w, st) ? order_line_lower(w, st, body.exact) : NULL;   /* reduce_line.c */
+    if (line) lo = lo ? alg_max(g, lo, line) : line;
     if (!lo) continue;
     lower = lower ? alg_max(g, lower, lo) : lo;
   }
@@ -1570,6 +1601,11 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   }
   AlgExpr *holds;   /* where the tandem line's bound holds (shards: the dealt counts) */
   AlgExpr *tandem = tandem_upper(w, body.stepmax, &holds);
+  AlgExpr *positive = NULL;   /* reduce_line.c: a proportionate line, where its durations are > 0 */
+  AlgExpr *line = w->nstages == 1 && single_stage(w, &w->stages[0])
+                ? order_line_upper(w, &w->stages[0], body.exact, &positive) : NULL;
+  if (line) tandem = tandem ? alg_cond(g, positive, alg_min(g, tandem, line), tandem)
+                            : alg_cond(g, positive, line, out->U);
   AlgExpr *upper = tandem && !alg_is_num(holds, 1) ? alg_cond(g, holds, tandem, out->U) : tandem;
   AlgExpr *cycle;   /* where the bound of rounds through stages holds (durations > 0) */
   AlgExpr *rounds = order_rounds_upper(w, body.exact, &cycle);   /* reduce_rounds.c */

@@ -88,23 +88,24 @@ makespan master_worker 327.2 -D P=128 -D t_fetch=0.25us
 # compute = 2 rows n^2 ns, C = A. Everything but compute is on the one net.
 # P = 16: rows 128, A = 2 + 1048.576 = 1050.576, compute = 1073741.824; net per worker
 #   2 A + B = 18880.368.
-#   T_lo: the 16 B's are one use of the net each branch makes once (docs/reduction.md, "a stage
-#   used again"): none before A = 1050.576, served one after another, and the worker served
-#   last still computes and sends C: 1050.576 + 16 * 16779.216 + 1073741.824 + 1050.576
-#   = 1344310.432 (the A's: 16 A + B + compute + C = 1108380.832; the critical path alone
-#   18880.368 + 1073741.824 = 1092622.192, the bound before that rule)
+#   T_lo: the 16 A's are the net's first requests, all at 0, so any later request of the net
+#   starts no earlier than the 16th A ends (docs/reduction.md, "a request behind the first
+#   batch"), 16 A = 16809.216; the 16 B's then go one after another, and the worker served last
+#   still computes and sends C: 16809.216 + 16 * 16779.216 + 1073741.824 + 1050.576
+#   = 1360069.072, the simulated time (the B's from A alone, "a stage used again": 1344310.432;
+#   the critical path alone 18880.368 + 1073741.824 = 1092622.192)
 #   T_hi = compute + all 16 workers' net demand = 1073741.824 + 302085.888 = 1375827.712
 #   Schedule: the 16 A's first (all asked at 0), then the 16 B's (each asked when its A ended):
 #   worker 15's B ends at 16 A + 16 B = 285276.672; it computes until 1359018.496; the C's
 #   come 16779 apart and never queue: 1359018.496 + 1050.576 = 1360069.072.
-bounds matmul 1344310.432 1375827.712 -D P=16
+bounds matmul 1360069.072 1375827.712 -D P=16
 makespan matmul 1360069.072 -D P=16
 # P = 4: rows 512, A = 2 + 4194.304 = 4196.304, compute = 4294967.296; net per worker 25171.824.
-#   T_lo = A + 4 B + compute + C = 4196.304 + 67116.864 + 4294967.296 + 4196.304 = 4370476.768
-#   (the 4 B's as above; the critical path alone 4320139.12); T_hi = 4 * 25171.824 + 4294967.296
+#   T_lo = 4 A + 4 B + compute + C = 16785.216 + 67116.864 + 4294967.296 + 4196.304 = 4383065.68
+#   (the B's behind the 4 A's as above; the critical path alone 4320139.12); T_hi = 4 * 25171.824 + 4294967.296
 #   = 4395654.592
 #   Schedule: 4 A + 4 B = 83902.08, compute, C: 83902.08 + 4294967.296 + 4196.304 = 4383065.68.
-bounds matmul 4370476.768 4395654.592 -D P=4
+bounds matmul 4383065.68 4395654.592 -D P=4
 makespan matmul 4383065.68 -D P=4
 
 # --- stencil2d.pam -------------------------------------------------------------------------------
