@@ -270,6 +270,7 @@ static const IdiomModel idioms[] = {
   {"grid_flat_floor.pam", "Q", "the same, Q * floor(p / Q) + (p + 1) % Q, sends at once"},
   {"grid_rect_flat.pam", "C", "3 x C torus with one index, (p - p % C) + (p % C + 1) % C"},
   {"grid_ring2d.pam", "Q", "ring over a Q x Q grid, par (i) par (j), (i*Q + j + 1) % (Q*Q)"},
+  {"grid_flat_cond.pam", "Q", "Q x Q torus with one index, the row wrap as a test on p % Q"},
   {"stencil_allreduce.pam", "P", "ring halo at once, then 2 ceil(log2 P) uses of the own nic"},
   {"lock_rounds.pam", "T", "T threads on fcfs(16) cores, K rounds of work then a mutex with handoff"},
   {"lock_pair.pam", "T", "T threads on 4 cores, hold (a) then hold (b), both computing on the cores"},

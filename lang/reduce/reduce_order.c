@@ -208,11 +208,15 @@ static AlgExpr *cyclic_modulus(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, A
 }
 
 /* The width of the window that term's values lie in as i runs over lo..hi, when term is
-** one-to-one in i: hi - lo + 1 for +-i, K for (+-i + c) % K; else NULL. */
+** one-to-one in i: hi - lo + 1 for +-i, K for (+-i + c) % K, im_hi - im_lo + 1 for a piecewise
+** one-to-one `c ? x : y` (piece_image); else NULL. */
 static AlgExpr *window_of(RCtx *c, AlgExpr *term, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
   AlgExpr *slope = slope_in(c, term, i);
   if (slope) return alg_is_num(slope, 1) || alg_is_num(slope, -1)
                     ? alg_add(c->alg, alg_sub(c->alg, hi, lo), alg_num_int(c->alg, 1)) : NULL;
+  AlgExpr *im_lo, *im_hi;
+  if (alg_kind(term) == ALG_COND && piece_image(c, term, i, lo, hi, &im_lo, &im_hi, 0))
+    return alg_add(c->alg, alg_sub(c->alg, im_hi, im_lo), alg_num_int(c->alg, 1));
   return cyclic_modulus(c, term, i, lo, hi);
 }
 
@@ -352,8 +356,57 @@ static AlgExpr *split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgE
   case ALG_MOD: return kids[1] == Q ? mod_drop_rows(c, kids[0], Q) : alg_mod(g, kids[0], kids[1]);
   case ALG_POW: return alg_pow(g, kids[0], kids[1]);
   case ALG_FLOOR: case ALG_CEIL: return alg_func(g, kind, kids[0]);
+  case ALG_COND: return alg_cond(g, kids[0], kids[1], kids[2]);
+  case ALG_EQ: return alg_cmp(g, ALG_CMP_EQ, kids[0], kids[1]);
+  case ALG_NE: return alg_cmp(g, ALG_CMP_NE, kids[0], kids[1]);
+  case ALG_LT: return alg_cmp(g, ALG_CMP_LT, kids[0], kids[1]);
+  case ALG_LE: return alg_cmp(g, ALG_CMP_LE, kids[0], kids[1]);
   default: return whole ? alg_make(g, kind, nk, kids) : NULL;
   }
+}
+
+/* G * (c ? x : y) as c ? G x : G y when G (the other factors of the product t) is free of o and n
+** (the same value either way); t itself otherwise. `-(p % Q == Q - 1 ? Q : 0)`. */
+static AlgExpr *cond_scaled(RCtx *c, AlgExpr *t, AlgSymbol *o, AlgSymbol *n) {
+  AlgCtx *g = c->alg;
+  if (alg_kind(t) != ALG_MUL) return t;
+  AlgExpr *cond = NULL, *G = alg_num_int(g, 1);
+  for (size_t j = 0; j < alg_nkids(t); j++) {
+    AlgExpr *f = alg_kid(t, j);
+    if (alg_kind(f) == ALG_COND && !cond) cond = f;
+    else if (alg_contains(f, o) || alg_contains(f, n)) return t;
+    else G = alg_mul(g, G, f);
+  }
+  return cond ? alg_cond(g, alg_kid(cond, 0), alg_mul(g, G, alg_kid(cond, 1)), alg_mul(g, G, alg_kid(cond, 2))) : t;
+}
+
+/* Rule (a row shift written as a conditional): e = cond(n) ? X : Y + rest with cond free of o, and
+** X, Y sharing their one term A in o (free of n), is A + (cond ? X - A : Y - A) + rest, the same
+** value for every (o, n); the terms of a sum that hold o or n go into both sides of its one `?:`
+** first (S + (c ? x : y) = c ? S + x : S + y). So `n == Q - 1 ? Q*o + n - Q + 1 : Q*o + n + 1`
+** is Q*o + (n == Q - 1 ? n - Q + 1 : n + 1), whose second term is piecewise one-to-one in n with
+** its values in [0, Q - 1]. e itself when it is no such form. */
+static AlgExpr *row_cond(RCtx *c, AlgExpr *e, AlgSymbol *o, AlgSymbol *n) {
+  AlgCtx *g = c->alg;
+  AlgExpr *cond = NULL, *moved[64], *kept[64];
+  size_t nk = alg_kind(e) == ALG_ADD ? alg_nkids(e) : 1, nm = 0, nkept = 0;
+  if (nk > 64) return e;
+  for (size_t j = 0; j < nk; j++) {
+    AlgExpr *t = cond_scaled(c, alg_kind(e) == ALG_ADD ? alg_kid(e, j) : e, o, n);
+    if (alg_kind(t) == ALG_COND && (alg_contains(t, n) || alg_contains(t, o))) {
+      if (cond) return e;
+      cond = t;
+    } else if (alg_contains(t, n) || alg_contains(t, o)) moved[nm++] = t;
+    else kept[nkept++] = t;
+  }
+  if (!cond || alg_contains(alg_kid(cond, 0), o)) return e;
+  AlgExpr *S = nm ? alg_add_n(g, nm, moved) : alg_num_int(g, 0);
+  AlgExpr *X = alg_add(g, S, alg_kid(cond, 1)), *Y = alg_add(g, S, alg_kid(cond, 2));
+  AlgExpr *A = term_of(X, o);
+  if (!A || A != term_of(Y, o) || alg_contains(A, n) || !alg_contains(A, o)) return e;
+  AlgExpr *piece = alg_cond(g, alg_kid(cond, 0), alg_sub(g, X, A), alg_sub(g, Y, A));
+  AlgExpr *rest = nkept ? alg_add_n(g, nkept, kept) : alg_num_int(g, 0);
+  return alg_add(g, alg_add(g, A, piece), rest);
 }
 
 /* The first Q of a floor(i / Q) or i % Q in e; NULL when none. */
@@ -384,7 +437,8 @@ static int injective_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgE
   AlgExpr *nlo = alg_num_int(g, 0), *nhi = alg_sub(g, Q, alg_num_int(g, 1));
   AlgSymbol *o = alg_index_new(g, "o", olo, ohi), *n = alg_index_new(g, "n", nlo, nhi);
   AlgExpr *e2 = split_digits(c, e, i, Q, alg_sym(g, o), alg_sym(g, n), 0, 0);
-  return e2 && !alg_contains(e2, i) && injective_pair(c, e2, n, nlo, nhi, o, olo, ohi);
+  if (!e2 || alg_contains(e2, i)) return 0;
+  return injective_pair(c, e2, n, nlo, nhi, o, olo, ohi) || injective_pair(c, row_cond(c, e2, o, n), n, nlo, nhi, o, olo, ohi);
 }
 
 /* A member index that differs between any two branches (pairs (k, k2) when the par is nested);

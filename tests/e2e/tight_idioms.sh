@@ -365,6 +365,9 @@ exact bench/tight/grid_flat_rowstart.pam Q=16 90e-6 "grid, row start p - p % Q"
 # The ring over a Q x Q grid read row by row with two loops, Q = 10: (i*Q + j + c) % (Q*Q) is
 # one-to-one in (i, j) (i*Q + j + c spans Q^2 - 1): 3 rounds of 10 + 3 * 2 us: lo = hi = 48 us.
 exact bench/tight/grid_ring2d.pam Q=10 48e-6 "ring over a grid, two loops"
+# The same torus with the row wrap written as a test on p % Q (an if, and `p % Q == 0 ? p + Q - 1 :
+# p - 1`), Q = 10: 3 rounds of 20 + 4 * 2 us to distinct members: lo = hi = 84 us.
+exact bench/tight/grid_flat_cond.pam Q=10 84e-6 "grid, row wrap as a test on p % Q"
 # A 3 x C torus with one index, C = 100: 2 rounds of 10 + 5 * 2 us, no waits: lo = hi = 40 us.
 exact bench/tight/grid_rect_flat.pam C=100 40e-6 "3 x C grid, one index"
 # Halo then a tree allreduce on the own NIC, P = 16, R = 2 ceil(log2 16) = 8: each NIC gets its

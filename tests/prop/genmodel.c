@@ -149,7 +149,7 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
       n->member = GEN_MEMBER_BLOCK; n->member_off = gen_below(g, 4);
       n->member_val = (n->member_off == 1 ? 2 : 1) + gen_below(g, 3 - (n->member_off == 1));   /* in range */
       break;
-    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 12); break;
+    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 15); break;
     case 0: n->member = GEN_MEMBER_VAR; break;
     case 1: n->member = GEN_MEMBER_RING; n->member_off = gen_below(g, 3); break;
     case 2: n->member = GEN_MEMBER_RING_BACK; break;
@@ -200,7 +200,8 @@ static int gen_idiom_grid(GenState *g) {
       n->member = GEN_MEMBER_GRID;
       n->member_var = m->nodes[outer].var;
       n->member_off = m->nodes[inner].var;
-      n->member_val = gen_below(g, 6);   /* 4: the ring over the grid read row by row; 5: a wrap too short */
+      n->member_val = gen_below(g, 7);   /* 4: the ring over the grid read row by row; 5: a wrap too
+                                             short; 6: the column shift as a conditional */
     }
     m->nodes[body].kids[k] = step;
     m->nodes[body].nkids = k + 1;
@@ -307,7 +308,8 @@ static int gen_idiom_checker(GenState *g) {
 
 /* A step of gen_idiom_fork: an idiom step whose member stays in the family for an index up to
 ** GEN_FAMILY_SIZE - 1 (the piecewise forms p + 1 and 3 - p leave it there), on the full ring
-** `(i + c) % GEN_FAMILY_SIZE` when ring is set. */
+** `(i + c) % GEN_FAMILY_SIZE` when ring is set, else one time in 4 a row shift of a grid read with
+** one index (gen_put_member's rows and conds). */
 static int gen_fork_send(GenState *g, int par_var, int ring) {
   GenModel *m = g->m;
   int id = gen_idiom_step(g, par_var, -1);
@@ -316,6 +318,9 @@ static int gen_fork_send(GenState *g, int par_var, int ring) {
   if (ring || (n->member == GEN_MEMBER_PIECES && (n->member_val == 0 || n->member_val == 5))) {
     n->member = GEN_MEMBER_RING_FULL;
     n->member_off = gen_below(g, GEN_FAMILY_SIZE);
+  } else if (gen_below(g, 4) == 0) {   /* a row shift of a grid read with one index (some not one-to-one) */
+    n->member = GEN_MEMBER_PIECES;
+    n->member_val = 8 + gen_below(g, 7);
   }
   return id;
 }
@@ -1169,7 +1174,12 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     ** shift within the row (one-to-one), or a shift by another modulus (not) */
     static const char *const rows[4] = {"[(i%d - i%d %% 2) + (i%d %% 2 + 1) %% 2]", "[2 * floor(i%d / 2) + (i%d + 1) %% 2]",
                                         "[(i%d - i%d %% 3) + (i%d + 2) %% 3]", "[(i%d - i%d %% 3) + (i%d + 1) %% 2]"};
-    if (n->member_val >= 8) gen_put(b, rows[n->member_val - 8], n->member_var, n->member_var, n->member_var);
+    /* the row shift as a conditional on i % Q (one-to-one: rows of 3, pairs swapped), or one that
+    ** names a member twice (i % 3 == 0 ? i + 1 : i - 1) */
+    static const char *const conds[3] = {"[i%d %% 3 == 2 ? i%d - 2 : i%d + 1]", "[i%d + 1 - (i%d %% 2 == 1 ? 2 : 0)]",
+                                         "[i%d %% 3 == 0 ? i%d + 1 : i%d - 1]"};
+    if (n->member_val >= 12) gen_put(b, conds[n->member_val - 12], n->member_var, n->member_var, n->member_var);
+    else if (n->member_val >= 8) gen_put(b, rows[n->member_val - 8], n->member_var, n->member_var, n->member_var);
     else if (n->member_val == 6) gen_put(b, "[i%d %% 2]", n->member_var);   /* dealt round robin */
     else if (n->member_val == 7) gen_put(b, "[(i%d + 1) %% 3]", n->member_var);
     else if (n->member_val == 5) gen_put(b, forms[5], n->member_var, n->member_var, n->member_var);
@@ -1178,10 +1188,11 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     static const char *const forms[3] = {"[i%d]", "[(i%d + 2) %% 4]", "[floor(i%d / 2) * 2 + (i%d %% 2 + 1) %% 2]"};
     gen_put(b, forms[n->member_val % 3], n->member_var, n->member_var);
   } else if (n->member == GEN_MEMBER_GRID) {
-    static const char *const forms[6] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
+    static const char *const forms[7] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
                                          "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]",
-                                         "[(i%d * 2 + i%d + 3) %% 6]", "[(i%d * 2 + i%d + 1) %% 5]"};
-    gen_put(b, forms[n->member_val % 6], n->member_var, n->member_off);
+                                         "[(i%d * 2 + i%d + 3) %% 6]", "[(i%d * 2 + i%d + 1) %% 5]",
+                                         "[i%d * 2 + (i%d == 1 ? 0 : 1)]"};
+    gen_put(b, forms[n->member_val % 7], n->member_var, n->member_off);
   } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_LINE) gen_put(b, "[i%d %c %d]", n->member_var, n->member_off < 0 ? '-' : '+',
                                                   n->member_off < 0 ? -n->member_off : n->member_off);

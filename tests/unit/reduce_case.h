@@ -33,4 +33,9 @@ void redtest_eval(const char *text, int n, const char *const *names, const doubl
 /* Fails the test unless got is want within REDTEST_REL_TOL. */
 void redtest_near(double got, double want);
 
+/* Reduces text as redtest_eval does and fails the test unless lo and hi are want_lo and want_hi
+** (their hand derivations) and lo <= sim <= hi (sim: the simulated time), within rounding. */
+void redtest_expect(const char *text, int n, const char *const *names, const double *values,
+                    double want_lo, double sim, double want_hi);
+
 #endif

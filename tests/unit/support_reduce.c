@@ -69,3 +69,12 @@ void redtest_near(double got, double want) {
   }
 }
 
+void redtest_expect(const char *text, int n, const char *const *names, const double *values,
+                    double want_lo, double sim, double want_hi) {
+  double lo, hi;
+  redtest_eval(text, n, names, values, &lo, &hi);
+  redtest_near(lo, want_lo);
+  redtest_near(hi, want_hi);
+  assert_true(lo <= sim * (1 + REDTEST_REL_TOL));
+  assert_true(sim <= hi * (1 + REDTEST_REL_TOL));
+}

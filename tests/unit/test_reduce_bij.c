@@ -15,17 +15,6 @@
 
 #include "reduce_case.h"
 
-/* lo <= sim <= hi within rounding, and the bounds equal their hand derivations. */
-static void expect(const char *text, int n, const char *const *names, const double *values,
-                   double want_lo, double sim, double want_hi) {
-  double lo, hi;
-  redtest_eval(text, n, names, values, &lo, &hi);
-  redtest_near(lo, want_lo);
-  redtest_near(hi, want_hi);
-  assert_true(lo <= sim * (1 + REDTEST_REL_TOL));
-  assert_true(sim <= hi * (1 + REDTEST_REL_TOL));
-}
-
 /* A model of Q*Q ranks (one index p, or two loops i, j when two is set) that each compute d = 2us
 ** and send t = 1us to member `form` of nic[rows * Q]. */
 static void grid_text(char *text, size_t size, const char *form, int two, const char *rows) {
@@ -40,34 +29,36 @@ static void grid_text(char *text, size_t size, const char *form, int two, const 
 /* One-to-one maps: every member gets one request, at d: lo = sim = hi = d + t = 3us at every Q
 ** (the family as one resource gave hi = d + Q^2 t). The forms users write for the row shift of a
 ** torus with one index (the row start p - p % Q or Q * floor(p / Q), the column shift on p % Q or
-** on p), on Q x Q and on 3 x Q grids, and the ring over the grid read row by row, (i*Q + j + c) %
-** (Q*Q) over two loops (u = i*Q + j + c is one-to-one in (i, j) and spans Q^2 - 1). */
+** on p, or a conditional on p % Q), on Q x Q and on 3 x Q grids, and the ring over the grid read
+** row by row, (i*Q + j + c) % (Q*Q) over two loops (u = i*Q + j + c is one-to-one in (i, j) and
+** spans Q^2 - 1). */
 static void test_grid_forms_one_to_one(void **state) {
   (void)state;
   static const char *const flat[] = {
     "(p - p % Q) + (p % Q + 1) % Q", "(p - p % Q) + (p % Q + Q - 1) % Q", "Q * floor(p / Q) + (p + 1) % Q",
     "floor(p / Q) * Q + (p + Q - 1) % Q", "p % Q + Q * floor(p / Q)", "(p + 1) % Q + p - p % Q",
-    "(p + Q) % (Q * Q)"};
+    "(p + Q) % (Q * Q)", "p % Q == Q - 1 ? p - Q + 1 : p + 1", "p % Q == 0 ? p + Q - 1 : p - 1",
+    "p + 1 - (p % Q == Q - 1 ? Q : 0)", "p - 1 + Q * (p % Q == 0 ? 1 : 0)"};
   static const char *const rect[] = {"(p - p % Q) + (p % Q + 1) % Q", "Q * floor(p / Q) + (p + Q - 1) % Q",
                                      "(p + Q) % (R * Q)"};
   static const char *const pairs[] = {"(i * Q + j + 1) % (Q * Q)", "(i * Q + j + Q * Q - 1) % (Q * Q)",
                                       "(j + Q * i + Q) % (Q * Q)", "((i + 1) * Q + j) % (Q * Q)",
-                                      "i * Q + (j + 1) % Q"};
+                                      "i * Q + (j + 1) % Q", "i * Q + (j == Q - 1 ? 0 : j + 1)"};
   const char *names[] = {"Q"};
   static const double qs[] = {1, 2, 3, 5, 8};
   char text[512];
   for (size_t q = 0; q < sizeof qs / sizeof qs[0]; q++) {
     for (size_t f = 0; f < sizeof flat / sizeof flat[0]; f++) {
       grid_text(text, sizeof text, flat[f], 0, "Q");
-      expect(text, 1, names, &qs[q], 3e-6, 3e-6, 3e-6);
+      redtest_expect(text, 1, names, &qs[q], 3e-6, 3e-6, 3e-6);
     }
     for (size_t f = 0; f < sizeof rect / sizeof rect[0]; f++) {
       grid_text(text, sizeof text, rect[f], 0, "R");
-      expect(text, 1, names, &qs[q], 3e-6, 3e-6, 3e-6);
+      redtest_expect(text, 1, names, &qs[q], 3e-6, 3e-6, 3e-6);
     }
     for (size_t f = 0; f < sizeof pairs / sizeof pairs[0]; f++) {
       grid_text(text, sizeof text, pairs[f], 1, "Q");
-      expect(text, 1, names, &qs[q], 3e-6, 3e-6, 3e-6);
+      redtest_expect(text, 1, names, &qs[q], 3e-6, 3e-6, 3e-6);
     }
   }
 }
@@ -75,7 +66,8 @@ static void test_grid_forms_one_to_one(void **state) {
 /* Maps that look alike but name a member twice must keep hi >= sim. (i*Q + j + 1) % (Q*Q - 1)
 ** at Q = 3: u = 1 .. 9 wraps at 8, so members 1 gets the requests of (0, 0) and (2, 2): sim =
 ** d + 2t = 4us. Q * floor(p / Q) + floor(p % Q / 2) at Q = 4: each member of 0, 1, 4, 5, ... gets
-** two requests: sim = 4us. */
+** two requests: sim = 4us. p % Q == 0 ? p + 1 : p - 1 at Q = 4: p = 0 and p = 2 both name 1:
+** sim = 4us. */
 static void test_grid_forms_not_one_to_one(void **state) {
   (void)state;
   const char *names[] = {"Q"};
@@ -85,6 +77,9 @@ static void test_grid_forms_not_one_to_one(void **state) {
   redtest_eval(text, 1, names, &q3, &lo, &hi);
   assert_true(lo <= 4e-6 * (1 + REDTEST_REL_TOL) && hi >= 4e-6 * (1 - REDTEST_REL_TOL));
   grid_text(text, sizeof text, "Q * floor(p / Q) + floor(p % Q / 2)", 0, "Q");
+  redtest_eval(text, 1, names, &q4, &lo, &hi);
+  assert_true(lo <= 4e-6 * (1 + REDTEST_REL_TOL) && hi >= 4e-6 * (1 - REDTEST_REL_TOL));
+  grid_text(text, sizeof text, "p % Q == 0 ? p + 1 : p - 1", 0, "Q");
   redtest_eval(text, 1, names, &q4, &lo, &hi);
   assert_true(lo <= 4e-6 * (1 + REDTEST_REL_TOL) && hi >= 4e-6 * (1 - REDTEST_REL_TOL));
 }
@@ -107,7 +102,7 @@ static void test_budget_own_after_halo(void **state) {
     "  repeat (R) use(nic[p], r) } }\n";
   const char *names[] = {"P"};
   static const double ps[] = {2, 3, 16, 1000};
-  for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) expect(text, 1, names, &ps[k], 7e-6, 7e-6, 11e-6);
+  for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) redtest_expect(text, 1, names, &ps[k], 7e-6, 7e-6, 11e-6);
 }
 
 int main(void) {

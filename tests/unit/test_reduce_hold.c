@@ -14,17 +14,6 @@
 
 #include "reduce_case.h"
 
-/* lo <= sim <= hi within rounding, and the bounds equal their hand derivations. */
-static void expect(const char *text, int n, const char *const *names, const double *values,
-                   double want_lo, double sim, double want_hi) {
-  double lo, hi;
-  redtest_eval(text, n, names, values, &lo, &hi);
-  redtest_near(lo, want_lo);
-  redtest_near(hi, want_hi);
-  assert_true(lo <= sim * (1 + REDTEST_REL_TOL));
-  assert_true(sim <= hi * (1 + REDTEST_REL_TOL));
-}
-
 /* T requests of t together on ps(C): each runs at min(1, C/T) from 0 to the end, so the time is
 ** t * max(1, T/C) exactly: lo = max(t, T t / C); hi = phi + min(W/C, own (max(1, T/C) - 1)). */
 static void test_ps_equal_requests(void **state) {
@@ -37,7 +26,7 @@ static void test_ps_equal_requests(void **state) {
   static const double cases[][2] = {{1, 2}, {2, 2}, {3, 2}, {8, 2}, {5, 4}, {1000, 7}};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     double want = 1e-3 * (cases[k][0] / cases[k][1] > 1 ? cases[k][0] / cases[k][1] : 1);
-    expect(text, 2, names, cases[k], want, want, want);
+    redtest_expect(text, 2, names, cases[k], want, want, want);
   }
 }
 
@@ -48,7 +37,7 @@ static void test_ps_slow_capacity(void **state) {
   const char *text =
     "const t = 1ms; resource half = ps(0.5);\n"
     "process main { use(half, t) || use(half, t) }\n";
-  expect(text, 0, NULL, NULL, 4e-3, 4e-3, 4e-3);
+  redtest_expect(text, 0, NULL, NULL, 4e-3, 4e-3, 4e-3);
 }
 
 /* Staggered arrivals on ps(1): A = use(2t) from 0, B = delay(t); use(t). A runs alone on
@@ -59,7 +48,7 @@ static void test_ps_staggered(void **state) {
   const char *text =
     "const t = 1ms; resource cpu = ps(1);\n"
     "process main { use(cpu, 2 * t) || { delay(t); use(cpu, t) } }\n";
-  expect(text, 0, NULL, NULL, 3e-3, 3e-3, 3e-3);
+  redtest_expect(text, 0, NULL, NULL, 3e-3, 3e-3, 3e-3);
 }
 
 /* T threads take a mutex with handoff h together and hold it for tc: the first at 0, each next
@@ -75,7 +64,7 @@ static void test_hold_handoff(void **state) {
   const char *names[] = {"T"};
   for (double T = 1; T <= 16; T *= 2) {
     double tc = 3e-6, h = 2e-6;
-    expect(text, 1, names, &T, T * tc + (T - 1) * h, T * tc + (T - 1) * h, T * (tc + h));
+    redtest_expect(text, 1, names, &T, T * tc + (T - 1) * h, T * tc + (T - 1) * h, T * (tc + h));
   }
 }
 
@@ -86,7 +75,7 @@ static void test_handoff_uncontended(void **state) {
   const char *text =
     "const tc = 3us; resource mtx handoff(5us);\n"
     "process main { hold (mtx) delay(tc); use(mtx, tc) }\n";
-  expect(text, 0, NULL, NULL, 6e-6, 6e-6, 6e-6);
+  redtest_expect(text, 0, NULL, NULL, 6e-6, 6e-6, 6e-6);
 }
 
 /* The holder waits inside its hold: A = hold(lock) use(cpu, a), B = the same, C = use(cpu, b),
@@ -99,7 +88,7 @@ static void test_hold_waits_inside(void **state) {
   const char *text =
     "const a = 2us; const b = 3us; resource lock; resource cpu;\n"
     "process main { hold (lock) use(cpu, a) || hold (lock) use(cpu, a) || use(cpu, b) }\n";
-  expect(text, 0, NULL, NULL, 7e-6, 7e-6, 9e-6);
+  redtest_expect(text, 0, NULL, NULL, 7e-6, 7e-6, 9e-6);
 }
 
 /* A branch that never requests cpu can still wait for it through the lock's holder: A =
@@ -113,7 +102,7 @@ static void test_hold_reach(void **state) {
   const char *text =
     "const a = 2us; const b = 3us; const d = 1us; resource lock; resource cpu;\n"
     "process main { use(cpu, b) || hold (lock) use(cpu, a) || hold (lock) delay(d) }\n";
-  expect(text, 0, NULL, NULL, 5e-6, 6e-6, 8e-6);
+  redtest_expect(text, 0, NULL, NULL, 5e-6, 6e-6, 8e-6);
 }
 
 /* Nested holds in one order: T threads each hold (a) hold (b) delay(t): serialised by a,
@@ -127,7 +116,7 @@ static void test_hold_nested(void **state) {
     "param T = 3; const t = 1us; resource a; resource b;\n"
     "process main { par (i = 1, T) hold (a) hold (b) delay(t) }\n";
   const char *names[] = {"T"};
-  for (double T = 1; T <= 8; T++) expect(text, 1, names, &T, T * 1e-6, T * 1e-6, T * 1e-6);
+  for (double T = 1; T <= 8; T++) redtest_expect(text, 1, names, &T, T * 1e-6, T * 1e-6, T * 1e-6);
 }
 
 /* A hold across a fork: hold (lock) { use(cpu, t) || use(cpu, t) } twice in parallel, cpu
@@ -140,7 +129,7 @@ static void test_hold_fork(void **state) {
     "const t = 1us; resource lock; resource cpu;\n"
     "process body { hold (lock) { use(cpu, t) || use(cpu, t) } }\n"
     "process main { body || body }\n";
-  expect(text, 0, NULL, NULL, 4e-6, 4e-6, 7e-6);
+  redtest_expect(text, 0, NULL, NULL, 4e-6, 4e-6, 7e-6);
 }
 
 /* A hold whose body requests the held resource again (2 servers): alone, the body's two uses
@@ -151,7 +140,7 @@ static void test_hold_reentrant(void **state) {
   const char *text =
     "const t = 1us; resource r = fcfs(2);\n"
     "process main { hold (r) { use(r, t) || use(r, t) } }\n";
-  expect(text, 0, NULL, NULL, 1.5e-6, 2e-6, 2.5e-6);
+  redtest_expect(text, 0, NULL, NULL, 1.5e-6, 2e-6, 2.5e-6);
 }
 
 /* A holder on a ps resource that is never crowded: 2 threads each hold (mtx) use(cores, a),
@@ -163,7 +152,7 @@ static void test_hold_ps_uncrowded(void **state) {
   const char *text =
     "const a = 1us; resource cores = ps(2); resource mtx;\n"
     "process main { par (i = 1, 2) hold (mtx) use(cores, a) }\n";
-  expect(text, 0, NULL, NULL, 2e-6, 2e-6, 2e-6);
+  redtest_expect(text, 0, NULL, NULL, 2e-6, 2e-6, 2e-6);
 }
 
 int main(void) {
