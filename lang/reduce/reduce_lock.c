@@ -410,10 +410,12 @@ static AlgExpr *lock_rounds(const LockWalk *w, const Stmt *iteration, AlgExpr *n
 ** (time X, all branches together), s1 = use(r1, t1) of one member of fcfs(m1) r1 (hand-off h1),
 ** t1 > 0, not named by the prefix: the n requests are r1's first, made at X, and in FCFS order
 ** the i-th of them starts at exactly X + floor((i - 1) / m1)(t1 + h1) and ends t1 later. Any
-** later request of that member arrives after X (t1 > 0), starts after every request ahead of
-** it, and finds a server with at most m1 - 1 others in service: it starts no earlier than
-**   S = X + max(floor((n - 1) / m1)(t1 + h1), floor((n - m1) / m1)(t1 + h1) + t1 where n >= m1)
-** (the last of the n started, and n - m1 + 1 of them ended). A later step s' of every branch makes one: a use of it (lasting t'), or a
+** later request of that member arrives after X (t1 > 0) and takes a server (or is handed one,
+** starting h1 later) only when at most m1 - 1 others hold one: n - m1 + 1 of the n have ended:
+**   S = X + floor((n - m1) / m1)(t1 + h1) + t1   where n >= m1 (else X)
+** (not the instant the last of the n started: that one was handed its server h1 before, and a
+** later request can take a free server in between; tests/regress/lock_batch_handoff.pam). A
+** later step s' of every branch makes one: a use of it (lasting t'), or a
 ** hold whose body's first use is of it (after delays; the body then runs at least t' more). So
 ** every branch ends s' no earlier than S + t', and then runs at least what follows; and where a
 ** later step s2 is a use or hold of one member of r2 lasting at least t2, its n requests start no
@@ -424,8 +426,8 @@ static AlgExpr *lock_rounds(const LockWalk *w, const Stmt *iteration, AlgExpr *n
 **   T >= S + t' + B + max(1, ceil(n / m2)) t2 + tail      (ps(c2): max(1, n / c2) t2)
 ** and, s2 = s' a use of r1 itself, S + max(1, ceil(n / m1)) t' + tail. T threads on fcfs(4)
 ** cores: `use(cores, 4us); hold (a) use(cores, 1us); hold (b) use(cores, 2us)`: the holders of
-** a wait behind the first batch of work, S = 4 floor(T / 4) us, then 1us + 2T us (T = 8: 25 us,
-** T = 100: 301 us, both the simulated times; the lock b's load alone: 2T us). */
+** a wait behind the first batch of work, S = 4 floor(T / 4) us (T >= 4), then 1us + 2T us (T = 8:
+** 25 us, T = 100: 301 us, both the simulated times; the lock b's load alone: 2T us). */
 static AlgExpr *behind_batch(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
@@ -439,9 +441,8 @@ static AlgExpr *behind_batch(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter)
     AlgExpr *m1 = reduce_mult(c, a->res), *h1 = reduce_handoff(c, a->res);
     if (!h1) h1 = zero(c);
     AlgExpr *round = alg_add(g, a->t, h1);
-    AlgExpr *last = alg_mul(g, alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, n, one), m1)), round);
     AlgExpr *freed = alg_add(g, alg_mul(g, alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, n, m1), m1)), round), a->t);
-    AlgExpr *S = alg_add(g, x, alg_max(g, last, alg_cond(g, alg_cmp(g, ALG_CMP_GE, n, m1), freed, zero(c))));
+    AlgExpr *S = alg_add(g, x, alg_cond(g, alg_cmp(g, ALG_CMP_GE, n, m1), freed, zero(c)));
     cond = alg_and(g, cond, alg_cmp(g, ALG_CMP_GT, a->t, zero(c)));
     for (int sp = s1 + 1; sp < w->nsteps; sp++) {
       const LockStep *q = &w->steps[sp];
