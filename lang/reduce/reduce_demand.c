@@ -500,6 +500,9 @@ int reduce_uses(const Summary *s, const Decl *res) {
   return 0;
 }
 
+/* D_r(s) for upper-bound uses of a plain resource res (0 when s does not use it). */
+AlgExpr *reduce_demand_hi(RCtx *c, const Summary *s, const Decl *res) { return term_hi(c, s, res, NULL); }
+
 /* sum over r in res(branch) of W_r / m_r: W_r = D_r(whole) - D_r(branch) for a chain branch,
 ** D_r(whole) otherwise; families as family_wait says. i = a..b is the par index (NULL for ||).
 ** With reach (else NULL): a resource the branch can wait for through holders (reach->through)

@@ -156,6 +156,39 @@ int fork_waits(OWalk *w) {
   return 1;
 }
 
+/* Rule (bounded clients, a resource's waits capped by its demand; upper bound): for a plain
+** FCFS resource r without hand-off that a branch requests more than once (two sites, or a site
+** in a loop of the body), the waits of one branch at r add up to at most D_r(whole) / m_r. Follow
+** the branch's critical path back from its end: it is a sequence of activities, each of which
+** waited before it was served; its waits at r are disjoint in time, and during each all m_r
+** servers of r serve requests other than the waiting one, each of which is served once in the
+** run of the par (alone, as every U): m_r times their total is at most D_r(whole). So the time of
+** the branch is at most the longest path through its body with every other site lengthened by
+** its bounded-clients wait and these sites by none, plus D_r(whole) / m_r for each such r. The
+** bounded clients charge each request of r its own wait, up to the demand of all the others,
+** so a branch that scatters through a root's nic and gathers through it again paid twice the
+** root's demand. Sets the waits of those sites to 0 and returns the sum over their resources of
+** D_r(whole) / m_r (whole: the par's summary), or NULL when no resource qualifies. */
+AlgExpr *fork_cap_waits(OWalk *w, const Summary *whole) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *extra = NULL;
+  for (int i = 0; i < w->nsites; i++) {
+    const Decl *res = w->sites[i].res;
+    int done = 0, sites = 0, looped = 0;
+    for (int j = 0; j < i && !done; j++) done = w->sites[j].res == res;
+    if (done || res->u.resource.count || res->u.resource.discipline != DISC_FCFS || res->u.resource.handoff) continue;
+    for (int j = i; j < w->nsites; j++)
+      if (w->sites[j].res == res) { sites++; looped |= w->sites[j].looped; }
+    if (sites < 2 && !looped) continue;
+    for (int j = i; j < w->nsites; j++)
+      if (w->sites[j].res == res) w->sites[j].wait = zero(c);
+    AlgExpr *cap = alg_div(g, reduce_demand_hi(c, whole, res), reduce_mult(c, res));
+    extra = extra ? alg_add(g, extra, cap) : cap;
+  }
+  return extra;
+}
+
 /* 1 when st can join a group of the lower bound below: a use on an FCFS family whose member is
 ** one-to-one in the branch and follows no loop of the body, outside loops or in one plain loop
 ** of the body, with at least as many branches as members (so its members are all of them). */

@@ -496,6 +496,7 @@ static void record_site(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t) {
   OSite *site = &w->sites[w->nsites++];
   memset(site, 0, sizeof *site);
   site->res = res; site->index = index; site->loop_free = 1; site->path = w->path;
+  site->looped = w->nall > 0;
   AlgExpr *tmax = t;
   site->copies = alg_num_int(c->alg, 1);
   for (int i = w->nall - 1; i >= 0; i--) {   /* innermost first: ranges may name outer indices */
@@ -723,9 +724,12 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
   OTime part = walk_indexed(w, env, body, j, a, b, bound_in_env);
   w->nloops--;
   if (!w->ok) return part;
-  if (w->nloops == 0) {   /* an outer loop of the body (reduce_drift.c) */
+  if (w->nloops == 0) {   /* an outer loop of the body (reduce_drift.c, reduce_rounds.c) */
     w->outer_loops++;
     w->outer = j; w->outer_lo = a; w->outer_hi = b; w->outer_iter = part.exact;
+    w->outer_fixed = !alg_contains(part.exact, j);
+    for (int i = from; i < w->nstages && w->outer_fixed; i++)   /* heads within the iteration */
+      w->outer_fixed = !alg_contains(w->stages[i].t, j) && !alg_contains(w->stages[i].head, j);
   }
   /* iterations before j: sum over j2 = a .. j - 1 of the body's time at j2 */
   AlgExpr *before_hi = alg_sub(g, alg_sym(g, j), alg_num_int(g, 1));
@@ -1346,17 +1350,37 @@ AlgExpr *order_walk_time(OWalk *w, REnv *env, const RPiece *p) {
   return w->ok && !w->c->failed ? body.exact : NULL;
 }
 
-/* The body walked again with every use lengthened by the wait of its site (reduce_fork.c's
-** bounded clients); its time for branch k in ->total. NULL when a resource of the body has a site
-** the rule does not bound. */
-static OWalk *lengthened(OWalk *w, REnv *env, const RPiece *p) {
-  if (w->too_many || !fork_waits(w)) return NULL;
+/* The body walked again with every use lengthened by the wait its site has now. */
+static OWalk *walk_lengthened(OWalk *w, REnv *env, const RPiece *p) {
   OWalk *again = walk_new(w->c, p);
   again->sites = w->sites; again->nsites = w->nsites; again->lengthen = 1;
   OTime body = walk_body(again, env, p);
   if (!again->ok || w->c->failed || again->site_at != w->nsites) return NULL;
   again->total = body.exact;
   return again;
+}
+
+/* The body walked again with every use lengthened by the wait of its site (reduce_fork.c's
+** bounded clients); its time for branch k in ->total. NULL when a resource of the body has a site
+** the rule does not bound. */
+static OWalk *lengthened(OWalk *w, REnv *env, const RPiece *p) {
+  if (w->too_many || !fork_waits(w)) return NULL;
+  return walk_lengthened(w, env, p);
+}
+
+/* Rule (bounded clients, a resource's waits capped by its demand; upper bound): the bounded
+** clients' walk again (its waits set: again != NULL), with the sites of the resources that
+** fork_cap_waits picks not lengthened, and their whole demand over their servers added once.
+** NULL when it picks none. The waits of the sites are as they were on return. */
+static AlgExpr *capped_upper(OWalk *w, const OWalk *again, REnv *env, const RPiece *p, const Summary *whole) {
+  if (!again) return NULL;
+  AlgExpr *waits[ORDER_MAX_SITES];
+  for (int i = 0; i < w->nsites; i++) waits[i] = w->sites[i].wait;
+  AlgExpr *extra = fork_cap_waits(w, whole);
+  OWalk *capped = extra ? walk_lengthened(w, env, p) : NULL;
+  for (int i = 0; i < w->nsites; i++) w->sites[i].wait = waits[i];
+  if (!capped) return NULL;
+  return alg_add(w->c->alg, over_branches(capped, ALG_MAXOVER, capped->total), extra);
 }
 
 /* Rule (bounded clients, upper bound): each branch takes at most its contention-free time with
@@ -1408,22 +1432,36 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   if (w->holds) return 0;   /* walk_hold: no upper-bound rule */
   /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */
   /* reduce_ps_order.c: branches in lock step on ps resources, the par's time exactly */
-  AlgExpr *shared = ps_lockstep(w, env, p);
+  AlgExpr *apart = NULL;   /* where the ps lock step holds (reduce_a2a.c) */
+  AlgExpr *shared = ps_lockstep(w, env, p, &apart);
   if (shared) {
-    if (c->concurrent == 0)
-      out->L = alg_max(g, out->L, alg_cond(g, some, order_over_branches(w, ALG_MINOVER, shared), zero(c)));
-    out->U = alg_cond(g, some, order_over_branches(w, ALG_MAXOVER, shared), zero(c));
-    return 1;
+    AlgExpr *lo = alg_cond(g, some, order_over_branches(w, ALG_MINOVER, shared), zero(c));
+    AlgExpr *hi = alg_cond(g, some, order_over_branches(w, ALG_MAXOVER, shared), zero(c));
+    int sure = alg_is_num(apart, 1);
+    if (c->concurrent == 0) out->L = alg_max(g, out->L, sure ? lo : alg_cond(g, apart, lo, zero(c)));
+    out->U = sure ? hi : alg_cond(g, apart, hi, out->U);
+    return sure;
   }
   AlgExpr *holds;   /* where the tandem line's bound holds (shards: the dealt counts) */
   AlgExpr *tandem = tandem_upper(w, body.stepmax, &holds);
   AlgExpr *upper = tandem && !alg_is_num(holds, 1) ? alg_cond(g, holds, tandem, out->U) : tandem;
+  AlgExpr *cycle;   /* where the bound of rounds through stages holds (durations > 0) */
+  AlgExpr *rounds = order_rounds_upper(w, body.exact, &cycle);   /* reduce_rounds.c */
+  if (rounds) {
+    AlgExpr *alone = alg_is_num(cycle, 1) ? rounds : alg_cond(g, cycle, rounds, out->U);
+    upper = upper ? alg_min(g, upper, alone) : alone;
+  }
   AlgExpr *steps = lockstep(w);
+  if (!steps) steps = a2a_fork_lockstep(w);   /* reduce_a2a.c: the lock step through `||` */
   if (steps && alg_is_num(steps, 1)) { out->U = out->phi_hi; return 1; }
   if (!drifts) again = lengthened(w, env, p);
   AlgExpr *clients = clients_upper(again);
+  AlgExpr *capped = capped_upper(w, again, env, p, out);
+  if (clients && capped) clients = alg_min(g, clients, capped);
   if (clients && tandem)
     clients = alg_min(g, clients, alg_is_num(holds, 1) ? tandem : alg_cond(g, holds, tandem, clients));
+  if (clients && rounds)
+    clients = alg_min(g, clients, alg_is_num(cycle, 1) ? rounds : alg_cond(g, cycle, rounds, clients));
   /* the bounded-clients bound stands alone where the fallback took a family as one resource
   ** (noted), unless a called process forks (its notes may serve its memoised summary elsewhere)
   ** or a site counts the branches of a dealt member (ceil(n / K), a block: the family as one

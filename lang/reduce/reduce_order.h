@@ -93,6 +93,7 @@ typedef struct OSite {
                            body around it, multiplied (1 when none) */
   int loop_free;        /* 1: its index names no loop index of the body */
   int twin;             /* 1: the else side of a pair, counted with its then side */
+  int looped;           /* 1: inside a loop of the body (its requests come again) */
   AlgExpr *wait;        /* pass 2: an upper bound on the wait of one of its requests */
   OPath path;           /* the forks around it */
 } OSite;
@@ -147,6 +148,9 @@ typedef struct OWalk {
   AlgExpr *outer_lo, *outer_hi;
   AlgExpr *outer_iter;  /* its body's contention-free time at iteration `outer` (pass 2: with
                            each use lengthened by its wait) */
+  int outer_fixed;      /* 1: its iterations run the same steps for the same times (its body's
+                           time and the durations and heads within the iteration of its stages
+                           do not name its index) */
   AlgExpr *total;       /* pass 2: the body's time for branch k with every use lengthened */
   int holds;            /* 1 when a `hold` was met: only the lower-bound rules apply */
 } OWalk;
@@ -173,6 +177,7 @@ int order_cut_ranges(RCtx *c, AlgExpr *cond, AlgSymbol *i, AlgExpr *lo, AlgExpr 
 
 /* reduce_fork.c */
 int fork_waits(OWalk *w);
+AlgExpr *fork_cap_waits(OWalk *w, const Summary *whole);
 AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total);
 AlgExpr *fork_lower(OWalk *w, AlgExpr *total);
 
@@ -181,7 +186,7 @@ AlgExpr *ps_use_time(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t);
 AlgExpr *ps_site_wait(OWalk *w, const Decl *res, AlgExpr *clients, AlgExpr *tmax);
 AlgExpr *ps_group_serve(RCtx *c, const Decl *res, AlgExpr *t_most, AlgExpr *sum);
 AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s);
-AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p);
+AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p, AlgExpr **apart);
 
 /* reduce_stage.c */
 int order_reused_stage(const OWalk *w, const OStage *st);
@@ -190,8 +195,16 @@ int order_counted_stage(OStage *st, AlgSymbol *j, AlgExpr *a, AlgExpr *b, AlgExp
 AlgExpr *order_counted_lower(OWalk *w, const OStage *st, AlgExpr *total);
 AlgExpr *order_fcfs_lower(OWalk *w, const OStage *st, AlgExpr *total);
 
+/* reduce_rounds.c */
+AlgExpr *order_rounds_upper(OWalk *w, AlgExpr *total, AlgExpr **holds);
+
 /* reduce_grid.c */
 AlgExpr *order_grid_lower(OWalk *w, AlgExpr *total);
+
+/* reduce_a2a.c */
+AlgExpr *a2a_fork_lockstep(OWalk *w);
+int a2a_parallel_use(const OWalk *w, int i);
+AlgExpr *a2a_ps_steps_apart(const OWalk *w);
 
 /* reduce_drift.c */
 AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total);

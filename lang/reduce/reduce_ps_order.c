@@ -60,18 +60,29 @@ AlgExpr *ps_use_time(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t) {
 ** onto r's members (n >= its size: each member gets one request of each size). Either way all
 ** of them arrive at one instant at every member alike, and every member drains the same batch
 ** (reduce_ps_drain: classes t_i with counts n or 1): the fork ends for every branch after the
-** drain. Returns it, or NULL for any other fork. */
+** drain. Beside them (reduce_a2a.c) an Si may be a delay, or a use on FCFS that never waits in
+** lock step (ps_lockstep checks its class: a server per branch, or a member one-to-one in k that
+** no use in another branch of a `||` requests): it takes its own time, so the fork ends for every
+** branch at the longest of the drain and these. Returns that, or NULL for any other fork. */
 AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   int n = s->u.block.count, shared = -1;
   const Decl *res = NULL;
-  AlgExpr *sizes[ORDER_MAX_FORK], *counts[ORDER_MAX_FORK], *first = NULL;
+  AlgExpr *sizes[ORDER_MAX_FORK], *counts[ORDER_MAX_FORK], *first = NULL, *beside = NULL;
+  int nps = 0;
   if (n < 1 || n > ORDER_MAX_FORK) return NULL;
   for (int i = 0; i < n; i++) {
     const Stmt *u = s->u.block.items[i];
     while (u->kind == ST_BLOCK && u->u.block.count == 1) u = u->u.block.items[0];
-    if (u->kind != ST_USE || !u->u.use.decl || u->u.use.decl->u.resource.discipline != DISC_PS) return NULL;
+    int fcfs = u->kind == ST_USE && u->u.use.decl && u->u.use.decl->u.resource.discipline != DISC_PS;
+    if (u->kind == ST_DELAY || fcfs) {   /* beside the ps requests: its own time */
+      AlgExpr *t = reduce_expr(c, env, u->kind == ST_DELAY ? u->u.delay.duration : u->u.use.duration);
+      if (order_by_branch(w, t)) return NULL;
+      beside = beside ? alg_max(g, beside, t) : t;
+      continue;
+    }
+    if (u->kind != ST_USE || !u->u.use.decl) return NULL;
     if (res && u->u.use.decl != res) return NULL;
     res = u->u.use.decl;
     AlgExpr *index = u->u.use.index ? reduce_expr(c, env, u->u.use.index) : NULL;
@@ -89,10 +100,11 @@ AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s) {
       if (!res->u.resource.count || !order_injective(w, index) ||
           !alg_is_nonneg(g, alg_sub(g, w->n, reduce_expr(c, &none, res->u.resource.count)))) return NULL;
     }
-    sizes[i] = t;
-    counts[i] = same ? w->n : alg_num_int(g, 1);
+    sizes[nps] = t;
+    counts[nps++] = same ? w->n : alg_num_int(g, 1);
   }
-  return reduce_ps_drain(c, reduce_mult(c, res), sizes, counts, n);
+  AlgExpr *drain = nps ? reduce_ps_drain(c, reduce_mult(c, res), sizes, counts, nps) : alg_num_int(g, 0);
+  return drain && beside ? alg_max(g, drain, beside) : drain;
 }
 
 /* Rule (lock step on ps): par (k = a, b) S where S is a chain (no `||` or par inside, no `if` on
@@ -108,8 +120,9 @@ AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s) {
 ** with each ps use so lengthened (ps_use_time), for every branch. That is its time run alone: U.
 ** As L it needs the par to run alone (RCtx.concurrent == 0, asked by the caller): a request from
 ** outside would break the symmetry (FCFS and ps with other users are not monotone). Returns the
-** time (an expression of k, equal for all), or NULL. */
-AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p) {
+** time (an expression of k, equal for all), or NULL; *apart: the condition under which it holds
+** (a2a_ps_steps_apart: 1, or the uses whose member follows a loop lasting > 0). */
+AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p, AlgExpr **apart) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   if (!w->ok || w->vary || w->guarded || w->subset || w->kif || w->k2 || w->too_many) return NULL;
@@ -121,14 +134,19 @@ AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p) {
     ** which the lock step's walk would count as all n */
     if (res->u.resource.handoff || site->twin) return NULL;
     if (site->path.depth > 0) {   /* in a `||`: ps_fork_time reads it */
-      if (site->path.deep || site->path.depth > 1 || site->path.copies[0] || res->u.resource.discipline != DISC_PS)
-        return NULL;
+      if (site->path.deep || site->path.depth > 1 || site->path.copies[0]) return NULL;
+      if (res->u.resource.discipline != DISC_PS) {   /* FCFS beside: never waits (reduce_a2a.c) */
+        UseClass cls = order_use_class(w, res, site->index);
+        if ((cls != USE_FREE && cls != USE_OWN) || a2a_parallel_use(w, i)) return NULL;
+        continue;
+      }
       ps = 1;
       continue;
     }
     if (res->u.resource.discipline == DISC_PS) {
-      if (!shared_member(w, site->index) &&
-          !(site->loop_free && res->u.resource.count && order_injective(w, site->index))) return NULL;
+      /* a member that follows a loop: one request per member at each iteration (reduce_a2a.c) */
+      if (!shared_member(w, site->index) && !(res->u.resource.count && order_injective(w, site->index)))
+        return NULL;
       ps = 1;
       continue;
     }
@@ -146,5 +164,6 @@ AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p) {
   again->stretch = 1;
   AlgExpr *time = order_walk_time(again, env, p);
   if (!time || again->vary || again->kif) return NULL;
+  *apart = a2a_ps_steps_apart(w);
   return time;
 }

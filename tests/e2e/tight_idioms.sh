@@ -231,6 +231,19 @@ exact bench/tight/remainder_ps.pam T=7 250e-6 "remainder on ps"
 # used again"; before: 816.032 us, the nic's two uses read as one group).
 set -- $(bounds bench/tight/scatter_halo.pam P=4)
 close "$1" 1012.072e-6 || die "scatter and gather lo $1, want 1012.072 us"
+# The same at P = 1000 (scatter 2 + 8 * 200 * 0.5ns = 2.8us, compute 0.8us): the root's nic waits
+# at most its whole demand, 1000 (2.8 + 2.008) us, once for both of a rank's uses, each halo at most
+# the other 2.064us: hi = 2.8 + 0.8 + 2.064 + 2.008 + 2.064 + 4808 = 4817.736 us, for 4808 us
+# simulated ("a resource's waits capped by its demand"; before: 8943.672 us, the demand twice).
+set -- $(bounds bench/tight/scatter_halo.pam P=1000)
+close "$3" 4817.736e-6 || die "scatter and gather hi $3, want 4817.736 us"
+# Master/worker in ceil(240 / P) rounds through a task queue (1us), own cpu (12us) and a collector
+# (0.5us), iter = 13.5us ("Rounds through single-server stages"): at P = 8, R = 30, the first
+# round's queue and then none: 30 * 13.5 + 7 * 1 = 412 us; at P = 24, R = 10, the queue sets the
+# pace: 240 requests one after another, then 12.5us: 252.5 us. Both the simulated times
+# (before: hi 720 us and 480 us).
+exact bench/tight/master_queue.pam P=8 412e-6 "master queue in rounds, P = 8"
+exact bench/tight/master_queue.pam P=24 252.5e-6 "master queue in rounds, P = 24"
 # N = 300 tasks dealt with remainders over P - 1 = 63 workers (repeat (floor(N / (P - 1)) + ...)):
 # the master serves all 300 fetches of 0.5us, none before 0, and the worker served last still
 # computes 12us: lo = 150 + 12 = 162 us, the simulated time ("a stage in a loop whose count
@@ -284,4 +297,15 @@ close "$1" 24.5e-6 || die "rounds at a lock on ps lo $1, want 24.5 us"
 # (docs/reduction.md, "a line of stages"; before: 63.75 us, hi / sim 2.1).
 set -- $(bounds bench/tight/lock_two.pam T=16)
 close "$3" 30e-6 || die "two locks in a row hi $3, want 30 us"
+# All-to-all with the send beside packing, P = 100: 99 rounds of max(1us pack, 1.5us send), the
+# sends of a round at distinct ports and the packs on own cpus: lo = hi = 148.5 us ("All-to-all in
+# rounds": lock step through `||`; before: hi 15.1 ms, the family as one resource).
+exact bench/tight/alltoall_overlap.pam P=100 148.5e-6 "all-to-all beside packing"
+# All-to-all on ps(1) links, P = 100: 99 rounds of 1us + 655.36 B * 0.25ns alone at a link each:
+# lo = hi = 99 * 1.16384 us = 115.22016 us (lock step on ps with a member that follows the round;
+# before: hi 11.5 ms).
+exact bench/tight/alltoall_ps.pam P=100 "$(awk 'BEGIN { printf "%.17g", 99 * (1e-6 + 65536 / 100 * 0.25e-9) }')" "all-to-all on ps links"
+# The same on ps(1) links with the pack beside, P = 100: each link drains one send of 1.5us alone
+# per round, the pack on the own cpu beside it: lo = hi = 99 * 1.5 us = 148.5 us (before: hi 15.1 ms).
+exact bench/tight/alltoall_ps_pack.pam P=100 148.5e-6 "all-to-all on ps links beside packing"
 exit 0

@@ -353,6 +353,29 @@ static int gen_maybe_repeat(GenState *g, int body, int one_in) {
   return repeat;
 }
 
+/* An idiom's par, one time in one_in repeated outside (`repeat (1 .. reps)`: supersteps with a
+** barrier), then one time in one_in beside another request on its resource res (what breaks the
+** symmetry of its branches). */
+static int gen_par_outside(GenState *g, int par, int res, int one_in, int reps) {
+  GenModel *m = g->m;
+  int top = par;
+  if (gen_below(g, one_in) == 0) {
+    top = gen_new_node(g, GEN_REPEAT);
+    m->nodes[top].hi = 1 + gen_below(g, reps);
+    m->nodes[top].kids[0] = par;
+  }
+  if (gen_below(g, one_in) == 0) {
+    int fork = gen_new_node(g, GEN_PARALLEL), other = gen_new_node(g, GEN_USE);
+    m->nodes[other].res = res;
+    gen_member(g, &m->nodes[other]);
+    m->nodes[other].dur = gen_dur(g);
+    int first = gen_below(g, 2);
+    m->nodes[fork].kids[first] = top; m->nodes[fork].kids[1 - first] = other; m->nodes[fork].nkids = 2;
+    top = fork;
+  }
+  return top;
+}
+
 /* The first ps resource (a use may name it anywhere, even inside holds), or -1. */
 static int gen_ps_resource(GenState *g) {
   for (int k = 0; k < g->m->res_count; k++)
@@ -425,22 +448,7 @@ static int gen_idiom_ps(GenState *g) {
   }
   g->nvars--;
   m->nodes[par].kids[0] = gen_maybe_repeat(g, body, 3);   /* the branches run their own steps */
-  int top = par;
-  if (gen_below(g, 3) == 0) {   /* repeated outside: supersteps with a barrier */
-    top = gen_new_node(g, GEN_REPEAT);
-    m->nodes[top].hi = 1 + gen_below(g, 3);
-    m->nodes[top].kids[0] = par;
-  }
-  if (gen_below(g, 3) == 0) {   /* beside another request on the resource */
-    int fork = gen_new_node(g, GEN_PARALLEL), other = gen_new_node(g, GEN_USE);
-    m->nodes[other].res = res;
-    gen_member(g, &m->nodes[other]);
-    m->nodes[other].dur = gen_dur(g);
-    int first = gen_below(g, 2);
-    m->nodes[fork].kids[first] = top; m->nodes[fork].kids[1 - first] = other; m->nodes[fork].nkids = 2;
-    top = fork;
-  }
-  return top;
+  return gen_par_outside(g, par, res, 3, 3);
 }
 
 /* An `if` of gen_idiom_line around kid: no else when otherwise is -1. */
@@ -591,20 +599,22 @@ static int gen_idiom_lock(GenState *g) {
   return par;
 }
 
-/* Work dealt with remainders (docs/reduction.md, "a stage in a loop whose count depends on the
-** branch"): par (i = 0, P - 1) (or a literal range) over a block of an optional step, a `repeat`
-** whose count depends on i (count_form: N / P tasks and one more for the first N % P, and other
-** counts by the branch) around a chain of idiom steps (a master, own cpus, fixed members), and an
-** optional step after. */
-static int gen_idiom_dealt(GenState *g) {
+/* par (i = 0, P - 1) (or a literal range) over a block of an optional step, a `repeat` around a
+** chain of idiom steps, and an optional step after: the repeat's count depends on i when counted
+** (gen_idiom_dealt), else it is 1 .. 4 (gen_idiom_rounds). */
+static int gen_par_repeat(GenState *g, int counted) {
   GenModel *m = g->m;
   int over_param = gen_below(g, 3) != 0;
   int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : gen_below(g, GEN_MAX_BOUND + 1));
   int par_var = g->nvars - 1;
   int repeat = gen_new_node(g, GEN_REPEAT);
-  m->nodes[repeat].count_form = 1 + gen_below(g, 5);
-  m->nodes[repeat].count_var = par_var;
-  m->nodes[repeat].hi = gen_below(g, 6);
+  if (counted) {
+    m->nodes[repeat].count_form = 1 + gen_below(g, 5);
+    m->nodes[repeat].count_var = par_var;
+    m->nodes[repeat].hi = gen_below(g, 6);
+  } else {
+    m->nodes[repeat].hi = 1 + gen_below(g, 4);
+  }
   m->nodes[repeat].kids[0] = gen_idiom_chain(g, par_var, -1);
   int body = gen_new_node(g, GEN_BLOCK), count = 0;
   if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
@@ -615,6 +625,19 @@ static int gen_idiom_dealt(GenState *g) {
   m->nodes[par].kids[0] = body;
   return par;
 }
+
+/* Work dealt with remainders (docs/reduction.md, "a stage in a loop whose count depends on the
+** branch"): par (i = 0, P - 1) (or a literal range) over a block of an optional step, a `repeat`
+** whose count depends on i (count_form: N / P tasks and one more for the first N % P, and other
+** counts by the branch) around a chain of idiom steps (a master, own cpus, fixed members), and an
+** optional step after. */
+static int gen_idiom_dealt(GenState *g) { return gen_par_repeat(g, 1); }
+
+/* Master/worker in rounds (docs/reduction.md, "Rounds through single-server stages"):
+** par (i = 0, P - 1) (or a literal range) over a block of an optional step, `repeat (1 .. 4)`
+** around a chain of idiom steps (plain resources met every round, own members, delays, some of
+** 0 s), and an optional step after; the workers come back to the stages staggered. */
+static int gen_idiom_rounds(GenState *g) { return gen_par_repeat(g, 0); }
 
 /* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order"):
 ** par (i = 0, P - 1) { a delay sometimes; use(pool, d(i)); a step sometimes } on a plain FCFS
@@ -648,6 +671,77 @@ static int gen_idiom_pool(GenState *g) {
   return outer;
 }
 
+/* The first family (FCFS or ps) that no enclosing hold keeps, one without hand-off first, or -1. */
+static int gen_any_family(GenState *g) {
+  int any = -1;
+  for (int k = g->held_max + 1; k < g->m->res_count; k++) {
+    if (!g->m->res[k].family) continue;
+    if (!g->m->res[k].handoff_ns) return k;
+    if (any < 0) any = k;
+  }
+  return any;
+}
+
+/* All-to-all in rounds (docs/reduction.md, "All-to-all in rounds"): par (i = 0, P - 1)
+** { sometimes a delay first, `if (i == c)` or by i; seq (j = 0 or 1, P - 1) a send to
+** r[(i + j) % P] (one-to-one in i at each round), alone, after a delay by i (`(i % 2) * 1us`:
+** branches of unequal speed), or in a `||` beside a delay or a use of the branch's own member };
+** on a FCFS or a ps family, sometimes repeated outside or beside another request on the family
+** (what breaks the lock step). -1 when the model has no family that no enclosing hold keeps. */
+static int gen_idiom_a2a(GenState *g) {
+  GenModel *m = g->m;
+  int res = gen_any_family(g);
+  if (res < 0) return -1;
+  int par = gen_par_open(g, 1, m->param_default - 1), par_var = g->nvars - 1;
+  int seq = gen_new_node(g, GEN_SEQ);
+  m->nodes[seq].var = g->nvars; m->nodes[seq].lo = gen_below(g, 2);
+  m->nodes[seq].hi_param = 1; m->nodes[seq].hi = m->param_default - 1;
+  g->scope_hi[g->nvars++] = GEN_MAX_BOUND;
+  int send = gen_send(g, res, GEN_MEMBER_SHIFT, par_var, m->nodes[seq].var), step = send;
+  int how = gen_below(g, 4);
+  if (how == 1 || how == 2) {   /* the send beside local work */
+    int other = how == 1 ? gen_delay(g) : gen_use(g);
+    if (other < 0) other = gen_delay(g);
+    GenNode *o = &m->nodes[other];
+    if (o->kind == GEN_USE) {
+      if (m->res[o->res].family) { o->member = GEN_MEMBER_VAR; o->member_var = par_var; }
+      o->dur = gen_dur(g);
+    }
+    step = gen_new_node(g, GEN_PARALLEL);
+    int first = gen_below(g, 2);
+    m->nodes[step].kids[first] = send; m->nodes[step].kids[1 - first] = other; m->nodes[step].nkids = 2;
+  } else if (how == 3) {   /* a delay by the branch first: (i % 2) * 1us or i * t */
+    int wait = gen_new_node(g, GEN_DELAY);
+    GenDur d = {-1, 1, par_var, -1, 0, gen_below(g, 2) ? 2 : 0};
+    if (m->const_count > 0 && gen_below(g, 2)) d.ci = gen_below(g, m->const_count);
+    m->nodes[wait].dur = d;
+    step = gen_new_node(g, GEN_BLOCK);
+    m->nodes[step].kids[0] = wait; m->nodes[step].kids[1] = send; m->nodes[step].nkids = 2;
+  }
+  g->nvars--;
+  m->nodes[seq].kids[0] = step;
+  int body = seq, pre = gen_below(g, 3);
+  if (pre) {   /* one branch starts late (`if (i == c)`), or each by its index */
+    int late = gen_new_node(g, GEN_DELAY);
+    if (pre == 1) {
+      m->nodes[late].dur = gen_dur(g);
+      int cond = gen_new_node(g, GEN_IF);
+      GenNode *n = &m->nodes[cond];
+      n->cond = GEN_COND_EQ; n->cond_var = par_var; n->cond_val = gen_below(g, m->param_default);
+      n->kids[0] = late;
+      late = cond;
+    } else {
+      GenDur d = {-1, 1, par_var, -1, 0, 0};
+      m->nodes[late].dur = d;
+    }
+    body = gen_new_node(g, GEN_BLOCK);
+    m->nodes[body].kids[0] = late; m->nodes[body].kids[1] = seq; m->nodes[body].nkids = 2;
+  }
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  return gen_par_outside(g, par, res, 4, 2);
+}
+
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
@@ -661,8 +755,13 @@ static int gen_idiom(GenState *g) {
     int ps = gen_idiom_ps(g);
     if (ps >= 0) return ps;
   }
+  if (gen_below(g, 5) == 0) {
+    int a2a = gen_idiom_a2a(g);
+    if (a2a >= 0) return a2a;
+  }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
   if (gen_below(g, 6) == 0) return gen_idiom_dealt(g);
+  if (gen_below(g, 6) == 0) return gen_idiom_rounds(g);
   if (gen_below(g, 6) == 0) {
     int pool = gen_idiom_pool(g);
     if (pool >= 0) return pool;
