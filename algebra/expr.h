@@ -209,6 +209,9 @@ AlgExpr *alg_close(AlgCtx *ctx, AlgExpr *e, AlgDir dir);
    (transform.c); big operators are given as their 4 kids. */
 AlgExpr *alg_make(AlgCtx *ctx, AlgKind kind, size_t nkids, AlgExpr *const *kids);
 AlgExpr *alg_subst(AlgCtx *ctx, AlgExpr *e, AlgSymbol *sym, AlgExpr *value);
+/* e with every occurrence of the node target replaced by value (a comparison by 0 or 1, say),
+   rebuilt through the simplifying constructors. */
+AlgExpr *alg_replace(AlgCtx *ctx, AlgExpr *e, const AlgExpr *target, AlgExpr *value);
 /* The terms of every sum that share one of syms as a factor gathered under it, s*a + s*b + c
    -> s*(a + b) + c (syms in the order given, then the others within each group): interval
    evaluation then meets each such symbol once per group instead of once per term, which keeps

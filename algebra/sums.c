@@ -1,7 +1,8 @@
 /*
 ** sums.c — big operators over an index: closed forms of sums (Faulhaber's formulas with exact
 ** Bernoulli numbers, constant summands, geometric series), of products of constants, and of
-** max/min where the body is monotone in the index (or convex for max, concave for min);
+** max/min where the body is monotone in the index (or convex for max, concave for min) or
+** periodic in it (remainders of the index by small numbers);
 ** guards for empty ranges; the safe-direction approximations of alg_close where nothing closed
 ** applies (REDUCTION.md "Closed forms").
 */
@@ -183,6 +184,42 @@ static AlgExpr *sum_threshold(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, Alg
 
 static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term);
 
+/* Comparisons of a summand that sum_inner_threshold tries (beyond: it gives up). */
+#define ALG_MAX_INNER_TESTS 8
+
+/* Collects into tests the comparisons (< or <=) inside e that contain index, at most
+   ALG_MAX_INNER_TESTS, each once; returns how many. */
+static size_t inner_tests(AlgExpr *e, AlgSymbol *index, AlgExpr **tests, size_t n) {
+  if (n >= ALG_MAX_INNER_TESTS || !alg_contains(e, index)) return n;
+  if (e->kind == ALG_LT || e->kind == ALG_LE) {
+    for (size_t k = 0; k < n; k++) if (tests[k] == e) return n;
+    tests[n++] = e;
+  }
+  if (e->kind >= ALG_SUM && e->kind <= ALG_MINOVER) return n;   /* binds an index of its own */
+  for (size_t k = 0; k < e->nkids && n < ALG_MAX_INNER_TESTS; k++) n = inner_tests(e->kids[k], index, tests, n);
+  return n;
+}
+
+/* sum_{i=lower}^{upper} f(test) where the index enters the summand only through one comparison
+   test of the kind sum_threshold reads (i < c, i <= c, slope 1 or -1), wherever it sits
+   (inside a max, a product, the test of another `?:`): at each i the summand is f(1) where the
+   test holds and f(0) where it fails, both free of i, so the sum is sum_threshold's of
+   (test ? f(1) : f(0)). A repeat over work dealt with remainders,
+   sum over w of (1 <= floor(N / P) + (w < N % P ? 1 : 0) ? t (floor(N / P) + (w < N % P ? 1 : 0)) : 0),
+   is t N where N >= 0. NULL otherwise. */
+static AlgExpr *sum_inner_threshold(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
+  AlgExpr *tests[ALG_MAX_INNER_TESTS];
+  size_t n = inner_tests(term, index, tests, 0);
+  for (size_t k = 0; k < n; k++) {
+    AlgExpr *yes = alg_replace(ctx, term, tests[k], num(ctx, 1));
+    AlgExpr *no = alg_replace(ctx, term, tests[k], num(ctx, 0));
+    if (alg_contains(yes, index) || alg_contains(no, index)) continue;
+    AlgExpr *sum = sum_threshold(ctx, index, lower, upper, alg_cond(ctx, tests[k], yes, no));
+    if (sum) return sum;
+  }
+  return NULL;
+}
+
 /* c * (a + b + ...) with c free of the index: c times the sums of the terms, each closed; or
    NULL (the canonical form keeps such products undistributed: (P/2^(i+1) + 1) / 8). */
 static AlgExpr *sum_scaled(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
@@ -213,6 +250,8 @@ static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr 
   if (indicator) return indicator;
   AlgExpr *threshold = sum_threshold(ctx, index, lower, upper, term);
   if (threshold) return threshold;
+  AlgExpr *inner = sum_inner_threshold(ctx, index, lower, upper, term);
+  if (inner) return inner;
   AlgExpr *scaled = sum_scaled(ctx, index, lower, upper, term);
   if (scaled) return scaled;
   return sum_geometric(ctx, index, lower, upper, term);
@@ -256,6 +295,59 @@ static AlgExpr *extremum_at_end(AlgCtx *ctx, int want_max, AlgSymbol *index, Alg
   return want_max ? alg_max(ctx, at_lower, at_upper) : alg_min(ctx, at_lower, at_upper);
 }
 
+/* Periods a body may have for periodic_extremum (beyond: not closed this way; the body is
+   copied once per index of a period). */
+#define SUMS_MAX_PERIOD 12
+/* Depth of the expressions periodic_in reads (beyond: not closed this way). */
+#define SUMS_MAX_PERIOD_DEPTH 64
+
+static long gcd_of(long a, long b) { while (b) { long t = a % b; a = b; b = t; } return a; }
+
+/* 1 when every occurrence of index in e is inside a remainder (s * index + a) % K with s an
+   integer, a free of index and K an integer number >= 1; *period becomes the least common
+   multiple of those K (at most SUMS_MAX_PERIOD). Then e is periodic in index with that period:
+   (s (i + P) + a) % K = (s i + a) % K when K divides P. */
+static int periodic_in(AlgCtx *ctx, const AlgExpr *e, AlgSymbol *index, long *period, int depth) {
+  if (!alg_contains((AlgExpr *)e, index)) return 1;
+  if (depth >= SUMS_MAX_PERIOD_DEPTH) return 0;
+  if (e->kind == ALG_SYM) return 0;
+  if (e->kind == ALG_MOD) {
+    const AlgExpr *K = e->kids[1], *x = e->kids[0];
+    if (K->kind != ALG_NUM || mpz_cmp_ui(mpq_denref(K->u.num), 1) != 0 || mpq_sgn(K->u.num) <= 0 ||
+        mpz_cmp_ui(mpq_numref(K->u.num), SUMS_MAX_PERIOD) > 0)
+      return 0;
+    AlgExpr *slope = alg_diff(ctx, (AlgExpr *)x, index);
+    if (!slope || slope->kind != ALG_NUM || mpz_cmp_ui(mpq_denref(slope->u.num), 1) != 0) return 0;
+    AlgExpr *rest = alg_sub(ctx, (AlgExpr *)x, alg_mul(ctx, slope, index->node));
+    if (alg_contains(rest, index)) return 0;
+    long k = (long)mpz_get_ui(mpq_numref(K->u.num));
+    long lcm = *period / gcd_of(*period, k) * k;
+    if (lcm > SUMS_MAX_PERIOD) return 0;
+    *period = lcm;
+    return 1;
+  }
+  for (size_t i = 0; i < e->nkids; i++)
+    if (!periodic_in(ctx, e->kids[i], index, period, depth + 1)) return 0;
+  return 1;
+}
+
+/* max (want_max) or min of a body that is periodic in the index (periodic_in) over a nonempty
+   range, unguarded, or NULL: the range's first P indices meet every value the body takes, so
+   the extremum is the one over lower + t, t = 0 .. P - 1, each beyond upper read as lower
+   (`max over c of ((r + c) % 2 + 1) t_comp` is 2 t_comp where the range holds two indices). */
+static AlgExpr *periodic_extremum(AlgCtx *ctx, int want_max, AlgSymbol *index, AlgExpr *lower,
+                                  AlgExpr *upper, AlgExpr *body) {
+  long period = 1;
+  if (!periodic_in(ctx, body, index, &period, 0)) return NULL;
+  AlgExpr *first = alg_subst(ctx, body, index, lower), *best = first;
+  for (long t = 1; t < period; t++) {
+    AlgExpr *at = alg_add(ctx, lower, num(ctx, t));
+    AlgExpr *v = alg_cond(ctx, alg_cmp(ctx, ALG_CMP_LE, at, upper), alg_subst(ctx, body, index, at), first);
+    best = want_max ? alg_max(ctx, best, v) : alg_min(ctx, best, v);
+  }
+  return best;
+}
+
 /* ---- the big operators ---- */
 
 AlgExpr *alg_closed_form(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *lower,
@@ -268,6 +360,7 @@ AlgExpr *alg_closed_form(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *l
     return guard(ctx, lower, upper, alg_pow(ctx, body, count_of(ctx, lower, upper)), num(ctx, 1));
   case ALG_MAXOVER: case ALG_MINOVER: {
     AlgExpr *f = extremum_at_end(ctx, kind == ALG_MAXOVER, index, lower, upper, body);
+    if (!f) f = periodic_extremum(ctx, kind == ALG_MAXOVER, index, lower, upper, body);
     return f ? guard(ctx, lower, upper, f, num(ctx, 0)) : NULL;
   }
   default:

@@ -75,6 +75,31 @@ AlgExpr *alg_subst(AlgCtx *ctx, AlgExpr *e, AlgSymbol *sym, AlgExpr *value) {
   return result;
 }
 
+/* e with every occurrence of node target (interned: one node per value) replaced by value. */
+static AlgExpr *replace(AlgCtx *ctx, Memo *memo, AlgExpr *e, const AlgExpr *target, AlgExpr *value) {
+  if (e == target) return value;
+  if (e->nkids == 0) return e;
+  AlgExpr *known = alg_node_memo_get(memo, e->id);
+  if (known) return known;
+  AlgExpr **kids = alg_scratch(ctx, e->nkids);
+  int changed = 0;
+  for (size_t i = 0; i < e->nkids; i++) {
+    kids[i] = replace(ctx, memo, e->kids[i], target, value);
+    changed |= kids[i] != e->kids[i];
+  }
+  AlgExpr *result = changed ? alg_make(ctx, e->kind, e->nkids, kids) : e;
+  alg_node_memo_put(memo, e->id, result);
+  return result;
+}
+
+AlgExpr *alg_replace(AlgCtx *ctx, AlgExpr *e, const AlgExpr *target, AlgExpr *value) {
+  Memo memo;
+  alg_node_memo_init(&memo);
+  AlgExpr *result = replace(ctx, &memo, e, target, value);
+  alg_node_memo_free(&memo);
+  return result;
+}
+
 /* ---- collection by symbol ---- */
 
 /* term without one factor sym (power 1), or NULL when sym is no such factor of term. */

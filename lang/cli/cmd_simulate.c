@@ -48,7 +48,8 @@ static const char usage[] =
   "  --format F       table (default; times with units), csv or json (seconds)\n"
   "  -o OUT           write the results to OUT (whole or not at all) instead of stdout\n"
   "  --color WHEN     colour messages: auto (a terminal, unless NO_COLOR), always, never\n"
-  "  -q, --quiet      no notes (default machine file; a machine file overriding the model)\n"
+  "  -q, --quiet      no notes (default machine file; a machine file overriding the model) and no\n"
+  "                   progress lines\n"
   "  --help           this text\n"
   "\n"
   "csv: a line `time_min,time_mean,time_max,runs` and its values, an empty line, then\n"
@@ -259,6 +260,7 @@ int cmd_simulate(int argc, char **argv) {
     return status;
   }
   SimOptions sim = {SIM_SCENARIO_MID, 1, 1, progress_line, NULL, 0, 0};
+  if (opts.quiet) sim.progress_fn = NULL;   /* -q: nothing on stderr but errors */
   Format format = FORMAT_TABLE;
   unsigned long long value;
   if (scenario_text) {

@@ -191,7 +191,12 @@ int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_value
   if (run(plan, &plan->t_hi, npoints, 0)) return -1;
   memcpy(out->hi, plan->scratch_hi, (size_t)npoints * sizeof(double));
   if (run(plan, &plan->t_lo, npoints, 1)) return -1;
-  for (int k = 0; k < npoints; k++) out->est[k] = predict_middle(plan->scratch_lo[k], plan->scratch_hi[k]);
+  /* est is the lower bound at the midpoints: between lo (its least over the box) and hi, but its
+  ** own rounding may put it an ulp outside; it is kept inside [lo, hi] */
+  for (int k = 0; k < npoints; k++) {
+    double est = predict_middle(plan->scratch_lo[k], plan->scratch_hi[k]);
+    out->est[k] = est > out->hi[k] ? out->hi[k] : est < out->lo[k] ? out->lo[k] : est;
+  }
   /* bottleneck: the first of the largest terms at the midpoints (critical path wins ties) */
   for (int k = 0; k < npoints; k++) {
     out->bottleneck[k] = 0;

@@ -275,6 +275,7 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   else if (count > 1 && order_whole(c, env, s, a, b, out, c->nfam_locs > families))
     c->nfam_locs = families;
   reduce_ps_batch(c, env, pieces, count, out);   /* one request each on ps: reduce_ps_batch.c */
+  reduce_fcfs_batch(c, env, pieces, count, out);   /* one request each on fcfs: reduce_fcfs_batch.c */
 }
 
 /* Combines two summaries pointwise: piecewise on cond (cond != NULL) or the hull (cond NULL:

@@ -30,7 +30,7 @@ static AlgExpr *member_branches(OWalk *w, const OSite *site) {
 ** the same member (or a plain resource); NULL when its member follows a loop of the body
 ** (branches drifting apart could meet at a member) or is none of these; each times the copies a
 ** par inside the body makes of the site. */
-static AlgExpr *site_clients(OWalk *w, const OSite *site) {
+AlgExpr *fork_site_clients(OWalk *w, const OSite *site) {
   RCtx *c = w->c;
   if (!site->loop_free) return NULL;
   if (!site->index || !order_by_branch(w, site->index)) return alg_mul(c->alg, site->copies, alg_max(c->alg, zero(c), w->n));
@@ -44,7 +44,7 @@ static AlgExpr *site_clients(OWalk *w, const OSite *site) {
 ** `if`'s sides), and so do the forks at this level; a `||` runs its branches at once (their
 ** widths add), a par its copies (its body's width times the copies). A site with too deep a path
 ** counts as parallel to all (the widths add). */
-static AlgExpr *width(OWalk *w, const int *set, int n, int level) {
+AlgExpr *fork_width(OWalk *w, const int *set, int n, int level) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   AlgExpr *best = zero(c), *deep = zero(c);
@@ -68,7 +68,7 @@ static AlgExpr *width(OWalk *w, const int *set, int n, int level) {
         arms_done[k] = done[k] = 1;
         arm[narm++] = set[k];
       }
-      fork = alg_add(g, fork, width(w, arm, narm, level + 1));
+      fork = alg_add(g, fork, fork_width(w, arm, narm, level + 1));
     }
     if (p->copies[level]) fork = alg_mul(g, p->copies[level], fork);
     best = alg_max(g, best, fork);
@@ -91,7 +91,7 @@ static AlgExpr *member_clients(OWalk *w, const Decl *res, AlgExpr **work) {
   for (int i = 0; i < w->nsites; i++) {
     const OSite *site = &w->sites[i];
     if (site->res != res || site->twin || grouped[i]) continue;
-    AlgExpr *clients = site_clients(w, site);
+    AlgExpr *clients = fork_site_clients(w, site);
     if (!clients) return NULL;
     if (!site->index || !order_by_branch(w, site->index)) {
       count = alg_add(g, count, clients);
@@ -102,12 +102,12 @@ static AlgExpr *member_clients(OWalk *w, const Decl *res, AlgExpr **work) {
     AlgExpr *t_max = zero(c);
     for (int j = i; j < w->nsites; j++) {
       const OSite *o = &w->sites[j];
-      if (o->res != res || o->twin || o->index != site->index || !site_clients(w, o)) continue;
+      if (o->res != res || o->twin || o->index != site->index || !fork_site_clients(w, o)) continue;
       grouped[j] = 1;
       same[nsame++] = j;
       t_max = alg_max(g, t_max, o->tmax);
     }
-    AlgExpr *wide = alg_mul(g, member_branches(w, site), width(w, same, nsame, 0));
+    AlgExpr *wide = alg_mul(g, member_branches(w, site), fork_width(w, same, nsame, 0));
     count = alg_add(g, count, wide);
     *work = alg_add(g, *work, alg_mul(g, wide, t_max));
   }
@@ -230,7 +230,9 @@ static AlgExpr *least(OWalk *w, const OStage *st, AlgExpr *x) {
 ** where a site's tail is what its branch still runs after the request: the rest of its own
 ** branch of each `||` around it and what follows (order_tail). The busiest of q's m FCFS servers
 ** serves ceil(s / m) of the s requests one after another, all together serve the sum at most m
-** at a time, and the branch whose request ends last still runs its tail. Returns the bound of
+** at a time, and the branch whose request ends last still runs its tail. On an FCFS family the
+** sites' least heads are release dates (reduce_release.c): from the least head of a site on, the
+** requests of the sites whose least head is at least it give the same bound. Returns the bound of
 ** the group stage i leads, at iteration st->loop of its loop (not yet taken over the loop), or
 ** NULL when stage i does not lead a group of two sites or more. */
 AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total) {
@@ -244,8 +246,10 @@ AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total) {
     if (o->res == st->res && o->guard == st->guard && o->loop == st->loop &&
         (fixed ? fixed_site(w, o) && o->index == st->index : onto_site(w, o))) return NULL;
   }
-  AlgExpr *head = NULL, *t_min = NULL, *t_most = NULL, *sum = zero(c), *tail = NULL, *count = zero(c);
+  AlgExpr *head = NULL, *t_most = NULL, *sum = zero(c), *tail = NULL;
+  AlgExpr *n_j[ORDER_MAX_STAGES], *head_j[ORDER_MAX_STAGES], *t_j[ORDER_MAX_STAGES], *tail_j[ORDER_MAX_STAGES];
   int s = 0;   /* sites, one inside a par or naming a fixed member counting 2 (several requests) */
+  int groups = 0;   /* sites (length of n_j ...) */
   for (int j = 0; j < w->nstages; j++) {
     const OStage *o = &w->stages[j];
     if (o->res != st->res || o->guard != st->guard || o->loop != st->loop) continue;
@@ -256,17 +260,18 @@ AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total) {
                     : o->rep ? alg_max(g, zero(c), alg_add(g, alg_sub(g, o->rep_hi, o->rep_lo), alg_num_int(g, 1)))
                     : alg_num_int(g, 1);
     s += own && !o->rep ? 1 : 2;
-    count = alg_add(g, count, copies);
+    n_j[groups] = copies; head_j[groups] = h; t_j[groups] = t; tail_j[groups] = rest;
+    groups++;
     head = head ? alg_min(g, head, h) : h;
-    t_min = t_min ? alg_min(g, t_min, t) : t;
     t_most = t_most ? alg_max(g, t_most, t) : t;
     tail = tail ? alg_min(g, tail, rest) : rest;
     sum = alg_add(g, sum, alg_mul(g, copies, t));
   }
   if (s < 2) return NULL;
   AlgExpr *m = reduce_mult(c, st->res);
-  AlgExpr *serve = st->res->u.resource.discipline == DISC_PS ? ps_group_serve(c, st->res, t_most, sum)
-                 : alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), t_min), alg_div(g, sum, m));
+  if (st->res->u.resource.discipline != DISC_PS)   /* the sites' least heads as release dates */
+    return release_threshold(c, m, groups, n_j, head_j, t_j, tail_j);
+  AlgExpr *serve = ps_group_serve(c, st->res, t_most, sum);
   return alg_add(g, alg_add(g, head, serve), tail);
 }
 
@@ -285,45 +290,28 @@ static int shifted_site(OWalk *w, const OStage *st) {
   return plain_shift(w, st->index) != NULL;
 }
 
-/* min over the sites that request (run[j] true) of v[j]: the min over all sites of
-** `run ? v : the largest v` (some site runs where it is used). */
-static AlgExpr *least_running(RCtx *c, AlgExpr **run, AlgExpr **v, int n) {
-  AlgCtx *g = c->alg;
-  AlgExpr *top = alg_max_n(g, (size_t)n, v), *best = NULL;
-  for (int j = 0; j < n; j++) {
-    AlgExpr *x = alg_cond(g, run[j], v[j], top);
-    best = best ? alg_min(g, best, x) : x;
-  }
-  return best;
-}
-
 /* Number of members a group of the rule below is counted at: the middle of the branch range and
 ** its two neighbours (an interior member of a line, and of a grid written with one index). */
 #define COUNTED_AT 3
 
 /* The group's bound at member q: s sites j at shifts o_j, site j requests q from branch
-** k_j = q - o_j when k_j is in range and its guard holds there (run_j). */
+** k_j = q - o_j when k_j is in range and its guard holds there (run_j): the release-date bound
+** over these requests (reduce_release.c). */
 static AlgExpr *counted_at(OWalk *w, const int *set, int s, AlgExpr *q, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  AlgExpr *run[ORDER_MAX_STAGES], *head[ORDER_MAX_STAGES], *t[ORDER_MAX_STAGES], *tail[ORDER_MAX_STAGES];
-  AlgExpr *count = zero(c), *sum = zero(c);
+  AlgExpr *count[ORDER_MAX_STAGES], *head[ORDER_MAX_STAGES], *t[ORDER_MAX_STAGES], *tail[ORDER_MAX_STAGES];
   for (int j = 0; j < s; j++) {
     const OStage *o = &w->stages[set[j]];
     AlgExpr *kj = alg_sub(g, q, plain_shift(w, o->index));
-    run[j] = alg_and(g, alg_cmp(g, ALG_CMP_LE, w->ka, kj), alg_cmp(g, ALG_CMP_LE, kj, w->kb));
-    if (o->kguard) run[j] = alg_and(g, run[j], alg_subst(g, o->kguard, w->k, kj));
+    AlgExpr *run = alg_and(g, alg_cmp(g, ALG_CMP_LE, w->ka, kj), alg_cmp(g, ALG_CMP_LE, kj, w->kb));
+    if (o->kguard) run = alg_and(g, run, alg_subst(g, o->kguard, w->k, kj));
+    count[j] = alg_cond(g, run, alg_num_int(g, 1), zero(c));
     head[j] = alg_subst(g, o->head, w->k, kj);
     t[j] = alg_subst(g, o->t, w->k, kj);
     tail[j] = alg_subst(g, order_tail(w, o, total), w->k, kj);
-    count = alg_add(g, count, alg_cond(g, run[j], alg_num_int(g, 1), zero(c)));
-    sum = alg_add(g, sum, alg_cond(g, run[j], t[j], zero(c)));
   }
-  AlgExpr *m = reduce_mult(c, w->stages[set[0]].res);
-  AlgExpr *serve = alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, count, m)), least_running(c, run, t, s)),
-                           alg_div(g, sum, m));
-  AlgExpr *lo = alg_add(g, alg_add(g, least_running(c, run, head, s), serve), least_running(c, run, tail, s));
-  return alg_cond(g, alg_cmp(g, ALG_CMP_GE, count, alg_num_int(g, 1)), lo, zero(c));
+  return release_threshold(c, reduce_mult(c, w->stages[set[0]].res), s, count, head, t, tail);
 }
 
 /* Rule (order-aware lower bound, a member counted): sites of one FCFS family at shifts k + o_j of
@@ -344,15 +332,14 @@ static AlgExpr *counted_group(OWalk *w, int i, AlgExpr *total) {
   AlgCtx *g = c->alg;
   const OStage *st = &w->stages[i];
   if (!shifted_site(w, st)) return NULL;
-  int set[ORDER_MAX_STAGES], s = 0, guards = 0;
+  int set[ORDER_MAX_STAGES], s = 0;
   for (int j = 0; j < w->nstages; j++) {
     const OStage *o = &w->stages[j];
     if (o->res != st->res || o->guard != st->guard || o->loop != st->loop || !shifted_site(w, o)) continue;
     if (j < i) return NULL;   /* an earlier stage leads this group */
     set[s++] = j;
-    guards += o->kguard != NULL;
   }
-  if (s < 2 || guards == 0) return NULL;
+  if (s < 2) return NULL;
   AlgExpr *mid = alg_add(g, w->ka, alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, w->kb, w->ka), alg_num_int(g, 2))));
   AlgExpr *best = NULL;
   for (int d = -1; d < COUNTED_AT - 1; d++) {

@@ -6,27 +6,10 @@
 */
 #include <string.h>
 
-#include "reduce_order.h"
+#include "reduce_grid.h"
 
 /* Sites of one group the subsets are taken over (beyond: only the whole group). */
 #define GRID_MAX_SUBSET_SITES 5
-/* Sites of one group at most (beyond: the group is not bounded). */
-#define GRID_MAX_SITES 8
-
-/* One coordinate of a member index: (v + a) % K (K set) or v + a (K NULL), v an index. */
-typedef struct GCoord {
-  AlgExpr *a;           /* the shift, an integer free of the branch */
-  AlgExpr *K;           /* the modulus, or NULL */
-} GCoord;
-
-/* A site's member index read as G * f(major) + h(minor) + rest. */
-typedef struct GSite {
-  int stage;            /* its stage in the walk */
-  int major;            /* 0: the par's index k is the major coordinate, 1: k2 is */
-  AlgExpr *G;           /* the factor of the major coordinate */
-  AlgExpr *rest;        /* the part free of both indices */
-  GCoord c[2];          /* c[0]: the major coordinate f, c[1]: the minor h */
-} GSite;
 
 static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 
@@ -72,6 +55,39 @@ static int site_of(OWalk *w, int i, int major, GSite *out) {
   return coord_of(w, f, o, &out->c[0]) && coord_of(w, bterm, n, &out->c[1]);
 }
 
+/* |x| when x is an integer number, else -1. */
+static long small_int(RCtx *c, AlgExpr *x) {
+  if (alg_kind(x) != ALG_NUM || !order_integer_valued(c, x)) return -1;
+  AlgInterval v = alg_num_enclosure(x);
+  return v.hi < 0 ? (long)-v.lo : (long)v.hi;
+}
+
+/* Reads here with the rest `rest` when the two differ by G d1 + d2 (d1, d2 integers): the major
+** coordinate's shift gains d1 (not where it is taken modulo K), the minor's d2 (likewise), the
+** member index unchanged (G (f + d1) + (h + d2) + rest = G f + h + here's rest when here's rest
+** is rest + G d1 + d2). Of the d1 in -2 .. 2 the one that leaves d2 = 0, else the smallest
+** integer d2: (i + 1) * Q + j, i * Q + j + 1 and i * Q + j - 1 read as i + 1, j + 1 and j - 1 over
+** the rest 0. 1 when here now has that rest. */
+static int align_rest(RCtx *c, AlgExpr *rest, GSite *here) {
+  AlgCtx *g = c->alg;
+  if (here->rest == rest) return 1;
+  AlgExpr *diff = alg_expand(g, alg_sub(g, here->rest, rest)), *best = NULL;
+  long least = -1, d1 = 0;
+  for (long d = 0; d <= 4; d++) {
+    long shift = d % 2 ? -(d + 1) / 2 : d / 2;   /* 0, -1, 1, -2, 2 */
+    if (shift && here->c[0].K) continue;
+    AlgExpr *r = alg_expand(g, alg_sub(g, diff, alg_mul(g, alg_num_int(g, shift), here->G)));
+    long size = small_int(c, r);
+    if (size < 0 || (size && here->c[1].K) || (least >= 0 && size >= least)) continue;
+    least = size; best = r; d1 = shift;
+  }
+  if (!best) return 0;
+  here->c[0].a = alg_add(g, here->c[0].a, alg_num_int(g, d1));
+  here->c[1].a = alg_add(g, here->c[1].a, best);
+  here->rest = rest;
+  return 1;
+}
+
 /* 1 when stage st can be counted at a member: a use on an FCFS family, made once per branch
 ** (outside loops of the body or in one plain loop, not inside a par of the body, its member
 ** following no loop). */
@@ -90,6 +106,33 @@ static AlgExpr *sender(RCtx *c, const GCoord *q, AlgExpr *u, AlgExpr **ok) {
   *ok = alg_and(g, *ok, alg_and(g, alg_cmp(g, ALG_CMP_LE, zero(c), u),
                                 alg_cmp(g, ALG_CMP_LE, u, alg_sub(g, q->K, alg_num_int(g, 1)))));
   return alg_mod(g, x, q->K);
+}
+
+/* e (an expression of the branch) at the branch with coordinates x (major, minor). */
+AlgExpr *grid_at_branch(const GGroup *gr, AlgExpr *e, AlgExpr *const x[2]) {
+  AlgCtx *g = gr->w->c->alg;
+  return alg_subst(g, alg_subst(g, e, gr->idx[0], x[0]), gr->idx[1], x[1]);
+}
+
+/* The request each site of gr makes at the member with coordinates at: the branch whose
+** coordinates are f^-1(at[0]) and h^-1(at[1]) (sender), which makes it where that branch is in
+** the par's range and the `if`s on the branch around the site hold there. */
+void grid_requests_at(const GGroup *gr, AlgExpr *const at[2], GReq *out) {
+  RCtx *c = gr->w->c;
+  AlgCtx *g = c->alg;
+  for (int j = 0; j < gr->s; j++) {
+    const OStage *o = &gr->w->stages[gr->sites[j].stage];
+    GReq *r = &out[j];
+    AlgExpr *ok = alg_num_int(g, 1);
+    for (int d = 0; d < 2; d++) {
+      r->x[d] = sender(c, &gr->sites[j].c[d], at[d], &ok);
+      ok = alg_and(g, ok, alg_and(g, alg_cmp(g, ALG_CMP_LE, gr->lo[d], r->x[d]), alg_cmp(g, ALG_CMP_LE, r->x[d], gr->hi[d])));
+    }
+    r->run = alg_and(g, ok, o->kguard ? grid_at_branch(gr, o->kguard, r->x) : alg_num_int(g, 1));
+    r->head = grid_at_branch(gr, o->head, r->x);
+    r->t = grid_at_branch(gr, o->t, r->x);
+    r->tail = grid_at_branch(gr, order_tail(gr->w, o, gr->total), r->x);
+  }
 }
 
 /* min over the sites j of S that request (run[j] true) of v[j]: over all of S of
@@ -155,11 +198,13 @@ static AlgExpr *grid_group(OWalk *w, int i, int major, AlgExpr *total) {
   GSite sites[GRID_MAX_SITES];
   int s = 0;
   if (!grid_stage(st) || !site_of(w, i, major, &sites[0])) return NULL;
+  align_rest(c, zero(c), &sites[0]);   /* the rest 0 where it reads so: the members counted are
+                                          then the middle ones of the coordinates' ranges */
   for (int j = 0; j < w->nstages; j++) {
     const OStage *o = &w->stages[j];
     if (o->res != st->res || o->guard != st->guard || o->loop != st->loop || !grid_stage(o)) continue;
     GSite here;
-    if (!site_of(w, j, major, &here) || here.G != sites[0].G || here.rest != sites[0].rest) continue;
+    if (!site_of(w, j, major, &here) || here.G != sites[0].G || !align_rest(c, sites[0].rest, &here)) continue;
     if (j < i) return NULL;   /* an earlier stage leads this group */
     if (j == i) continue;
     if (s + 1 == GRID_MAX_SITES) return NULL;
@@ -167,28 +212,25 @@ static AlgExpr *grid_group(OWalk *w, int i, int major, AlgExpr *total) {
   }
   s++;
   if (s < 2) return NULL;
-  AlgSymbol *idx[2] = {major ? w->k2 : w->k, major ? w->k : w->k2};
-  AlgExpr *lo[2] = {major ? w->k2a : w->ka, major ? w->ka : w->k2a};
-  AlgExpr *hi[2] = {major ? w->k2b : w->kb, major ? w->kb : w->k2b};
-  AlgExpr *m = reduce_mult(c, st->res), *one = alg_num_int(g, 1), *best = NULL;
-  for (int target = 0; target < 4; target++) {
+  GGroup *gr = arena_alloc(&c->arena, sizeof *gr);
+  memset(gr, 0, sizeof *gr);
+  gr->w = w; gr->s = s; gr->total = total; gr->m = reduce_mult(c, st->res);
+  memcpy(gr->sites, sites, (size_t)s * sizeof *sites);
+  gr->idx[0] = major ? w->k2 : w->k; gr->idx[1] = major ? w->k : w->k2;
+  gr->lo[0] = major ? w->k2a : w->ka; gr->lo[1] = major ? w->ka : w->k2a;
+  gr->hi[0] = major ? w->k2b : w->kb; gr->hi[1] = major ? w->kb : w->k2b;
+  AlgExpr *best = NULL;
+  for (int target = 0; target < 5; target++) {
     AlgExpr *at[2], *run[GRID_MAX_SITES], *head[GRID_MAX_SITES], *t[GRID_MAX_SITES], *tail[GRID_MAX_SITES];
-    for (int d = 0; d < 2; d++)
-      at[d] = alg_add_n(g, 3, (AlgExpr *[]){lo[d], alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, hi[d], lo[d]), alg_num_int(g, 2))),
-                                            alg_num_int(g, (target >> d) & 1)});
-    for (int j = 0; j < s; j++) {
-      const OStage *o = &w->stages[sites[j].stage];
-      AlgExpr *ok = alg_num_int(g, 1), *x[2];
-      for (int d = 0; d < 2; d++) {
-        x[d] = sender(c, &sites[j].c[d], at[d], &ok);
-        ok = alg_and(g, ok, alg_and(g, alg_cmp(g, ALG_CMP_LE, lo[d], x[d]), alg_cmp(g, ALG_CMP_LE, x[d], hi[d])));
-      }
-      AlgExpr *v[4] = {o->kguard ? o->kguard : one, o->head, o->t, order_tail(w, o, total)};
-      for (int e = 0; e < 4; e++)
-        v[e] = alg_subst(g, alg_subst(g, v[e], idx[0], x[0]), idx[1], x[1]);
-      run[j] = alg_and(g, ok, v[0]); head[j] = v[1]; t[j] = v[2]; tail[j] = v[3];
-    }
-    AlgExpr *bound = subsets_bound(c, m, s, run, head, t, tail);
+    GReq req[GRID_MAX_SITES];
+    for (int d = 0; d < 2; d++)   /* the middle or one more in each index; last, the corner */
+      at[d] = target == 4 ? gr->lo[d]
+            : alg_add_n(g, 3, (AlgExpr *[]){gr->lo[d], alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, gr->hi[d], gr->lo[d]), alg_num_int(g, 2))),
+                                             alg_num_int(g, (target >> d) & 1)});
+    grid_requests_at(gr, at, req);
+    for (int j = 0; j < s; j++) { run[j] = req[j].run; head[j] = req[j].head; t[j] = req[j].t; tail[j] = req[j].tail; }
+    grid_ahead_heads(gr, req, head);   /* reduce_grid_ahead.c: heads known to be later */
+    AlgExpr *bound = subsets_bound(c, gr->m, s, run, head, t, tail);
     best = best ? alg_max(g, best, bound) : bound;
   }
   return best;

@@ -55,7 +55,10 @@ void reduce_hold(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   const Decl *r = s->u.use.decl;
   AlgExpr *index = reduce_member(c, env, s);
   Summary body;
+  c->concurrent++;   /* a server of r is taken while S runs: the rules for pars that run alone
+                     ** with every server free (FCFS order, the lock's first meeting) do not apply */
   reduce_stmt(c, env, s->u.use.body, &body);
+  c->concurrent--;
   AlgExpr *h = reduce_handoff(c, r);
   reduce_sum_init(c, out);   /* fresh arrays: body may be a memoised callee's summary */
   out->phi_lo = body.phi_lo;

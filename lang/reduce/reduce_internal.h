@@ -78,7 +78,8 @@ typedef struct RCtx {
   int mixing;             /* 1 in the pass that mixes the branches of choose (expected value) */
   int concurrent;         /* > 0 while reducing what may run beside other statements or beside
                              itself: a branch of || or par, and what it calls (a call made
-                             where concurrent == 0 runs alone: its memo is kept apart) */
+                             where concurrent == 0 runs alone: its memo is kept apart); also
+                             the body of a hold, which runs with a server taken */
   struct RIndexLoc *index_locs; /* every loop index made, with its loop (reduce_approx.c) */
   int nindex_locs, index_locs_cap; /* used / allocated */
   struct RFamLoc *fam_locs; /* families whose waits were taken as one resource's */
@@ -171,6 +172,8 @@ AlgExpr *reduce_ps_wait(RCtx *c, const RReach *reach, const Decl *res, AlgExpr *
 /* reduce_ps_batch.c */
 void reduce_ps_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
 AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **counts, int n);
+/* reduce_fcfs_batch.c */
+void reduce_fcfs_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
 
 /* reduce_split.c */
 int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr *b,

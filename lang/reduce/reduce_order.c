@@ -258,8 +258,71 @@ static int injective_pair(RCtx *c, AlgExpr *e, AlgSymbol *n, AlgExpr *nlo, AlgEx
   return order_split_factor(g, aterm, o, &f, &G) && alg_is_nonneg(g, alg_sub(g, G, W)) && integer_steps(c, f, o, olo, ohi);
 }
 
-/* e with floor(i / Q) replaced by o and i % Q by n (sums, products, powers, remainders, floors
-** and ceilings of such rebuilt); NULL when i occurs elsewhere or the nesting is too deep. */
+/* Rule (whole rows drop out of a remainder): (x + Q*m) % Q = x % Q for m an integer and Q != 0
+** (the remainder is x - Q floor(x / Q), and floor((x + Q m) / Q) = floor(x / Q) + m). x % Q with
+** the terms of the sum x that are Q times an integer-valued expression dropped: after rewriting
+** i as Q*o + n, `(p + 1) % Q` is (Q*o + n + 1) % Q = (n + 1) % Q. */
+static AlgExpr *mod_drop_rows(RCtx *c, AlgExpr *x, AlgExpr *Q) {
+  AlgCtx *g = c->alg;
+  AlgExpr *terms[64];
+  size_t nt = alg_kind(x) == ALG_ADD ? alg_nkids(x) : 1, kept = 0;
+  if (nt > 64) return alg_mod(g, x, Q);
+  for (size_t j = 0; j < nt; j++) {
+    AlgExpr *t = alg_kind(x) == ALG_ADD ? alg_kid(x, j) : x;
+    if (!integer_valued(c, alg_div(g, t, Q))) terms[kept++] = t;
+  }
+  return alg_mod(g, kept ? alg_add_n(g, kept, terms) : alg_num_int(g, 0), Q);
+}
+
+/* |a| when a's sign is proved for every admissible value; else NULL. */
+static AlgExpr *abs_proved(RCtx *c, AlgExpr *a) {
+  if (alg_is_nonneg(c->alg, a)) return a;
+  AlgExpr *m = alg_neg(c->alg, a);
+  return alg_is_nonneg(c->alg, m) ? m : NULL;
+}
+
+/* How far apart the values of term (of i alone) lie as i runs over lo..hi, at most: |a| (hi - lo)
+** for a slope a of proved sign, G times that of f for G * f(i) (order_split_factor), K - 1 for
+** (+-i + c) % K; NULL when unknown. */
+static AlgExpr *span_of(RCtx *c, AlgExpr *term, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi, int depth) {
+  AlgCtx *g = c->alg;
+  AlgExpr *slope = slope_in(c, term, i);
+  if (slope) {
+    AlgExpr *a = abs_proved(c, slope);
+    return a ? alg_mul(g, a, alg_sub(g, hi, lo)) : NULL;
+  }
+  AlgExpr *K = cyclic_modulus(c, term, i, lo, hi);
+  if (K) return alg_sub(g, K, alg_num_int(g, 1));
+  AlgExpr *f, *G;
+  if (depth > 0 || alg_kind(term) != ALG_MUL || !order_split_factor(g, term, i, &f, &G)) return NULL;
+  AlgExpr *Gabs = abs_proved(c, G), *fs = span_of(c, f, i, lo, hi, depth + 1);
+  return Gabs && fs ? alg_mul(g, Gabs, fs) : NULL;
+}
+
+/* Rule (one-to-one maps wrapped by a remainder): e = u % M + rest (rest free of the branch),
+** M > 0, u integer-valued and one-to-one in the pairs (o, n) (injective_pair, either order), and
+** u = A(o) + B(n) + c whose terms' values lie at most span(A) + span(B) <= M - 1 apart (span_of):
+** two pairs give integers u != u' less than M apart, so u - u' is no multiple of M and their
+** remainders differ. `(i*Q + j + 1) % (Q*Q)` over i, j = 0..Q-1: the ring shift of the grid
+** read row by row (u spans 1..Q*Q, Q*Q - 1 apart at most). */
+static int injective_wrap(RCtx *c, AlgExpr *e, AlgSymbol *n, AlgExpr *nlo, AlgExpr *nhi, AlgSymbol *o,
+                          AlgExpr *olo, AlgExpr *ohi) {
+  AlgCtx *g = c->alg;
+  AlgExpr *t = term_of(e, n);
+  if (!t || t != term_of(e, o) || alg_kind(t) != ALG_MOD) return 0;
+  AlgExpr *u = alg_kid(t, 0), *M = alg_kid(t, 1);
+  if (alg_contains(M, n) || alg_contains(M, o) || alg_bounds(g, M).lo <= 0 || !integer_valued(c, u)) return 0;
+  if (!injective_pair(c, u, n, nlo, nhi, o, olo, ohi) && !injective_pair(c, u, o, olo, ohi, n, nlo, nhi)) return 0;
+  AlgExpr *a = term_of(u, o), *b = term_of(u, n);
+  if (!a || !b || alg_contains(a, n) || alg_contains(b, o)) return 0;
+  AlgExpr *sa = a ? span_of(c, a, o, olo, ohi, 0) : NULL, *sb = b ? span_of(c, b, n, nlo, nhi, 0) : NULL;
+  return sa && sb && alg_is_nonneg(g, alg_sub(g, alg_sub(g, M, alg_num_int(g, 1)), alg_add(g, sa, sb)));
+}
+
+/* e with floor(i / Q) replaced by o, i % Q by n and i itself by Q*o + n, its value (sums,
+** products, powers, remainders, floors and ceilings of such rebuilt, a remainder by Q through
+** mod_drop_rows); NULL when the nesting is too deep or e holds another kind of node on i. So
+** `p - p % Q` is Q*o, `(p + 1) % Q` is (n + 1) % Q. */
 static AlgExpr *split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgExpr *o, AlgExpr *n,
                              int depth) {
   AlgCtx *g = c->alg;
@@ -267,6 +330,7 @@ static AlgExpr *split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgE
   if (depth > ORDER_MAX_COND_DEPTH * 4) return NULL;
   AlgExpr *iv = alg_sym(g, i);
   AlgKind kind = alg_kind(e);
+  if (e == iv) return alg_add(g, alg_mul(g, Q, o), n);
   if (kind == ALG_FLOOR && alg_kid(e, 0) == alg_div(g, iv, Q)) return o;
   if (kind == ALG_MOD && alg_kid(e, 0) == iv && alg_kid(e, 1) == Q) return n;
   size_t nk = alg_nkids(e);
@@ -277,7 +341,7 @@ static AlgExpr *split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgE
   switch (kind) {
   case ALG_ADD: return alg_add_n(g, nk, kids);
   case ALG_MUL: return alg_mul_n(g, nk, kids);
-  case ALG_MOD: return alg_mod(g, kids[0], kids[1]);
+  case ALG_MOD: return kids[1] == Q ? mod_drop_rows(c, kids[0], Q) : alg_mod(g, kids[0], kids[1]);
   case ALG_POW: return alg_pow(g, kids[0], kids[1]);
   case ALG_FLOOR: case ALG_CEIL: return alg_func(g, kind, kids[0]);
   default: return NULL;
@@ -321,7 +385,8 @@ static int injective_branches(OWalk *w, AlgExpr *e) {
   if (alg_is_nonneg(w->c->alg, alg_sub(w->c->alg, alg_num_int(w->c->alg, 1), w->n))) return 1;
   if (!w->k2) return injective_in(w->c, e, w->k, w->ka, w->kb) || injective_digits(w->c, e, w->k, w->ka, w->kb);
   return injective_pair(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb) ||
-         injective_pair(w->c, e, w->k, w->ka, w->kb, w->k2, w->k2a, w->k2b);
+         injective_pair(w->c, e, w->k, w->ka, w->kb, w->k2, w->k2a, w->k2b) ||
+         injective_wrap(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb);
 }
 
 /* 1 when e depends on the branch. */
@@ -497,16 +562,21 @@ static void record_site(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t) {
   memset(site, 0, sizeof *site);
   site->res = res; site->index = index; site->loop_free = 1; site->path = w->path;
   site->looped = w->nall > 0;
-  AlgExpr *tmax = t;
+  AlgExpr *tmax = t, *runs = alg_num_int(c->alg, 1);
   site->copies = alg_num_int(c->alg, 1);
   for (int i = w->nall - 1; i >= 0; i--) {   /* innermost first: ranges may name outer indices */
     if (alg_contains(tmax, w->all[i])) tmax = alg_max_over(c->alg, w->all[i], w->all_lo[i], w->all_hi[i], tmax);
+    if (alg_contains(runs, w->all[i])) runs = alg_max_over(c->alg, w->all[i], w->all_lo[i], w->all_hi[i], runs);
+    AlgExpr *size = alg_add(c->alg, alg_sub(c->alg, w->all_hi[i], w->all_lo[i]), alg_num_int(c->alg, 1));
     if (w->all_par[i]) {   /* a par inside the body: as many copies of the site, run at once */
-      AlgExpr *size = alg_add(c->alg, alg_sub(c->alg, w->all_hi[i], w->all_lo[i]), alg_num_int(c->alg, 1));
       site->copies = alg_mul(c->alg, site->copies, alg_max(c->alg, zero(c), size));
-    } else if (index && alg_contains(index, w->all[i])) site->loop_free = 0;
+    } else {
+      runs = alg_mul(c->alg, runs, alg_max(c->alg, zero(c), size));
+      if (index && alg_contains(index, w->all[i])) site->loop_free = 0;
+    }
   }
   site->tmax = over_branches(w, ALG_MAXOVER, tmax);
+  site->runs = over_branches(w, ALG_MAXOVER, runs);
 }
 
 static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
@@ -971,11 +1041,34 @@ static int own_alone(const OWalk *w, const OStage *st) {
 
 /* 1 when st is the only use of its resource in the chain: its member gets one request per branch
 ** (per iteration of its loop when the member changes with the loop). */
+/* The least (want_max 0) or largest member st names over its loop (st a USE_STAGE with an index,
+** in at most one loop). */
+static AlgExpr *member_end(RCtx *c, const OStage *st, int want_max) {
+  if (!st->loop) return st->index;
+  return want_max ? alg_max_over(c->alg, st->loop, st->loop_lo, st->loop_hi, st->index)
+                  : alg_min_over(c->alg, st->loop, st->loop_lo, st->loop_hi, st->index);
+}
+
+/* 1 when stages a and b of one family name members apart for every admissible value: both the
+** same member for every branch (USE_STAGE) in at most one loop each, and the members of one all
+** below those of the other (`seq (s = 0, S - 2) use(stage[s], t); use(stage[S - 1], t2)`). */
+static int members_apart(RCtx *c, const OStage *a, const OStage *b) {
+  AlgCtx *g = c->alg;
+  if (a->cls != USE_STAGE || b->cls != USE_STAGE || !a->index || !b->index) return 0;
+  if (a->loops > 1 || b->loops > 1 || (a->loops == 1 && !a->loop) || (b->loops == 1 && !b->loop)) return 0;
+  AlgExpr *one = alg_num_int(g, 1);
+  return alg_is_nonneg(g, alg_sub(g, alg_sub(g, member_end(c, b, 0), member_end(c, a, 1)), one)) ||
+         alg_is_nonneg(g, alg_sub(g, alg_sub(g, member_end(c, a, 0), member_end(c, b, 1)), one));
+}
+
+/* A stage of a tandem line: a USE_STAGE or USE_SHARD met once by each branch (in at most one loop,
+** which changes its member), whose resource the chain uses nowhere else, or only at members apart
+** from its own (members_apart: each member still meets each branch once, in one order). */
 static int single_stage(const OWalk *w, const OStage *st) {
   if (st->cls == USE_SHARD && st->loops > 0) return 0;
   if ((st->cls != USE_STAGE && st->cls != USE_SHARD) || st->bad || st->loops > 1 || st->reps) return 0;
   for (int i = 0; i < w->nstages; i++)
-    if (&w->stages[i] != st && w->stages[i].res == st->res) return 0;
+    if (&w->stages[i] != st && w->stages[i].res == st->res && !members_apart(w->c, st, &w->stages[i])) return 0;
   return 1;
 }
 
@@ -1226,13 +1319,15 @@ static AlgExpr *lockstep(const OWalk *w) {
 ** U = D + (ceil(n / m) - 1) t_max, and for a shard (members dealt round robin or in blocks, at
 ** most q = d.most branches naming one member) U = D + (ceil(q / m) - 1) t_max where the counts
 ** hold (*holds); and at most D + (sum_k t(k) - t_max) / m, the work of the stage's member
-** (at most all of the stage's) shared by its servers. Argument: in docs/reduction.md. */
+** (at most all of the stage's) shared by its servers. With several stages, each step of the
+** lattice path within stage s takes m_s requests (its m_s servers): U = D + (n - 1) max_s t_s / m_s.
+** Argument: in docs/reduction.md. */
 static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   *holds = alg_num_int(g, 1);
   if (w->other || w->forks || w->guarded) return NULL;
-  AlgExpr *t_max = NULL;
+  AlgExpr *t_max = NULL, *per_server = NULL;
   int stages = 0;
   const OStage *one = NULL;
   for (int i = 0; i < w->nstages; i++) {
@@ -1242,6 +1337,8 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
     AlgExpr *t = over_branches(w, ALG_MAXOVER, st->t);
     if (st->loop) t = alg_max_over(g, st->loop, st->loop_lo, st->loop_hi, t);
     t_max = t_max ? alg_max(g, t_max, t) : t;
+    AlgExpr *share = alg_div(g, t, reduce_mult(c, st->res));
+    per_server = per_server ? alg_max(g, per_server, share) : share;
     stages++;
     one = st;
   }
@@ -1262,7 +1359,7 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
       queue = alg_min(g, queue, alg_max(g, zero(c), work));
     return alg_add(g, stepmax, queue);
   }
-  return alg_add(g, stepmax, alg_mul(g, alg_max(g, zero(c), waits), t_max));
+  return alg_add(g, stepmax, alg_mul(g, alg_max(g, zero(c), waits), per_server));
 }
 
 /* Rule (no queue at a member dealt to few branches): in a chain (no `||` or par inside: a branch
@@ -1368,6 +1465,8 @@ static OWalk *lengthened(OWalk *w, REnv *env, const RPiece *p) {
   return walk_lengthened(w, env, p);
 }
 
+OWalk *order_walk_lengthened(OWalk *w, REnv *env, const RPiece *p) { return walk_lengthened(w, env, p); }
+
 /* Rule (bounded clients, a resource's waits capped by its demand; upper bound): the bounded
 ** clients' walk again (its waits set: again != NULL), with the sites of the resources that
 ** fork_cap_waits picks not lengthened, and their whole demand over their servers added once.
@@ -1411,6 +1510,10 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
                 : st->kloop ? order_counted_lower(w, st, body.exact) : NULL;
     AlgExpr *fcfs = order_fcfs_lower(w, st, body.exact);   /* reduce_stage.c */
     if (fcfs) lo = lo ? alg_max(g, lo, fcfs) : fcfs;
+    AlgExpr *late = single_stage(w, st) || order_reused_stage(w, st) ? release_stage_lower(w, st, body.exact) : NULL;
+    if (late) lo = lo ? alg_max(g, lo, late) : late;   /* reduce_release.c */
+    AlgExpr *line = single_stage(w, st) ? order_line_lower(w, st, body.exact) : NULL;   /* reduce_line.c */
+    if (line) lo = lo ? alg_max(g, lo, line) : line;
     if (!lo) continue;
     lower = lower ? alg_max(g, lower, lo) : lo;
   }
@@ -1444,6 +1547,11 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   }
   AlgExpr *holds;   /* where the tandem line's bound holds (shards: the dealt counts) */
   AlgExpr *tandem = tandem_upper(w, body.stepmax, &holds);
+  AlgExpr *positive = NULL;   /* reduce_line.c: a proportionate line, where its durations are > 0 */
+  AlgExpr *line = w->nstages == 1 && single_stage(w, &w->stages[0])
+                ? order_line_upper(w, &w->stages[0], body.exact, &positive) : NULL;
+  if (line) tandem = tandem ? alg_cond(g, positive, alg_min(g, tandem, line), tandem)
+                            : alg_cond(g, positive, line, out->U);
   AlgExpr *upper = tandem && !alg_is_num(holds, 1) ? alg_cond(g, holds, tandem, out->U) : tandem;
   AlgExpr *cycle;   /* where the bound of rounds through stages holds (durations > 0) */
   AlgExpr *rounds = order_rounds_upper(w, body.exact, &cycle);   /* reduce_rounds.c */
@@ -1458,6 +1566,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   AlgExpr *clients = clients_upper(again);
   AlgExpr *capped = capped_upper(w, again, env, p, out);
   if (clients && capped) clients = alg_min(g, clients, capped);
+  AlgExpr *budget = again ? budget_upper(w, env, p) : NULL;   /* reduce_budget.c */
+  if (clients && budget) clients = alg_min(g, clients, budget);
   if (clients && tandem)
     clients = alg_min(g, clients, alg_is_num(holds, 1) ? tandem : alg_cond(g, holds, tandem, clients));
   if (clients && rounds)

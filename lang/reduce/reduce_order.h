@@ -95,6 +95,8 @@ typedef struct OSite {
   int twin;             /* 1: the else side of a pair, counted with its then side */
   int looped;           /* 1: inside a loop of the body (its requests come again) */
   AlgExpr *wait;        /* pass 2: an upper bound on the wait of one of its requests */
+  AlgExpr *runs;        /* times one branch makes it at most: the sizes of the loops of the body
+                           around it, multiplied (largest over the branches and outer loops) */
   OPath path;           /* the forks around it */
 } OSite;
 
@@ -162,6 +164,7 @@ int order_split_factor(AlgCtx *g, AlgExpr *a, AlgSymbol *o, AlgExpr **f, AlgExpr
 UseClass order_use_class(OWalk *w, const Decl *res, AlgExpr *index);
 int order_own_alone(const OWalk *w, const OStage *st);
 AlgExpr *order_walk_time(OWalk *w, REnv *env, const RPiece *p);
+OWalk *order_walk_lengthened(OWalk *w, REnv *env, const RPiece *p);
 OWalk *order_walk_new(RCtx *c, const RPiece *p);
 int order_injective(OWalk *w, AlgExpr *e);
 AlgExpr *order_term_of(AlgExpr *e, AlgSymbol *i);
@@ -180,6 +183,11 @@ int fork_waits(OWalk *w);
 AlgExpr *fork_cap_waits(OWalk *w, const Summary *whole);
 AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total);
 AlgExpr *fork_lower(OWalk *w, AlgExpr *total);
+AlgExpr *fork_site_clients(OWalk *w, const OSite *site);
+AlgExpr *fork_width(OWalk *w, const int *set, int n, int level);
+
+/* reduce_budget.c */
+AlgExpr *budget_upper(OWalk *w, REnv *env, const RPiece *p);
 
 /* reduce_ps_order.c */
 AlgExpr *ps_use_time(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t);
@@ -188,6 +196,23 @@ AlgExpr *ps_group_serve(RCtx *c, const Decl *res, AlgExpr *t_most, AlgExpr *sum)
 AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s);
 AlgExpr *ps_lockstep(OWalk *w, REnv *env, const RPiece *p, AlgExpr **apart);
 
+/* What one piece's branch does (reduce_ps_batch.c): delays, one use of a plain resource (or an
+** `if` whose sides are one use of it each: a use of size cond ? x : y), delays. */
+typedef struct BShape {
+  const Decl *res;        /* the resource (NULL until the use is met) */
+  AlgExpr *head;          /* the delays before the use */
+  AlgExpr *t;             /* the use's duration */
+  AlgExpr *tail;          /* the delays after it */
+  int ok;                 /* 0 once the branch is not of this shape */
+  Discipline disc;        /* the discipline the use's resource must have (DISC_PS, DISC_FCFS) */
+} BShape;
+
+/* reduce_ps_batch.c: the shape of piece p's branch (its index bound); the first node of e that
+** names k as `x % K` or `cond ? x : y` (x, y free of k); the indices of [r_lo, r_hi] in [lo, hi] */
+void reduce_batch_shape(RCtx *c, REnv *env, const RPiece *p, Discipline disc, BShape *sh);
+AlgExpr *reduce_batch_picker(AlgExpr *e, AlgSymbol *k);
+AlgExpr *reduce_batch_in_range(AlgCtx *g, AlgExpr *lo, AlgExpr *hi, AlgExpr *r_lo, AlgExpr *r_hi);
+
 /* reduce_stage.c */
 int order_reused_stage(const OWalk *w, const OStage *st);
 int order_counted_stage(OStage *st, AlgSymbol *j, AlgExpr *a, AlgExpr *b, AlgExpr *iter, AlgExpr *time,
@@ -195,12 +220,20 @@ int order_counted_stage(OStage *st, AlgSymbol *j, AlgExpr *a, AlgExpr *b, AlgExp
 AlgExpr *order_counted_lower(OWalk *w, const OStage *st, AlgExpr *total);
 AlgExpr *order_fcfs_lower(OWalk *w, const OStage *st, AlgExpr *total);
 
+/* reduce_line.c */
+AlgExpr *order_line_lower(OWalk *w, const OStage *st, AlgExpr *total);
+AlgExpr *order_line_upper(OWalk *w, const OStage *st, AlgExpr *total, AlgExpr **positive);
+
 /* reduce_rounds.c */
 AlgExpr *order_rounds_upper(OWalk *w, AlgExpr *total, AlgExpr **holds);
 
 /* reduce_grid.c */
 AlgExpr *order_grid_lower(OWalk *w, AlgExpr *total);
 
+/* reduce_release.c */
+AlgExpr *release_threshold(RCtx *c, AlgExpr *m, int s, AlgExpr **count, AlgExpr **head, AlgExpr **t,
+                           AlgExpr **tail);
+AlgExpr *release_stage_lower(OWalk *w, const OStage *st, AlgExpr *total);
 /* reduce_a2a.c */
 AlgExpr *a2a_fork_lockstep(OWalk *w);
 int a2a_parallel_use(const OWalk *w, int i);

@@ -17,17 +17,9 @@
 /* Kids of one node of a size the rule rebuilds (beyond: it gives up). */
 #define BATCH_MAX_KIDS 16
 
-/* What one piece's branch does: delays, one use of a plain ps resource (or an `if` whose sides
-** are one use of it each: a use of size cond ? x : y), delays. */
-typedef struct BShape {
-  const Decl *res;        /* the ps resource (NULL until the use is met) */
-  AlgExpr *head;          /* the delays before the use */
-  AlgExpr *t;             /* the use's duration */
-  AlgExpr *tail;          /* the delays after it */
-  int ok;                 /* 0 once the branch is not of this shape */
-} BShape;
-
-/* Reads s into sh (block nesting depth). */
+/* Reads s into sh (block nesting depth): delays, one use of a plain resource of discipline
+** sh->disc (an FCFS one without hand-off), or an `if` whose sides are one use of it each (a use
+** of size cond ? x : y), delays. */
 static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
   AlgCtx *g = c->alg;
   if (!sh->ok) return;
@@ -41,8 +33,8 @@ static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
   }
   case ST_USE: {
     const Decl *res = s->u.use.decl;
-    if (sh->res || !res || s->u.use.index || res->u.resource.count ||
-        res->u.resource.discipline != DISC_PS) { sh->ok = 0; return; }
+    if (sh->res || !res || s->u.use.index || res->u.resource.count || res->u.resource.discipline != sh->disc ||
+        res->u.resource.handoff) { sh->ok = 0; return; }
     sh->res = res;
     sh->t = reduce_expr(c, env, s->u.use.duration);
     return;
@@ -56,7 +48,7 @@ static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
     }
     /* `if (cond) use(r, x) else use(r, y)` (no else: no request, as one of size 0): one use of
     ** size cond ? x : y */
-    BShape x = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1}, y = x;
+    BShape x = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1, sh->disc}, y = x;
     if (sh->res || depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
     shape_of(c, env, s->u.branch.then, &x, depth + 1);
     if (s->u.branch.otherwise) shape_of(c, env, s->u.branch.otherwise, &y, depth + 1);
@@ -72,19 +64,6 @@ static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
     return;
   default: sh->ok = 0; return;
   }
-}
-
-/* e with node `target` replaced by value (rebuilt through the constructors), or NULL when e is
-** nested too deep or has too many kids to rebuild here. */
-static AlgExpr *replace(AlgCtx *g, AlgExpr *e, const AlgExpr *target, AlgExpr *value, int depth) {
-  if (e == target) return value;
-  size_t n = alg_nkids(e);
-  if (n == 0) return e;
-  if (depth >= BATCH_MAX_DEPTH || n > BATCH_MAX_KIDS) return NULL;
-  AlgExpr *k[BATCH_MAX_KIDS];
-  for (size_t i = 0; i < n; i++)
-    if (!(k[i] = replace(g, alg_kid(e, i), target, value, depth + 1))) return NULL;
-  return alg_make(g, alg_kind(e), n, k);
 }
 
 /* The modulus of `x % K` when K is an integer of 2 .. BATCH_MAX_MODULUS, else 0. */
@@ -133,6 +112,17 @@ static AlgExpr *picker(AlgExpr *e, AlgSymbol *k, int depth) {
   return NULL;
 }
 
+AlgExpr *reduce_batch_picker(AlgExpr *e, AlgSymbol *k) { return picker(e, k, 0); }
+
+void reduce_batch_shape(RCtx *c, REnv *env, const RPiece *p, Discipline disc, BShape *sh) {
+  AlgCtx *g = c->alg;
+  BShape none = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1, disc};
+  *sh = none;
+  env->idx[env->depth++] = p->value;
+  shape_of(c, env, p->stmt, sh, 0);
+  env->depth--;
+}
+
 /* Adds class (size, count) unless the classes are full (returns 0 then). */
 static int add_class(AlgExpr **sizes, AlgExpr **counts, int *n, AlgExpr *size, AlgExpr *count) {
   if (*n == BATCH_MAX_CLASSES) return 0;
@@ -142,51 +132,77 @@ static int add_class(AlgExpr **sizes, AlgExpr **counts, int *n, AlgExpr *size, A
 }
 
 /* Indices of [r_lo, r_hi] within [lo, hi]. */
-static AlgExpr *in_range(AlgCtx *g, AlgExpr *lo, AlgExpr *hi, AlgExpr *r_lo, AlgExpr *r_hi) {
+AlgExpr *reduce_batch_in_range(AlgCtx *g, AlgExpr *lo, AlgExpr *hi, AlgExpr *r_lo, AlgExpr *r_hi) {
   AlgExpr *top = alg_min(g, hi, r_hi), *bottom = alg_max(g, lo, r_lo);
   return alg_max(g, alg_num_int(g, 0), alg_add(g, alg_sub(g, top, bottom), alg_num_int(g, 1)));
 }
 
+/* The first node of e (depth first) that is `k % K` (K an integer of 2 .. BATCH_MAX_MODULUS), or
+** NULL: the residue a size picks its value by, also inside a condition (`k % 2 == 0 ? x : y`). */
+static AlgExpr *residue_node(AlgExpr *e, AlgSymbol *k, int depth) {
+  if (!alg_contains(e, k) || depth >= BATCH_MAX_DEPTH) return NULL;
+  if (alg_kind(e) == ALG_MOD && modulus(e) && alg_kind(alg_kid(e, 0)) == ALG_SYM &&
+      alg_symbol_of(alg_kid(e, 0)) == k)
+    return e;
+  for (size_t i = 0; i < alg_nkids(e); i++) {
+    AlgExpr *p = residue_node(alg_kid(e, i), k, depth + 1);
+    if (p) return p;
+  }
+  return NULL;
+}
+
+/* The classes of size t over piece p with node = `k % K` replaced by each residue r = 0 .. K - 1,
+** each for the k of [lo, hi] with k % K = r (lo >= 0). 0 when a size still names k, or the
+** classes are too many. */
+static int add_residue_classes(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr *node, AlgExpr **sizes,
+                               AlgExpr **counts, int *n) {
+  AlgCtx *g = c->alg;
+  AlgExpr *one = alg_num_int(g, 1);
+  long K = modulus(node);
+  if (!alg_is_nonneg(g, p->lo)) return 0;
+  AlgExpr *KK = alg_num_int(g, K);
+  for (long r = 0; r < K; r++) {
+    AlgExpr *rr = alg_num_int(g, r), *size = alg_replace(g, t, node, rr);
+    if (!size || alg_contains(size, p->index)) return 0;
+    AlgExpr *upto_hi = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, p->hi, rr), KK));
+    AlgExpr *below_lo = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, alg_sub(g, p->lo, one), rr), KK));
+    if (!add_class(sizes, counts, n, size, alg_max(g, alg_num_int(g, 0), alg_sub(g, upto_hi, below_lo)))) return 0;
+  }
+  return 1;
+}
+
 /* Adds the classes of piece p (size t of its index k) to sizes/counts: one when t is free of k;
 ** when t names k only through one node (picker), the sizes with that node replaced: for
-** `k % K`, r = 0 .. K - 1, each for the k of [lo, hi] with k % K = r (lo >= 0); for
-** `cond ? x : y` with cond a comparison of k (order_cut_ranges), x for the k where it holds and
-** y for the others; `(a k + b) % K` with K dividing a (a piece of residues) as `b % K`. 0 otherwise,
-** or when the classes are too many. */
+** `k % K`, add_residue_classes; for `cond ? x : y` with cond a comparison of k (order_cut_ranges),
+** x for the k where it holds and y for the others, and with cond of `k % K` (`k % 2 == 0 ? x : y`)
+** the residue classes; `(a k + b) % K` with K dividing a (a piece of residues) as `b % K`. 0
+** otherwise, or when the classes are too many. */
 static int add_classes(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr **sizes, AlgExpr **counts, int *n,
                        int depth) {
   AlgCtx *g = c->alg;
-  AlgExpr *one = alg_num_int(g, 1);
-  if (!alg_contains(t, p->index)) return add_class(sizes, counts, n, t, in_range(g, p->lo, p->hi, p->lo, p->hi));
+  if (!alg_contains(t, p->index)) return add_class(sizes, counts, n, t, reduce_batch_in_range(g, p->lo, p->hi, p->lo, p->hi));
   if (depth >= BATCH_MAX_DEPTH) return 0;
   AlgExpr *fixed = NULL, *node = fixed_residue(g, t, p->index, &fixed, 0);
   if (node) {   /* the same value for every k of the piece: read again without k there */
-    AlgExpr *again = replace(g, t, node, fixed, 0);
+    AlgExpr *again = alg_replace(g, t, node, fixed);
     return again && add_classes(c, p, again, sizes, counts, n, depth + 1);
   }
   if (!(node = picker(t, p->index, 0))) return 0;
   if (alg_kind(node) == ALG_MOD) {
     if (alg_kind(alg_kid(node, 0)) != ALG_SYM || alg_symbol_of(alg_kid(node, 0)) != p->index) return 0;
-    long K = modulus(node);
-    if (!alg_is_nonneg(g, p->lo)) return 0;
-    AlgExpr *KK = alg_num_int(g, K);
-    for (long r = 0; r < K; r++) {
-      AlgExpr *rr = alg_num_int(g, r), *size = replace(g, t, node, rr, 0);
-      if (!size || alg_contains(size, p->index)) return 0;
-      AlgExpr *upto_hi = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, p->hi, rr), KK));
-      AlgExpr *below_lo = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, alg_sub(g, p->lo, one), rr), KK));
-      if (!add_class(sizes, counts, n, size, alg_max(g, alg_num_int(g, 0), alg_sub(g, upto_hi, below_lo)))) return 0;
-    }
-    return 1;
+    return add_residue_classes(c, p, t, node, sizes, counts, n);
   }
   AlgExpr *t_lo[2], *t_hi[2], *f_lo[2], *f_hi[2];
   int nt = 0, nf = 0;
-  if (!order_cut_ranges(c, alg_kid(node, 0), p->index, p->lo, p->hi, t_lo, t_hi, &nt, f_lo, f_hi, &nf)) return 0;
-  AlgExpr *x = replace(g, t, node, alg_kid(node, 1), 0), *y = replace(g, t, node, alg_kid(node, 2), 0);
+  if (!order_cut_ranges(c, alg_kid(node, 0), p->index, p->lo, p->hi, t_lo, t_hi, &nt, f_lo, f_hi, &nf)) {
+    AlgExpr *residue = residue_node(alg_kid(node, 0), p->index, 0);
+    return residue && add_residue_classes(c, p, t, residue, sizes, counts, n);
+  }
+  AlgExpr *x = alg_replace(g, t, node, alg_kid(node, 1)), *y = alg_replace(g, t, node, alg_kid(node, 2));
   if (!x || !y || alg_contains(x, p->index) || alg_contains(y, p->index)) return 0;
   AlgExpr *cx = alg_num_int(g, 0), *cy = alg_num_int(g, 0);
-  for (int r = 0; r < nt; r++) cx = alg_add(g, cx, in_range(g, p->lo, p->hi, t_lo[r], t_hi[r]));
-  for (int r = 0; r < nf; r++) cy = alg_add(g, cy, in_range(g, p->lo, p->hi, f_lo[r], f_hi[r]));
+  for (int r = 0; r < nt; r++) cx = alg_add(g, cx, reduce_batch_in_range(g, p->lo, p->hi, t_lo[r], t_hi[r]));
+  for (int r = 0; r < nf; r++) cy = alg_add(g, cy, reduce_batch_in_range(g, p->lo, p->hi, f_lo[r], f_hi[r]));
   return add_class(sizes, counts, n, x, cx) && add_class(sizes, counts, n, y, cy);
 }
 
@@ -272,10 +288,8 @@ void reduce_ps_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summar
   int k, classes = 1;   /* classes: every piece's sizes fell in classes */
   for (k = 0; k < count; k++) {
     const RPiece *p = &pieces[k];
-    BShape sh = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1};
-    env->idx[env->depth++] = p->value;
-    shape_of(c, env, p->stmt, &sh, 0);
-    env->depth--;
+    BShape sh;
+    reduce_batch_shape(c, env, p, DISC_PS, &sh);
     if (!sh.ok || !sh.res || alg_contains(sh.head, p->index) || alg_contains(sh.tail, p->index)) break;
     if (k == 0) first = sh;
     else if (sh.res != first.res || !alg_is_num(alg_sub(g, sh.head, first.head), 0) ||

@@ -211,6 +211,15 @@ out=$(XDG_CONFIG_HOME="$tmp/config" "$PAMC" predict models/halo.pam -D P=8 -D it
 grep -q 'note: using machine file' "$tmp/note" || die "no note about the default machine file"
 close "$(echo "$out" | sed -n 2p | cut -d, -f3)" 1737.68e-6 || die "default machine file not used: $out"
 
+# --- est is inside [lo, hi] on every row (its own rounding once put it an ulp above hi: threads of two
+# sizes on ps, T = 10 .. 10^4) -----------------------------------------------------------------------
+for model in bench/tight/threads_ps_two.pam bench/tight/uneven_ps.pam bench/tight/ring_exchange.pam; do
+  param=$(sed -n 's/^param \([A-Za-z_]*\).*/\1/p' "$model" | head -1)
+  "$PAMC" predict "$model" -D "$param=1..10000:*10" --format csv -q > "$tmp/rows" || die "$model: predict failed"
+  awk -F, -v m="$model" 'NR > 1 && !($2 <= $3 && $3 <= $4) { print m ": est outside [lo, hi]: " $0; bad = 1 }
+                         END { exit bad }' "$tmp/rows" || die "$(cat "$tmp/rows")"
+done
+
 # --- 10^6 points stream: the last row arrives and memory does not grow with the sweep -------------
 last=$("$PAMC" predict models/halo.pam -m models/machine.mach -D N=1..1000000 --format csv | tail -1) \
   || die "10^6 sweep failed"

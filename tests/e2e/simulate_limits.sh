@@ -45,5 +45,8 @@ done
 if command -v script >/dev/null 2>&1 && command -v timeout >/dev/null 2>&1; then
   timeout 5 script -qec "$PAMC simulate $H -D iters=1e7 --max-events 1e12" /dev/null > "$tmp/tty" 2>&1
   grep -q "events, simulated time .*, about [0-9]*% done, ETA " "$tmp/tty" || die "no ETA on a terminal: $(cat "$tmp/tty")"
+  # -q: no progress lines (a script reading 2>&1 gets only its csv)
+  timeout 4 script -qec "$PAMC simulate $H -q -D iters=1e7 --max-events 1e12" /dev/null > "$tmp/tty" 2>&1
+  grep -q "pamc simulate: run" "$tmp/tty" && die "-q still prints progress lines: $(cat "$tmp/tty")"
 fi
 exit 0

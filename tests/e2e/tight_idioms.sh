@@ -17,6 +17,12 @@ exact() {
   close "$7" "$3" || die "$4 hi $7, want $3 s"
 }
 
+# lo_is MODEL NAME=VALUE T WHAT: lo = T (s)
+lo_is() {
+  set -- "$1" "$2" "$3" "$4" $(bounds "$1" "$2")
+  close "$5" "$3" || die "$4 lo $5, want $3 s"
+}
+
 for model in bench/tight/*.pam; do
   param=$(sed -n 's/^param \([A-Za-z_]*\).*/\1/p' "$model" | head -1)
   least=$(sed -n 's/^param [A-Za-z_]* = [0-9]* in \([0-9]*\) \.\..*/\1/p' "$model" | head -1)
@@ -34,6 +40,11 @@ done
 
 # Pipeline, M = 100 items through S = 64 stages of 10us: lo = hi = (S + M - 1) t = 1.63 ms.
 exact bench/tight/pipeline_stages.pam S=64 1.63e-3 "pipeline"
+# M = 1000 items through a loader (1us), 4 servers of 4us and a store (1us): each step of the
+# tandem line's lattice path within the wide stage takes 4 requests for 4us, so hi = 6 + 999 * 1 us
+# = 1005 us, the simulated time (before: 3000 us).
+set -- $(bounds bench/tight/pipeline_wide.pam M=1000)
+close "$3" 1005e-6 || die "pipeline with a wide stage hi $3, want 1005 us"
 # Ring, P = 64: 10 steps of ceil(10^6 / 64) ns + 2 * 5us, no waits: lo = hi = 256.25 us.
 exact bench/tight/ring_exchange.pam P=64 256.25e-6 "ring"
 # Grid with two indices, Q = 10: 5 steps of 410^2 ns + 4 * (2us + 3280 * 0.5ns), no waits.
@@ -221,6 +232,21 @@ exact bench/tight/threads_ps_proc.pam T=5 44e-6 "thread pool in a process"
 # Tasks 1, 2, 3, 4, 1, 2, 3 us on ps(2), T = 7: levels 1us with 7 present (3.5us), 5 (2.5us),
 # 3 (1.5us), 1 (1us): 8.5 us (before: lo 8 us).
 exact bench/tight/uneven_ps.pam T=7 8.5e-6 "uneven tasks on ps"
+# 30 items every 1.5us through S = 64 stages of 1us, the last one (2us) written after the loop:
+# the last stage gets item m at 63 + 1.5 m us and serves 2us each, so it ends at 63 + 30 * 2 =
+# 123 us (lo, the simulated time); the tandem line gives the slowest item's free time
+# 43.5 + 63 + 2 = 108.5 us plus 29 waits of 2us: hi = 166.5 us (before: the family as one
+# resource, 1.99 ms).
+set -- $(bounds bench/tight/pipeline_last.pam S=64)
+close "$1" 123e-6 || die "pipeline with its last stage after the loop lo $1, want 123 us"
+close "$3" 166.5e-6 || die "pipeline with its last stage after the loop hi $3, want 166.5 us"
+# 20 records through S = 4 stages, the header 5us at each and the others 1us: the header leaves the
+# last stage at 20us and the 19 others queue behind it there, 19us: 39 us exactly (docs/reduction.md,
+# "a proportionate line": sum t + (S - 1) max t; before: lo 27us, hi 96us).
+exact bench/tight/pipeline_header.pam S=4 39e-6 "pipeline with a header record"
+# Even threads 10us, odd 20us (`t % 2 == 0 ? 1 : 2`) on ps(4), T = 7: all 7 drain the first 10us
+# at 4/7 each (17.5us), the 3 long ones their last 10us at rate 1: 27.5 us (before: lo 25 us).
+exact bench/tight/threads_ps_two.pam T=7 27.5e-6 "two kinds of threads on ps"
 # 1000 tasks over 7 threads on ps(4): 6 threads of 143us, one of 142us: the work over 4 cores,
 # 250 us.
 exact bench/tight/remainder_ps.pam T=7 250e-6 "remainder on ps"
@@ -250,6 +276,26 @@ exact bench/tight/master_queue.pam P=24 252.5e-6 "master queue in rounds, P = 24
 # depends on the branch"; before: 150 us).
 set -- $(bounds bench/tight/master_remainder.pam P=64)
 close "$1" 162e-6 || die "master with remainders lo $1, want 162 us"
+# The same with P left free in the reduction (a sweep): the count of fetches, the sum over w of
+# floor(N / (P - 1)) + (w <= N % (P - 1) ? 1 : 0), closes to N = 300 (the comparison inside the
+# repeat's guard split the range), so the rule keeps its term: 162 us at P = 64 and 100 (before:
+# 150 us, the master's load).
+for row in $("$PAMC" predict bench/tight/master_remainder.pam -D P=64,100 --format csv -q | sed -n '2,3p' | cut -d, -f2); do
+  close "$row" 162e-6 || die "master with remainders, P swept: lo $row, want 162 us"
+done
+# Remainders on shared cores, the larger requests first, FCFS in index order (docs/reduction.md,
+# "sizes in two runs"). N = 10 tasks over 8 workers on 4 cores: sizes 2, 2, 1, 1 start at 0; the
+# 1-unit tasks 5 and 6 at 1 (where 3 and 4 end), 7 and 8 at 2: 3 us (before: 2.5 us, the load).
+# N = 17: 3, 2, 2, 2 at 0; three 2s at 2, the last at 3 (where the 3 ends): 5 us (before: 4.25 us).
+lo_is bench/tight/remainder_cores.pam N=10 3e-6 "remainder on cores, N = 10:"
+lo_is bench/tight/remainder_cores.pam N=17 5e-6 "remainder on cores, N = 17:"
+# The same written in the duration, N = 30 over P = 7 after a 2us start-up, then a 0.5us report:
+# sizes 5, 5, 4, 4 start at 2us; two 4s at 6 (where the 4s end), the last 4 at 7 (where a 5
+# ends): 11 + 0.5 = 11.5 us (before: 10.5 us).
+lo_is bench/tight/remainder_expr.pam P=7 11.5e-6 "remainders in the duration, P = 7:"
+# Blocks of ceil(30 / 7) = 5 tasks over 7 workers on 4 cores: six blocks of 5 and an empty one;
+# four at 0, two at 5: 10 us (before: 7.5 us, the load; the short block is read as the second run).
+exact bench/tight/block_pool.pam P=7 10e-6 "blocks on cores, P = 7"
 # A red/black torus, Q = 8: red cells compute 6us, pack 3us on their nic (6 .. 9), and send 1.5us
 # halos to black nics (done by 12); black cells compute 12us, pack 12 .. 15 and send to the red
 # nics below and to the right: each red nic gets its two halos at 15 and serves them one after
@@ -262,11 +308,76 @@ close "$1" 18e-6 || die "checkerboard lo $1, want 18 us"
 # lo 10.5 us).
 set -- $(bounds bench/tight/checker_grid.pam Q=1)
 close "$1" 12e-6 || die "checkerboard at Q = 1 lo $1, want 12 us"
+# A red/black torus whose red halos outlast the black cells' compute, Q = 8 (bench/tight/
+# checker_late.pam): a red cell computes 4us and packs 4 .. 6 on its nic (the black halos to it
+# leave at 8 + 2 = 10us at the earliest: nothing is there before it), so its halos reach the black
+# nics above and to the left at 6us exactly, and each black nic serves two of them 6 .. 8 .. 10;
+# the black cell's own pack arrives at 8, behind them (FCFS), and runs 10 .. 12; its halos reach
+# the red nics at 12 and a red nic that gets two ends at 16: lo = est = 16 us, the simulated time
+# (docs/reduction.md, "requests known ahead"; before: 14 us, the heads alone). Q = 3: the cell next
+# to the wrap, (0, 0), gets two late halos: 16 us too.
+for q in 8 3; do
+  set -- $(bounds bench/tight/checker_late.pam Q=$q)
+  close "$1" 16e-6 || die "checkerboard, halos late, Q = $q: lo $1, want 16 us"
+  close "$2" 16e-6 || die "checkerboard, halos late, Q = $q: est $2, want 16 us"
+done
+# The same at Q = 2000 (4 * 10^6 cells): the largest compute, max over i and j of
+# (1 + (i + j) % 2) * 4us, is 8us in closed form (a body periodic in the index), not an enclosure
+# of the walk beyond 10^6 cells, [4us, 12us]: lo = est = 16 us (before: lo 14 us, est 16 us the
+# middle of [14 us, 18 us]; the rule above alone: est 17 us, the middle of [16 us, 18 us]).
+big=$(mktemp /tmp/tight_idioms.XXXXXX.pam) || die "mktemp"
+sed 's/in 1 \.\. 1000;/in 1 .. 100000;/' bench/tight/checker_late.pam > "$big"
+set -- $(bounds "$big" Q=2000)
+rm -f "$big"
+close "$1" 16e-6 || die "checkerboard at Q = 2000: lo $1, want 16 us"
+close "$2" 16e-6 || die "checkerboard at Q = 2000: est $2, want 16 us"
 # Jobs of (p + 1) * 200ns submitted at once to fcfs(4), P = 7, each then waits 4 * 200ns: FCFS in
 # index order deals them round robin (1 + 5, 2 + 6, 3 + 7, 4 units), the last ends at 10 units:
 # lo = 2 + 0.8 = 2.8 us, the simulated time ("requests in FCFS order"; before: 2.2 us, the load).
 set -- $(bounds bench/tight/pool_unequal.pam P=7)
 close "$1" 2.8e-6 || die "unequal jobs on a pool lo $1, want 2.8 us"
+# A gather in four waves (10 (1 + p % 4) us, messages of 1.1 .. 1.106 us), 3 rounds, P = 16: the
+# last wave of 4 reaches the root at 40 us each round: lo = 3 (40 + 4 * 1.1) = 133.2 us (the
+# simulated time 133.23 us; "Requests that reach a member late"; before: 3 * 41.1 = 123.3 us).
+set -- $(bounds bench/tight/gather_waves.pam P=16)
+close "$1" 133.2e-6 || die "gather in waves lo $1, want 133.2 us"
+# The interior of a line, P = 64: each interior nic gets both sends at 10 us: lo = 4 (10 + 2) = 48
+# us, the simulated time (before: 44 us: the rule counted members only with a guard).
+set -- $(bounds bench/tight/line_interior.pam P=64)
+close "$1" 48e-6 || die "line interior lo $1, want 48 us"
+# A grid without wrap with two indices, Q = 3: the centre nic gets its 4 halos at 15 us: lo = 2 (15 +
+# 4 * 2) = 46 us, the simulated time (before: 38 us: the sites' rests Q, -Q, 1, -1 kept them apart).
+set -- $(bounds bench/tight/grid_open_par.pam Q=3)
+close "$1" 46e-6 || die "open grid lo $1, want 46 us"
+# Q x Q torus with one index, rows started at p - p % Q, Q = 16: 3 rounds of 20us of compute and
+# four messages (2, 2, 3, 3 us) to distinct members each (the row shift is one-to-one: whole rows
+# drop out of the remainder): lo = hi = 3 * 30 = 90 us (before: the family as one resource, hi =
+# 3 * (20 + 256 * 10) us).
+exact bench/tight/grid_flat_rowstart.pam Q=16 90e-6 "grid, row start p - p % Q"
+# The ring over a Q x Q grid read row by row with two loops, Q = 10: (i*Q + j + c) % (Q*Q) is
+# one-to-one in (i, j) (i*Q + j + c spans Q^2 - 1): 3 rounds of 10 + 3 * 2 us: lo = hi = 48 us.
+exact bench/tight/grid_ring2d.pam Q=10 48e-6 "ring over a grid, two loops"
+# A 3 x C torus with one index, C = 100: 2 rounds of 10 + 5 * 2 us, no waits: lo = hi = 40 us.
+exact bench/tight/grid_rect_flat.pam C=100 40e-6 "3 x C grid, one index"
+# Halo then a tree allreduce on the own NIC, P = 16, R = 2 ceil(log2 16) = 8: each NIC gets its
+# two halos (1.5us) at 10us: the `||` ends at 13 us, then 8 own uses of 1us: sim = 3 * 21 = 63 us.
+# hi: a halo waits min(2 * 1.5, 1.5 + 1) = 2.5us; the own uses wait 3us in all (the budget: the
+# two halo sites bring 3us to nic[p]): 3 * (10 + 1.5 + 2.5 + 8 + 3) = 75 us (before: each own use
+# charged 3us, 3 * (14 + 8 * 4) = 138 us).
+set -- $(bounds bench/tight/stencil_allreduce.pam P=16)
+close "$3" 75e-6 || die "stencil with allreduce hi $3, want 75 us"
+close "$(sim bench/tight/stencil_allreduce.pam P=16)" 63e-6 || die "stencil with allreduce sim, want 63 us"
+# All-to-all with the send beside packing, P = 100: 99 rounds of max(1us pack, 1.5us send), the
+# sends of a round at distinct ports and the packs on own cpus: lo = hi = 148.5 us ("All-to-all in
+# rounds": lock step through `||`; before: hi 15.1 ms, the family as one resource).
+exact bench/tight/alltoall_overlap.pam P=100 148.5e-6 "all-to-all beside packing"
+# All-to-all on ps(1) links, P = 100: 99 rounds of 1us + 655.36 B * 0.25ns alone at a link each:
+# lo = hi = 99 * 1.16384 us = 115.22016 us (lock step on ps with a member that follows the round;
+# before: hi 11.5 ms).
+exact bench/tight/alltoall_ps.pam P=100 "$(awk 'BEGIN { printf "%.17g", 99 * (1e-6 + 65536 / 100 * 0.25e-9) }')" "all-to-all on ps links"
+# The same on ps(1) links with the pack beside, P = 100: each link drains one send of 1.5us alone
+# per round, the pack on the own cpu beside it: lo = hi = 99 * 1.5 us = 148.5 us (before: hi 15.1 ms).
+exact bench/tight/alltoall_ps_pack.pam P=100 148.5e-6 "all-to-all on ps links beside packing"
 # T = 16 threads on fcfs(16) cores, K = 4 rounds of 3us of work then a 1us update under a mutex
 # with handoff(500ns): all reach the mutex at 3us, and a thread is back 3us after its release,
 # before the 15 others have been served (15 x 1.5us): every release but the last hands the mutex
@@ -297,15 +408,4 @@ close "$1" 24.5e-6 || die "rounds at a lock on ps lo $1, want 24.5 us"
 # (docs/reduction.md, "a line of stages"; before: 63.75 us, hi / sim 2.1).
 set -- $(bounds bench/tight/lock_two.pam T=16)
 close "$3" 30e-6 || die "two locks in a row hi $3, want 30 us"
-# All-to-all with the send beside packing, P = 100: 99 rounds of max(1us pack, 1.5us send), the
-# sends of a round at distinct ports and the packs on own cpus: lo = hi = 148.5 us ("All-to-all in
-# rounds": lock step through `||`; before: hi 15.1 ms, the family as one resource).
-exact bench/tight/alltoall_overlap.pam P=100 148.5e-6 "all-to-all beside packing"
-# All-to-all on ps(1) links, P = 100: 99 rounds of 1us + 655.36 B * 0.25ns alone at a link each:
-# lo = hi = 99 * 1.16384 us = 115.22016 us (lock step on ps with a member that follows the round;
-# before: hi 11.5 ms).
-exact bench/tight/alltoall_ps.pam P=100 "$(awk 'BEGIN { printf "%.17g", 99 * (1e-6 + 65536 / 100 * 0.25e-9) }')" "all-to-all on ps links"
-# The same on ps(1) links with the pack beside, P = 100: each link drains one send of 1.5us alone
-# per round, the pack on the own cpu beside it: lo = hi = 99 * 1.5 us = 148.5 us (before: hi 15.1 ms).
-exact bench/tight/alltoall_ps_pack.pam P=100 148.5e-6 "all-to-all on ps links beside packing"
 exit 0

@@ -47,7 +47,7 @@ static int gen_new_node(GenState *g, GenKind kind) {
 }
 
 static GenDur gen_dur(GenState *g) {
-  GenDur d = {-1, 1, -1, -1, 0, 0};
+  GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 0, .mod = 0};
   int parts = 0;
   if (g->m->const_count > 0 && gen_below(g, 4) != 0) {
     d.c = gen_below(g, g->m->const_count);
@@ -68,6 +68,14 @@ static int gen_delay(GenState *g) {
   int id = gen_new_node(g, GEN_DELAY);
   g->m->nodes[id].dur = gen_dur(g);
   return id;
+}
+
+/* d made to arrive in classes of the branch (docs/reduction.md, "Requests that reach a member
+** late"): its index part (i % K) (K = 2 or 3) of the par's index at depth par_var. */
+static void gen_stagger(GenState *g, GenDur *d, int par_var) {
+  d->var = par_var;
+  d->mod = 2 + gen_below(g, 2);
+  if (d->ci < 0 && g->m->const_count > 0 && gen_below(g, 2)) d->ci = gen_below(g, g->m->const_count);
 }
 
 /* A use of a random resource that no enclosing hold keeps (member and duration left to the
@@ -141,7 +149,7 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
       n->member = GEN_MEMBER_BLOCK; n->member_off = gen_below(g, 4);
       n->member_val = (n->member_off == 1 ? 2 : 1) + gen_below(g, 3 - (n->member_off == 1));   /* in range */
       break;
-    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 8); break;
+    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 12); break;
     case 0: n->member = GEN_MEMBER_VAR; break;
     case 1: n->member = GEN_MEMBER_RING; n->member_off = gen_below(g, 3); break;
     case 2: n->member = GEN_MEMBER_RING_BACK; break;
@@ -192,7 +200,7 @@ static int gen_idiom_grid(GenState *g) {
       n->member = GEN_MEMBER_GRID;
       n->member_var = m->nodes[outer].var;
       n->member_off = m->nodes[inner].var;
-      n->member_val = gen_below(g, 4);
+      n->member_val = gen_below(g, 6);   /* 4: the ring over the grid read row by row; 5: a wrap too short */
     }
     m->nodes[body].kids[k] = step;
     m->nodes[body].nkids = k + 1;
@@ -209,6 +217,80 @@ static int gen_idiom_grid(GenState *g) {
   g->nvars -= 2;
   m->nodes[inner].kids[0] = body;
   m->nodes[outer].kids[0] = inner;
+  return outer;
+}
+
+/* A grid use of family res at member form (GEN_MEMBER_GRID) by the cells (i<outer>, i<outer + 1>),
+** its duration sometimes by the cell's colour. */
+static int gen_checker_use(GenState *g, int res, int outer, int form) {
+  GenModel *m = g->m;
+  int id = gen_new_node(g, GEN_USE);
+  GenNode *n = &m->nodes[id];
+  n->res = res;
+  n->member = GEN_MEMBER_GRID; n->member_var = outer; n->member_off = outer + 1; n->member_val = form;
+  n->dur = gen_dur(g);
+  if (gen_below(g, 3) == 0) { n->dur.var = outer; n->dur.var2 = outer + 2; n->dur.mod = 2; }
+  return id;
+}
+
+/* A red/black sweep on a 3 x 2 (or 2 x 2) grid: par (i = 0, 2) par (j = 0, 1) { delay by the
+** cell's colour (i + j) % 2; a use of the cell's own member; sends to the member below and to
+** the right at once } over one FCFS family, the own use sometimes after the sends or left out,
+** the sends sometimes one after the other; the par sometimes repeated, or beside another use of
+** the family (docs/reduction.md, "A member of a grid counted", requests known ahead). Returns -1
+** when the model has no FCFS family. */
+static int gen_idiom_checker(GenState *g) {
+  GenModel *m = g->m;
+  int res = -1;
+  for (int k = 0; k < m->res_count && res < 0; k++)
+    if (m->res[k].family && !m->res[k].ps_tenths && k > g->held_max) res = k;   /* not held around */
+  if (res < 0 || g->nvars + 2 > GEN_MAX_DEPTH) return -1;
+  /* few servers, most often no hand-off: the nics of the idiom, where requests queue */
+  if (m->res[res].servers > 2) m->res[res].servers = 1 + gen_below(g, 2);
+  if (gen_below(g, 4)) m->res[res].handoff_ns = 0;
+  int outer = gen_new_node(g, GEN_PAR), inner = gen_new_node(g, GEN_PAR);
+  int ov = g->nvars;
+  m->nodes[outer].var = ov; m->nodes[outer].lo = 0; m->nodes[outer].hi = 1 + gen_below(g, 2);
+  g->scope_hi[g->nvars++] = m->nodes[outer].hi;
+  m->nodes[inner].var = ov + 1; m->nodes[inner].lo = 0; m->nodes[inner].hi = 1;
+  g->scope_hi[g->nvars++] = 1;
+  int colour = gen_new_node(g, GEN_DELAY);
+  m->nodes[colour].dur = gen_dur(g);
+  m->nodes[colour].dur.var = ov; m->nodes[colour].dur.var2 = ov + 2; m->nodes[colour].dur.mod = 2;
+  if (m->const_count > 0 && gen_below(g, 2)) m->nodes[colour].dur.ci = gen_below(g, m->const_count);
+  int sends = gen_new_node(g, gen_below(g, 4) ? GEN_PARALLEL : GEN_BLOCK);
+  m->nodes[sends].kids[0] = gen_checker_use(g, res, ov, 1);
+  m->nodes[sends].kids[1] = gen_checker_use(g, res, ov, 2);
+  m->nodes[sends].nkids = 2;
+  int body = gen_new_node(g, GEN_BLOCK), own = gen_below(g, 5);
+  m->nodes[body].kids[0] = colour;
+  m->nodes[body].nkids = 1;
+  if (own != 0) {   /* the cell's own use: before the sends (most often) or after */
+    int use = gen_checker_use(g, res, ov, 0);
+    m->nodes[body].kids[m->nodes[body].nkids++] = own == 1 ? sends : use;
+    m->nodes[body].kids[m->nodes[body].nkids++] = own == 1 ? use : sends;
+  } else {
+    m->nodes[body].kids[m->nodes[body].nkids++] = sends;
+  }
+  g->nvars -= 2;
+  m->nodes[inner].kids[0] = body;
+  m->nodes[outer].kids[0] = inner;
+  int how = gen_below(g, 6);
+  if (how == 0) {   /* repeated: the par runs once at a time */
+    int rep = gen_new_node(g, GEN_REPEAT);
+    m->nodes[rep].hi = 2;
+    m->nodes[rep].kids[0] = outer;
+    return rep;
+  }
+  if (how == 1) {   /* beside another use of the family: the rule must not apply */
+    int other = gen_new_node(g, GEN_USE);
+    m->nodes[other].res = res;
+    m->nodes[other].member = GEN_MEMBER_CONST; m->nodes[other].member_val = gen_below(g, 4);
+    m->nodes[other].dur = gen_dur(g);
+    int fork = gen_new_node(g, GEN_PARALLEL);
+    m->nodes[fork].kids[0] = other; m->nodes[fork].kids[1] = outer; m->nodes[fork].nkids = 2;
+    return fork;
+  }
   return outer;
 }
 
@@ -237,6 +319,8 @@ static int gen_par_open(GenState *g, int hi_param, int hi) {
   return par;
 }
 
+static int gen_maybe_repeat(GenState *g, int body, int one_in);
+
 /* A neighbour exchange with the sends at once: `par (i = 0, 5)` over the six members of the
 ** families (or `par (i = 0, P - 1)`), its body sometimes `repeat`ed inside the par (workers that
 ** drift apart), a block of steps of which some are a `||` of 2 .. GEN_MAX_KIDS sends (or a
@@ -255,7 +339,12 @@ static int gen_idiom_fork(GenState *g) {
   for (int k = 0; k < count; k++) {
     int step;
     int how = gen_below(g, 6);
-    if (how == 0) step = gen_fork_send(g, par_var, 0);
+    if (how == 0) {   /* a send, or the own member's uses one after another (a reduction after the halo) */
+      step = gen_fork_send(g, par_var, 0);
+      GenNode *n = &m->nodes[step];
+      if (n->kind == GEN_USE && m->res[n->res].family && gen_below(g, 2)) n->member = GEN_MEMBER_VAR;
+      step = gen_maybe_repeat(g, step, 2);
+    }
     else if (how == 1 && g->nvars < GEN_MAX_DEPTH) {   /* par (d = 0, 1) over two directions */
       step = gen_new_node(g, GEN_PAR);
       m->nodes[step].var = g->nvars; m->nodes[step].lo = 0; m->nodes[step].hi = 1;
@@ -286,7 +375,7 @@ static int gen_send(GenState *g, int res, GenMember member, int par_var, int mem
   int id = gen_new_node(g, GEN_USE);
   GenNode *n = &g->m->nodes[id];
   n->res = res; n->member = member; n->member_var = par_var; n->member_off = member_off;
-  if (gen_below(g, 3)) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0}; n->dur = d; }
+  if (gen_below(g, 3)) { GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 1 + gen_below(g, 3), .mod = 0}; n->dur = d; }
   else n->dur = gen_dur(g);
   return id;
 }
@@ -313,7 +402,7 @@ static int gen_drift_send(GenState *g, int res, int par_var) {
 
 /* Workers that run their own steps and exchange on a ring (docs/reduction.md, "Branches that run
 ** their own steps"): par (i = 0, GEN_FAMILY_SIZE - 1) repeat (1 .. 4) { a step of compute on the
-** own member or a delay; a `||` of 2 .. GEN_MAX_KIDS sends to (i + c) % GEN_FAMILY_SIZE of one
+** own member or a delay (sometimes (i % K) t0: late by class); a `||` of 2 .. GEN_MAX_KIDS sends to (i + c) % GEN_FAMILY_SIZE of one
 ** family }; -1 when the model has no FCFS family that no enclosing hold keeps. */
 static int gen_idiom_drift(GenState *g) {
   GenModel *m = g->m;
@@ -324,6 +413,7 @@ static int gen_idiom_drift(GenState *g) {
   m->nodes[repeat].hi = 1 + gen_below(g, 4);
   int body = gen_new_node(g, GEN_BLOCK);
   int work = gen_delay(g);
+  if (gen_below(g, 3) == 0) gen_stagger(g, &m->nodes[work].dur, par_var);   /* late sends by class */
   int own = gen_below(g, 2) ? gen_use(g) : -1;
   if (own >= 0) {   /* compute on the worker's own member of another family, or the same */
     if (m->res[m->nodes[own].res].family) { m->nodes[own].member = GEN_MEMBER_VAR; m->nodes[own].member_var = par_var; }
@@ -385,7 +475,8 @@ static int gen_ps_resource(GenState *g) {
 
 /* A request on ps resource res for gen_idiom_ps: on a family, the member of the branch, a ring
 ** neighbour (i + c) % GEN_FAMILY_SIZE or one fixed member; the duration a literal (equal
-** branches), a duration of the generator, or one that follows i % K (uneven branches). */
+** branches), a duration of the generator, or one that follows i % K (uneven branches: i % K, or
+** i % K == r ? 2 : 1). */
 static int gen_ps_request(GenState *g, int res, int par_var) {
   int id = gen_new_node(g, GEN_USE);
   GenNode *n = &g->m->nodes[id];
@@ -398,11 +489,11 @@ static int gen_ps_request(GenState *g, int res, int par_var) {
     n->member_val = how == 2 ? gen_below(g, GEN_FAMILY_SIZE) : 0;
   }
   int how = gen_below(g, 5);
-  if (how <= 2) { GenDur d = {-1, 1, -1, -1, 1 + gen_below(g, 3), 0}; n->dur = d; }
+  if (how <= 2) { GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 1 + gen_below(g, 3), .mod = 0}; n->dur = d; }
   else if (how == 3) n->dur = gen_dur(g);
   else {   /* (i % K) * t + c: uneven work that repeats every K branches */
-    GenDur d = {-1, 1, par_var, g->m->const_count > 0 && gen_below(g, 2) ? gen_below(g, g->m->const_count) : -1,
-                gen_below(g, 3), 2 + gen_below(g, 2)};
+    GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = g->m->const_count > 0 && gen_below(g, 2) ? gen_below(g, g->m->const_count) : -1, .lit_us = gen_below(g, 3), .mod = 2 + gen_below(g, 2)};
+    if (gen_below(g, 2)) d.pick = 1 + gen_below(g, d.mod);   /* or two sizes by a residue */
     n->dur = d;
   }
   return id;
@@ -466,12 +557,15 @@ static int gen_line_send(GenState *g, int res, int par_var) {
   int off = gen_below(g, 5) - 2;
   int id = gen_send(g, res, GEN_MEMBER_LINE, par_var, off);
   if (off < 0) return gen_line_if(g, GEN_COND_FROM, par_var, -off, id, -1);
+  /* i + c <= GEN_MAX_BOUND + 2 < GEN_FAMILY_SIZE: in the family without a guard (the interior
+  ** of a line, par (p = 1, P - 2) { ...; use(nic[p + 1]) || use(nic[p - 1]) } shifted) */
+  if (gen_below(g, 3) == 0) return id;
   return gen_line_if(g, GEN_COND_BELOW, par_var, off, id, -1);
 }
 
 /* Neighbour exchange on a line (or a root that works more): par (i = 0, P - 1), sometimes
-** repeated inside, over compute (a delay or the own member) and then sends to i + c guarded by
-** `if`s without else that keep the member in range, at once in a `||` or one after another; or
+** repeated inside, over compute (a delay, (i % K) t0 sometimes, or the own member) and then sends
+** to i + c guarded by `if`s without else that keep the member in range (or unguarded where it is), at once in a `||` or one after another; or
 ** `if (i == 0) S1 else S2` with sides of different steps (docs/reduction.md, "Sides walked
 ** apart"). -1 when the model has no FCFS family that no enclosing hold keeps. */
 static int gen_idiom_line(GenState *g) {
@@ -481,6 +575,7 @@ static int gen_idiom_line(GenState *g) {
   int par = gen_par_open(g, 1, m->param_default - 1), par_var = m->nodes[par].var;
   int body = gen_new_node(g, GEN_BLOCK);
   int work = gen_delay(g);
+  if (gen_below(g, 3) == 0) gen_stagger(g, &m->nodes[work].dur, par_var);   /* late sends by class */
   int own = gen_below(g, 2) ? gen_use(g) : -1;
   if (own >= 0) {
     if (m->res[m->nodes[own].res].family) { m->nodes[own].member = GEN_MEMBER_VAR; m->nodes[own].member_var = par_var; }
@@ -639,10 +734,13 @@ static int gen_idiom_dealt(GenState *g) { return gen_par_repeat(g, 1); }
 ** 0 s), and an optional step after; the workers come back to the stages staggered. */
 static int gen_idiom_rounds(GenState *g) { return gen_par_repeat(g, 0); }
 
-/* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order"):
-** par (i = 0, P - 1) { a delay sometimes; use(pool, d(i)); a step sometimes } on a plain FCFS
-** resource, d often growing with i; sometimes beside another use of the pool (`||`: the rule must
-** not read it) or after one. -1 when the model has no plain FCFS resource free of the holds. */
+/* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order"
+** and "sizes in two runs"): par (i = 0, P - 1) { a delay sometimes; use(pool, d(i)); a step
+** sometimes } on a plain FCFS resource, d often growing with i, or a share of S tasks dealt with
+** remainders (the first S % P one more, or the last ones) or in blocks with a short last one,
+** or `if (i < c) use(pool, d1) else use(pool, d2)` (two runs of sizes, in either order);
+** sometimes beside another use of the pool (`||`: the rules must not read it) or after one. -1
+** when the model has no plain FCFS resource free of the holds. */
 static int gen_idiom_pool(GenState *g) {
   GenModel *m = g->m;
   int res = -1;
@@ -653,10 +751,29 @@ static int gen_idiom_pool(GenState *g) {
   int use = gen_new_node(g, GEN_USE);
   m->nodes[use].res = res;
   m->nodes[use].dur = gen_dur(g);
-  if (gen_below(g, 3)) { m->nodes[use].dur.var = par_var; m->nodes[use].dur.ci = -1; }
+  int shape = gen_below(g, 6);   /* 0, 1: growing; 2, 3: a share of S tasks; 4: if; 5: as drawn */
+  if (shape < 2) { m->nodes[use].dur.var = par_var; m->nodes[use].dur.ci = -1; }
+  if (shape == 2 || shape == 3) {
+    GenDur *d = &m->nodes[use].dur;
+    d->share = 1 + gen_below(g, 3); d->share_var = par_var; d->share_n = gen_below(g, 3 * GEN_MAX_BOUND);
+  }
+  int job = use;
+  if (shape == 4) {   /* two runs of sizes: i < c one size, the others another */
+    job = gen_new_node(g, GEN_IF);
+    GenNode *n = &m->nodes[job];
+    n->cond = GEN_COND_LT; n->cond_var = par_var; n->cond_val = gen_below(g, m->param_default + 1);
+    int other = gen_new_node(g, GEN_USE);
+    m->nodes[other].res = res;
+    m->nodes[other].dur = gen_dur(g);
+    m->nodes[job].kids[0] = use; m->nodes[job].kids[1] = other;
+  }
   int body = gen_new_node(g, GEN_BLOCK), count = 0;
-  if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_delay(g);
-  m->nodes[body].kids[count++] = use;
+  if (gen_below(g, 2)) {
+    int delay = gen_delay(g);   /* sometimes the jobs arrive in classes: a gather in waves */
+    if (gen_below(g, 2)) gen_stagger(g, &m->nodes[delay].dur, par_var);
+    m->nodes[body].kids[count++] = delay;
+  }
+  m->nodes[body].kids[count++] = job;
   if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
   m->nodes[body].nkids = count;
   g->nvars--;
@@ -712,7 +829,7 @@ static int gen_idiom_a2a(GenState *g) {
     m->nodes[step].kids[first] = send; m->nodes[step].kids[1 - first] = other; m->nodes[step].nkids = 2;
   } else if (how == 3) {   /* a delay by the branch first: (i % 2) * 1us or i * t */
     int wait = gen_new_node(g, GEN_DELAY);
-    GenDur d = {-1, 1, par_var, -1, 0, gen_below(g, 2) ? 2 : 0};
+    GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = -1, .lit_us = 0, .mod = gen_below(g, 2) ? 2 : 0};
     if (m->const_count > 0 && gen_below(g, 2)) d.ci = gen_below(g, m->const_count);
     m->nodes[wait].dur = d;
     step = gen_new_node(g, GEN_BLOCK);
@@ -731,7 +848,7 @@ static int gen_idiom_a2a(GenState *g) {
       n->kids[0] = late;
       late = cond;
     } else {
-      GenDur d = {-1, 1, par_var, -1, 0, 0};
+      GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = -1, .lit_us = 0, .mod = 0};
       m->nodes[late].dur = d;
     }
     body = gen_new_node(g, GEN_BLOCK);
@@ -740,6 +857,50 @@ static int gen_idiom_a2a(GenState *g) {
   g->nvars--;
   m->nodes[par].kids[0] = body;
   return gen_par_outside(g, par, res, 4, 2);
+}
+
+/* An item of a proportionate line (docs/reduction.md, reduce_line.c): the loop's body is one use
+** of stage j of a family, `use(r[j], d)`, with d the same at every stage but depending on the
+** item: (i % K) or (i % K == c ? 2 : 1) times 1us plus a literal (a header record, uneven items). */
+static int gen_line_item(GenState *g, int par_var, int step_var) {
+  int id = gen_use(g);
+  if (id < 0 || !g->m->res[g->m->nodes[id].res].family) return id < 0 ? gen_idiom_step(g, par_var, step_var) : id;
+  GenNode *n = &g->m->nodes[id];
+  n->member = GEN_MEMBER_VAR;
+  n->member_var = step_var;
+  GenDur d = {.c = -1, .coef_c = 1, .var = par_var, .ci = -1, .lit_us = gen_below(g, 3), .mod = 2 + gen_below(g, 2)};
+  if (gen_below(g, 2)) d.pick = 1 + gen_below(g, d.mod);
+  n->dur = d;
+  return id;
+}
+
+/* Sometimes the last stage of a pipeline written after the loop over the others: `{ seq (j = 0, h)
+** { ... use(r[j], t) ... }; use(r[h + 1], t2) }` with r a family the chain uses at stage j (members
+** apart from the loop's: docs/reduction.md, "Tandem line"). Returns the statement that replaces
+** seq (the block, or seq itself). */
+static int gen_last_stage(GenState *g, int seq, int chain) {
+  GenModel *m = g->m;
+  if (gen_below(g, 3) != 0 || m->node_count + 2 >= GEN_MAX_NODES) return seq;
+  int stage = -1;
+  int ids[GEN_MAX_KIDS + 1], count = 0;
+  if (m->nodes[chain].kind == GEN_BLOCK)
+    for (int k = 0; k < m->nodes[chain].nkids; k++) ids[count++] = m->nodes[chain].kids[k];
+  else ids[count++] = chain;
+  for (int k = 0; k < count && stage < 0; k++) {
+    const GenNode *n = &m->nodes[ids[k]];
+    if (n->kind == GEN_USE && m->res[n->res].family && n->member == GEN_MEMBER_VAR &&
+        n->member_var == m->nodes[seq].var)
+      stage = ids[k];
+  }
+  if (stage < 0) return seq;
+  int last = gen_new_node(g, GEN_USE), block = gen_new_node(g, GEN_BLOCK);
+  GenNode *n = &m->nodes[last];
+  n->res = m->nodes[stage].res;
+  n->member = GEN_MEMBER_CONST;
+  n->member_val = (m->nodes[seq].hi_param ? GEN_MAX_BOUND : m->nodes[seq].hi) + 1;
+  n->dur = gen_dur(g);
+  m->nodes[block].kids[0] = seq; m->nodes[block].kids[1] = last; m->nodes[block].nkids = 2;
+  return block;
 }
 
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
@@ -760,6 +921,10 @@ static int gen_idiom(GenState *g) {
     if (a2a >= 0) return a2a;
   }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
+  if (gen_below(g, 4) == 0) {
+    int checker = gen_idiom_checker(g);
+    if (checker >= 0) return checker;
+  }
   if (gen_below(g, 6) == 0) return gen_idiom_dealt(g);
   if (gen_below(g, 6) == 0) return gen_idiom_rounds(g);
   if (gen_below(g, 6) == 0) {
@@ -793,9 +958,10 @@ static int gen_idiom(GenState *g) {
     if (gen_below(g, 2)) { q->hi_param = 1; q->hi = m->param_default - 1; }
     else q->hi = gen_below(g, GEN_MAX_BOUND + 1);
     g->scope_hi[g->nvars++] = q->hi_param ? GEN_MAX_BOUND : q->hi;
-    int kid = gen_idiom_chain(g, par_var, q->var);
+    int kid = gen_below(g, 4) == 0 ? gen_line_item(g, par_var, q->var) : gen_idiom_chain(g, par_var, q->var);
     g->nvars--;
     m->nodes[body].kids[0] = kid;
+    body = gen_last_stage(g, body, kid);
   } else {
     body = gen_idiom_chain(g, par_var, -1);
   }
@@ -948,6 +1114,7 @@ static void gen_put(GenBuf *b, const char *format, ...) {
 
 static void gen_put_dur(GenBuf *b, const GenDur *d) {
   int parts = 0;
+  if (d->share) gen_put(b, "(");
   if (d->c >= 0) {
     if (d->coef_c == 1) gen_put(b, "t%d", d->c);
     else gen_put(b, "%d * t%d", d->coef_c, d->c);
@@ -955,7 +1122,9 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
   }
   if (d->var >= 0) {
     if (parts++) gen_put(b, " + ");
-    if (d->mod > 0) gen_put(b, "(i%d %% %d)", d->var, d->mod);
+    if (d->mod > 0 && d->var2 > 0) gen_put(b, "((i%d + i%d) %% %d)", d->var, d->var2 - 1, d->mod);
+    else if (d->mod > 0 && d->pick > 0) gen_put(b, "(i%d %% %d == %d ? 2 : 1)", d->var, d->mod, d->pick - 1);
+    else if (d->mod > 0) gen_put(b, "(i%d %% %d)", d->var, d->mod);
     else gen_put(b, "i%d", d->var);
     if (d->ci >= 0) gen_put(b, " * t%d", d->ci);
     else gen_put(b, " * 1us");
@@ -964,6 +1133,12 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
     if (parts++) gen_put(b, " + ");
     gen_put(b, "%dus", d->lit_us);
   }
+  if (d->share == 1)
+    gen_put(b, ") * (floor(%d / P) + (i%d < %d %% P ? 1 : 0))", d->share_n, d->share_var, d->share_n);
+  else if (d->share == 2)
+    gen_put(b, ") * (floor(%d / P) + (i%d >= P - %d %% P ? 1 : 0))", d->share_n, d->share_var, d->share_n);
+  else if (d->share == 3)
+    gen_put(b, ") * max(0, min(2, %d - 2 * i%d))", d->share_n, d->share_var);
 }
 
 /* The member of a use or hold of a family: [i0], [2], [(i1 + 1) % 3], ... */
@@ -984,14 +1159,20 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     static const char *const forms[6] = {"[i%d == P - 1 ? 0 : i%d + 1]", "[i%d > 0 ? i%d - 1 : P - 1]",
                                          "[i%d == 0 ? 1 : i%d]", "[floor(i%d / 2) * 2 + (i%d %% 2 + 1) %% 2]",
                                          "[floor(i%d / 2) + i%d %% 2]", "[i%d < 2 ? i%d + 2 : 3 - i%d]"};
-    if (n->member_val == 6) gen_put(b, "[i%d %% 2]", n->member_var);   /* dealt round robin */
+    /* rows of 2 or 3 read with one index, the row start as i - i % Q or Q * floor(i / Q): a
+    ** shift within the row (one-to-one), or a shift by another modulus (not) */
+    static const char *const rows[4] = {"[(i%d - i%d %% 2) + (i%d %% 2 + 1) %% 2]", "[2 * floor(i%d / 2) + (i%d + 1) %% 2]",
+                                        "[(i%d - i%d %% 3) + (i%d + 2) %% 3]", "[(i%d - i%d %% 3) + (i%d + 1) %% 2]"};
+    if (n->member_val >= 8) gen_put(b, rows[n->member_val - 8], n->member_var, n->member_var, n->member_var);
+    else if (n->member_val == 6) gen_put(b, "[i%d %% 2]", n->member_var);   /* dealt round robin */
     else if (n->member_val == 7) gen_put(b, "[(i%d + 1) %% 3]", n->member_var);
     else if (n->member_val == 5) gen_put(b, forms[5], n->member_var, n->member_var, n->member_var);
     else gen_put(b, forms[n->member_val], n->member_var, n->member_var);
   } else if (n->member == GEN_MEMBER_GRID) {
-    static const char *const forms[4] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
-                                         "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]"};
-    gen_put(b, forms[n->member_val & 3], n->member_var, n->member_off);
+    static const char *const forms[6] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
+                                         "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]",
+                                         "[(i%d * 2 + i%d + 3) %% 6]", "[(i%d * 2 + i%d + 1) %% 5]"};
+    gen_put(b, forms[n->member_val % 6], n->member_var, n->member_off);
   } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_LINE) gen_put(b, "[i%d %c %d]", n->member_var, n->member_off < 0 ? '-' : '+',
                                                   n->member_off < 0 ? -n->member_off : n->member_off);

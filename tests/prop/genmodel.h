@@ -39,6 +39,14 @@ typedef struct GenDur {
   int ci;       /* const id multiplying the index (or -1: the index times 1us) */
   int lit_us;   /* literal microseconds (>= 0) */
   int mod;      /* > 0: the index part is (index % mod) instead of the index */
+  int var2;     /* > 0 with mod: ((index + i<var2 - 1>) % mod), the colour of a checkerboard */
+  int share;    /* > 0: the whole duration times a share of S tasks dealt by the index at depth
+                   share_var (gen_put_dur): 1 floor(S / P) + (i < S % P ? 1 : 0), the first
+                   S % P one more; 2 floor(S / P) + (i >= P - S % P ? 1 : 0), the last ones;
+                   3 max(0, min(2, S - 2 i)), blocks of 2 with a short or empty last one */
+  int share_var;  /* the index depth of the share */
+  int share_n;    /* S */
+  int pick;     /* > 0 (with mod): the index part is (index % mod == pick - 1 ? 2 : 1) */
 } GenDur;
 
 /* How a family member is chosen. */

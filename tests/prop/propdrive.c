@@ -90,12 +90,14 @@ static int prop_shrink_step(GenModel *m, uint64_t seed, PropStatus want, PropChe
     }
     if (!done && (n->kind == GEN_USE || n->kind == GEN_DELAY)) {
       GenDur d = n->dur;
-      GenDur simpler[4] = {d, d, d, d};
+      GenDur simpler[6] = {d, d, d, d, d, d};
       simpler[0].c = -1;
       simpler[1].var = -1;
       simpler[2].lit_us = 0;
       simpler[3].coef_c = 1;
-      for (int k = 0; k < 4 && !done; k++) {
+      simpler[4].share = 0;
+      simpler[5].pick = 0;
+      for (int k = 0; k < 6 && !done; k++) {
         if (!memcmp(&simpler[k], &d, sizeof d)) continue;
         *c = *m;
         c->nodes[id].dur = simpler[k];

@@ -234,7 +234,8 @@ static void test_no_closed_form_and_close(void **state) {
   AlgSymbol *i = alg_index_new(ctx, "i", one, n);
   AlgExpr *iv = check_sym(c, i);
   AlgExpr *roots = alg_sum(ctx, i, one, n, alg_func(ctx, ALG_SQRT, iv));           /* no closed form */
-  AlgExpr *wave = alg_max_over(ctx, i, one, n, alg_mul(ctx, x, alg_mod(ctx, iv, alg_num_int(ctx, 3))));
+  /* (i * i) % 3 repeats every 3 indices, but the periodic closed form reads remainders of i only */
+  AlgExpr *wave = alg_max_over(ctx, i, one, n, alg_mul(ctx, x, alg_mod(ctx, alg_mul(ctx, iv, iv), alg_num_int(ctx, 3))));
   AlgExpr *both = alg_add(ctx, roots, alg_sum(ctx, i, one, n, iv));                  /* closed + open */
   assert_true(alg_kind(roots) == ALG_SUM);
   assert_true(alg_kind(wave) == ALG_MAXOVER);
@@ -252,7 +253,7 @@ static void test_no_closed_form_and_close(void **state) {
     double sum_roots = 0, max_wave = -INFINITY;
     for (long k = 1; k <= N; k++) {
       sum_roots += sqrt((double)k);
-      if (xv * (double)(k % 3) > max_wave) max_wave = xv * (double)(k % 3);
+      if (xv * (double)(k * k % 3) > max_wave) max_wave = xv * (double)(k * k % 3);
     }
     set(env, c->N, (double)N);
     set(env, c->x, xv);
@@ -273,6 +274,48 @@ static void test_no_closed_form_and_close(void **state) {
   for (long k = 1; k <= 100; k++) exact += sqrt((double)k);
   AlgInterval v = alg_eval_tree(ctx, roots, env);
   assert_true(v.lo <= exact && exact <= v.hi);
+  free(env);
+}
+
+/* max and min of a body that reads the index only through remainders by small numbers are
+   closed: over the first period of the range (t * ((i + r) % 2 + 1), the colour of a cell of a
+   checkerboard; (2 i + 1) % 3 with (i + 2) % 2, period 6), each value checked against a loop. */
+static void test_periodic_extremum(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *one = alg_num_int(ctx, 1), *zero = alg_num_int(ctx, 0), *n = check_sym(c, c->N), *x = check_sym(c, c->x);
+  AlgSymbol *i = alg_index_new(ctx, "i", zero, alg_sub(ctx, n, one));
+  AlgSymbol *r = alg_index_new(ctx, "r", zero, alg_sub(ctx, n, one));
+  AlgExpr *iv = check_sym(c, i), *rv = check_sym(c, r);
+  AlgExpr *colour = alg_mul(ctx, x, alg_add(ctx, alg_mod(ctx, alg_add(ctx, iv, rv), alg_num_int(ctx, 2)), one));
+  AlgExpr *inner = alg_max_over(ctx, i, zero, alg_sub(ctx, n, one), colour);
+  AlgExpr *grid = alg_max_over(ctx, r, zero, alg_sub(ctx, n, one), inner);
+  AlgExpr *mixed_body = alg_add(ctx, alg_mod(ctx, alg_add(ctx, alg_mul(ctx, alg_num_int(ctx, 2), iv), one), alg_num_int(ctx, 3)),
+                                alg_mul(ctx, x, alg_mod(ctx, alg_add(ctx, iv, alg_num_int(ctx, 2)), alg_num_int(ctx, 2))));
+  AlgExpr *mixed_max = alg_max_over(ctx, i, one, n, mixed_body);
+  AlgExpr *mixed_min = alg_min_over(ctx, i, one, n, mixed_body);
+  AlgExpr *long_period = alg_max_over(ctx, i, one, n, alg_mod(ctx, iv, alg_num_int(ctx, 13)));
+  assert_false(has_bigop(grid));
+  assert_false(has_bigop(mixed_max));
+  assert_false(has_bigop(mixed_min));
+  assert_true(has_bigop(long_period));   /* a period beyond SUMS_MAX_PERIOD: left open */
+  AlgInterval *env = env_new(c);
+  for (long N = 1; N <= 14; N++) {
+    double xv = check_uniform(&c->rng, -2, 2);
+    double most = -INFINITY, mx = -INFINITY, mn = INFINITY;
+    for (long a = 0; a < N; a++)
+      for (long b = 0; b < N; b++) most = fmax(most, xv * (double)((a + b) % 2 + 1));
+    for (long k = 1; k <= N; k++) {
+      double v = (double)((2 * k + 1) % 3) + xv * (double)((k + 2) % 2);
+      mx = fmax(mx, v);
+      mn = fmin(mn, v);
+    }
+    set(env, c->N, (double)N);
+    set(env, c->x, xv);
+    assert_value(c, grid, env, most);
+    assert_value(c, mixed_max, env, mx);
+    assert_value(c, mixed_min, env, mn);
+  }
   free(env);
 }
 
@@ -470,6 +513,43 @@ static void test_close_threshold(void **state) {
   }
 }
 
+/* A repeat over work dealt with remainders: sum over w = a .. P - 1 of
+** (1 <= q(w) ? 3 q(w) : 0) + max(0, q(w) - 1) with q(w) = floor(N / P) + (w < N % P ? 1 : 0),
+** the index entering only through the comparison inside (inside a `?:` test, a product, a max):
+** closed (no big operator left) and equal to the loop at a = 0, 1, P = 1 .. 13, N = 0 .. 40
+** (the first part is 3 N at a = 0). */
+static void test_close_inner_threshold(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *n = check_sym(c, c->N), *p = check_sym(c, c->P), *one = alg_num_int(ctx, 1), *zero = alg_num_int(ctx, 0);
+  AlgExpr *upper = alg_sub(ctx, p, one);
+  for (int lo = 0; lo <= 1; lo++) {
+    AlgExpr *lower = alg_num_int(ctx, lo);
+    AlgSymbol *w = alg_index_new(ctx, "w", lower, upper);
+    AlgExpr *extra = alg_cond(ctx, alg_cmp(ctx, ALG_CMP_LT, check_sym(c, w), alg_mod(ctx, n, p)), one, zero);
+    AlgExpr *q = alg_add(ctx, alg_func(ctx, ALG_FLOOR, alg_div(ctx, n, p)), extra);
+    AlgExpr *body = alg_add(ctx, alg_cond(ctx, alg_cmp(ctx, ALG_CMP_LE, one, q), alg_mul(ctx, alg_num_int(ctx, 3), q), zero),
+                            alg_max(ctx, zero, alg_sub(ctx, q, one)));
+    AlgExpr *sum = alg_sum(ctx, w, lower, upper, body);
+    assert_false(has_bigop(sum));
+    AlgInterval *env = env_new(c);
+    for (long P = 1; P <= 13; P++)
+      for (long N = 0; N <= 40; N++) {
+        double exact = 0;
+        for (long k = lo; k <= P - 1; k++) {
+          long qk = N / P + (k < N % P ? 1 : 0);
+          exact += (qk >= 1 ? 3.0 * (double)qk : 0) + (qk - 1 > 0 ? (double)(qk - 1) : 0);
+        }
+        set(env, c->N, (double)N);
+        set(env, c->P, (double)P);
+        AlgInterval value = alg_eval_tree(ctx, sum, env);
+        if (!(fabs(value.lo - exact) < 1e-9 && fabs(value.hi - exact) < 1e-9))
+          fail_msg("a=%d P=%ld N=%ld: [%g, %g], the loop gives %g", lo, P, N, value.lo, value.hi, exact);
+      }
+    free(env);
+  }
+}
+
 /* A tree reduction's levels: sum over l = 0 .. N-1 of max(t, u * ceil(P / 2^(l+1))). The
 ** geometric part P / 2^(l+1) (a power of a power of the index) closes to P (1 - 2^-N); the lower
 ** closure of the sum of the max is at least the max of the two sums (t N and u P (1 - 2^-N)),
@@ -570,12 +650,14 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_empty_ranges, setup, teardown),
     cmocka_unit_test_setup_teardown(test_monotone_extrema, setup, teardown),
     cmocka_unit_test_setup_teardown(test_no_closed_form_and_close, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_periodic_extremum, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_random, setup, teardown),
     cmocka_unit_test_setup_teardown(test_examples_section_3, setup, teardown),
     cmocka_unit_test_setup_teardown(test_examples_section_1_numbers, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_rounded_polynomial, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_indicator, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_threshold, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_close_inner_threshold, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_tree_levels, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_exact_below_limit, setup, teardown),
   };

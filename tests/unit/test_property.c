@@ -44,7 +44,7 @@ static void test_generator_text(void **state) {
   loop->hi = 2;
   use->kind = GEN_USE;
   use->kids[0] = use->kids[1] = use->kids[2] = -1;
-  use->dur = (GenDur){0, 2, -1, -1, 1, 0};
+  use->dur = (GenDur){.c = 0, .coef_c = 2, .var = -1, .ci = -1, .lit_us = 1, .mod = 0};
   char *text = gen_model_text(m, "seed 7");
   assert_string_equal(text,
                       "# seed 7\n"
@@ -89,7 +89,7 @@ static void test_generator_text_v2(void **state) {
   use->kind = GEN_USE;
   use->res = 1;
   use->kids[0] = use->kids[1] = use->kids[2] = -1;
-  use->dur = (GenDur){0, 1, -1, -1, 0, 0};
+  use->dur = (GenDur){.c = 0, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 0, .mod = 0};
   char *text = gen_model_text(m, NULL);
   assert_string_equal(text,
                       "param P = 2 in 1 .. 4;\n"

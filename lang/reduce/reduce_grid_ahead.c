@@ -1,0 +1,216 @@
+/*
+** reduce_grid_ahead.c — requests known to be ahead at a member of a grid (docs/reduction.md,
+** "A member of a grid counted", requests in FCFS order): where the par over pairs runs alone,
+** the first requests of the branches arrive at known instants, some of them are served at once,
+** and the requests after those arrive at known instants too; a request that finds such requests
+** already there starts after them, and what its branch does after it is late by as much.
+*/
+#include <string.h>
+
+#include "reduce_grid.h"
+
+/* How two sites of the walk stand in a branch's run (reduce_order.h, OPath). */
+typedef enum {
+  GA_BEFORE,    /* the first is made, and ends, before the second is made */
+  GA_BESIDE,    /* in different branches of a fork: neither waits for the other */
+  GA_UNKNOWN    /* a par inside the body, or forks too deep to read */
+} GAOrder;
+
+/* What the rule knows of the group's sites (in gr's order). */
+typedef struct GAhead {
+  const GGroup *gr;
+  unsigned first;             /* the sites no use of the body comes before (their arrival is
+                                 their contention-free head) */
+  unsigned before[GRID_MAX_SITES]; /* the sites surely before site j in its branch's run */
+  int known[GRID_MAX_SITES];  /* 1: every use that can come before site j is a first site that
+                                 is surely before it (its arrival is known once those are served
+                                 at once) */
+  AlgExpr *whole;             /* where a member's requests are all the group's: the coordinates
+                                 read one member each */
+} GAhead;
+
+static AlgExpr *one(RCtx *c) { return alg_num_int(c->alg, 1); }
+
+/* How site a (earlier in the walk) stands to site b in a branch's run. */
+static GAOrder order_of(const OSite *a, const OSite *b) {
+  const OPath *p = &a->path, *q = &b->path;
+  if (p->deep || q->deep) return GA_UNKNOWN;
+  for (int d = 0; d < p->depth && d < q->depth; d++) {
+    if (p->fork[d] != q->fork[d]) return GA_BEFORE;   /* forks one after the other */
+    if (p->copies[d]) return GA_UNKNOWN;              /* copies of a par run at once */
+    if (p->arm[d] != q->arm[d]) return GA_BESIDE;
+  }
+  return GA_BEFORE;
+}
+
+/* The member site j of gr names for the branch with coordinates x. */
+static void member_of(const GGroup *gr, int j, AlgExpr *const x[2], AlgExpr *at[2]) {
+  AlgCtx *g = gr->w->c->alg;
+  for (int d = 0; d < 2; d++) {
+    const GCoord *q = &gr->sites[j].c[d];
+    AlgExpr *v = alg_add(g, x[d], q->a);
+    at[d] = q->K ? alg_mod(g, v, q->K) : v;
+  }
+}
+
+/* 1 where one member's requests come from the group's senders alone: every site's coordinates
+** read one member each (G * u + v + rest with v in [0, G - 1] for every site, u and v each from
+** one branch coordinate: a shift, or (o + a) % K over o in [0, K - 1]). */
+static AlgExpr *one_reading(const GGroup *gr) {
+  AlgCtx *g = gr->w->c->alg;
+  AlgExpr *zero = alg_num_int(g, 0), *ok = alg_cmp(g, ALG_CMP_LE, one(gr->w->c), gr->sites[0].G);
+  AlgExpr *top = alg_sub(g, gr->sites[0].G, one(gr->w->c));
+  for (int j = 0; j < gr->s; j++)
+    for (int d = 0; d < 2; d++) {
+      const GCoord *q = &gr->sites[j].c[d];
+      if (q->K) {
+        AlgExpr *kmax = alg_sub(g, q->K, one(gr->w->c));
+        ok = alg_and(g, ok, alg_and(g, alg_cmp(g, ALG_CMP_LE, zero, gr->lo[d]), alg_cmp(g, ALG_CMP_LE, gr->hi[d], kmax)));
+        if (d == 1) ok = alg_and(g, ok, alg_cmp(g, ALG_CMP_LE, kmax, top));
+      } else if (d == 1) {
+        ok = alg_and(g, ok, alg_and(g, alg_cmp(g, ALG_CMP_LE, zero, alg_add(g, gr->lo[1], q->a)),
+                                    alg_cmp(g, ALG_CMP_LE, alg_add(g, gr->hi[1], q->a), top)));
+      }
+    }
+  return ok;
+}
+
+/* Fills a from gr: 0 when the rule does not apply (the par may not run alone, a use of the
+** family outside the group, holds). */
+static int ahead_init(GAhead *a, const GGroup *gr) {
+  const OWalk *w = gr->w;
+  memset(a, 0, sizeof *a);
+  a->gr = gr;
+  if (w->c->concurrent || w->holds || w->too_many || !w->sites || w->subset) return 0;
+  const Decl *res = w->stages[gr->sites[0].stage].res;
+  int uses = 0;
+  for (int i = 0; i < w->nsites; i++) uses += w->sites[i].res == res;
+  if (uses != gr->s) return 0;
+  for (int j = 0; j < gr->s; j++) {
+    const OStage *st = &w->stages[gr->sites[j].stage];
+    if (st->site < 0 || st->loops || st->reps) return 0;
+  }
+  for (int j = 0; j < gr->s; j++) {
+    int at = w->stages[gr->sites[j].stage].site, alone = 1;
+    for (int i = 0; i < at; i++) alone = alone && order_of(&w->sites[i], &w->sites[at]) == GA_BESIDE;
+    if (alone) a->first |= 1u << j;
+  }
+  for (int j = 0; j < gr->s; j++) {
+    int at = w->stages[gr->sites[j].stage].site;
+    a->known[j] = 1;
+    for (int i = 0; i < at; i++) {
+      GAOrder o = order_of(&w->sites[i], &w->sites[at]);
+      if (o == GA_BESIDE) continue;
+      int k = -1;
+      for (int q = 0; q < gr->s; q++) if (w->stages[gr->sites[q].stage].site == i) k = q;
+      if (o == GA_BEFORE && k >= 0) a->before[j] |= 1u << k;
+      if (o != GA_BEFORE || k < 0 || !(a->first & (1u << k))) a->known[j] = 0;
+    }
+  }
+  a->whole = one_reading(gr);
+  return 1;
+}
+
+/* Where first site f, made by the branch with coordinates x, is served at once: every other
+** request at its member arrives later (its contention-free head, a lower bound, is later than
+** f's head, which is exact: nothing comes before f in its branch). */
+static AlgExpr *served_at_once(const GAhead *a, int f, AlgExpr *const x[2]) {
+  const GGroup *gr = a->gr;
+  AlgCtx *g = gr->w->c->alg;
+  AlgExpr *at[2];
+  GReq req[GRID_MAX_SITES];
+  member_of(gr, f, x, at);
+  grid_requests_at(gr, at, req);
+  AlgExpr *head = grid_at_branch(gr, gr->w->stages[gr->sites[f].stage].head, x), *ok = a->whole;
+  for (int q = 0; q < gr->s; q++)
+    if (q != f) ok = alg_and(g, ok, alg_or(g, alg_not(g, req[q].run), alg_cmp(g, ALG_CMP_LT, head, req[q].head)));
+  return ok;
+}
+
+/* Where request r of site j arrives exactly at its contention-free head: every use before it in
+** its branch is a first site served at once (or not made by that branch). */
+static AlgExpr *arrives_at_head(const GAhead *a, int j, const GReq *r) {
+  const GGroup *gr = a->gr;
+  AlgCtx *g = gr->w->c->alg;
+  if (!a->known[j]) return alg_num_int(g, 0);
+  AlgExpr *ok = one(gr->w->c);
+  for (int f = 0; f < gr->s; f++) {
+    if (!(a->before[j] & (1u << f))) continue;
+    const OStage *st = &gr->w->stages[gr->sites[f].stage];
+    AlgExpr *runs = st->kguard ? grid_at_branch(gr, st->kguard, r->x) : one(gr->w->c);
+    ok = alg_and(g, ok, alg_or(g, alg_not(g, runs), served_at_once(a, f, r->x)));
+  }
+  return ok;
+}
+
+/* The earliest the request of site p by the branch with coordinates x can start: at p's member,
+** any set B of requests that arrive at known instants before p's earliest arrival are all
+** served before it (FCFS); when it starts, every one of B has started and at most m - 1 are
+** still in service on the other servers, so at least sum_B t - (m - 1) max_B t of their service
+** is done, at most m at a time, none before the least of their arrivals:
+**   start >= min_B head + max(0, sum_B t - (m - 1) max_B t) / m
+** The largest over the subsets B (each where its requests are such), or p's head. */
+static AlgExpr *earliest_start(const GAhead *a, int p, AlgExpr *const x[2]) {
+  const GGroup *gr = a->gr;
+  RCtx *c = gr->w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *at[2], *ahead[GRID_MAX_SITES];
+  GReq req[GRID_MAX_SITES];
+  member_of(gr, p, x, at);
+  grid_requests_at(gr, at, req);
+  AlgExpr *head = grid_at_branch(gr, gr->w->stages[gr->sites[p].stage].head, x), *best = head;
+  for (int q = 0; q < gr->s; q++)
+    ahead[q] = q == p ? NULL
+             : alg_and(g, alg_and(g, req[q].run, alg_cmp(g, ALG_CMP_LT, req[q].head, head)), arrives_at_head(a, q, &req[q]));
+  unsigned all = (1u << gr->s) - 1;
+  for (unsigned B = 1; B <= all; B++) {
+    if (B & (1u << p)) continue;
+    AlgExpr *ok = a->whole, *least = NULL, *sum = alg_num_int(g, 0), *most = NULL;
+    for (int q = 0; q < gr->s; q++) {
+      if (!(B & (1u << q))) continue;
+      ok = alg_and(g, ok, ahead[q]);
+      least = least ? alg_min(g, least, req[q].head) : req[q].head;
+      most = most ? alg_max(g, most, req[q].t) : req[q].t;
+      sum = alg_add(g, sum, req[q].t);
+    }
+    AlgExpr *done = alg_max(g, alg_num_int(g, 0), alg_sub(g, sum, alg_mul(g, alg_sub(g, gr->m, one(c)), most)));
+    best = alg_max(g, best, alg_cond(g, ok, alg_add(g, least, alg_div(g, done, gr->m)), head));
+  }
+  return best;
+}
+
+/* Rule (requests known ahead, lower bound): a par over pairs that runs alone and once at a time
+** (RCtx.concurrent == 0: nothing beside it, and the family idle when it starts), every use of
+** the FCFS family one of the group's sites (outside loops and pars of the body), each member's
+** requests read one each from the coordinates (one_reading). A first site f (no use before it in
+** its branch) arrives at its contention-free head, exactly: only delays come before it. Where
+** every other request at its member arrives later (their heads, lower bounds, are later), f is
+** served at once and ends at head + t. A site j whose uses before it are all such first sites
+** then arrives exactly at its head too (delays, and uses served at once). At the member of a
+** site p, the requests that arrive so before p's head are ahead of p in FCFS order, and p starts
+** no earlier than earliest_start. A site j after p in its branch's run (p outside forks, so the
+** path from p's start to j is contention-free at least head_j - head_p) arrives no earlier than
+**   max(head_j, start_p + head_j - head_p)
+** which the counted bound at j's member reads as its head. A checkerboard whose white cells
+** compute 5 us, use their nic 4 us and send 1 us halos at once to their down and right
+** neighbours, the black cells computing 10 us: the white halos reach a black nic at 9 us, the
+** black cell's own use at 10 us waits until 11 us, its halos leave at 15 us and the white nics
+** serve two each by 17 us, the simulated time (the heads alone: 16 us). FCFS is not monotone
+** (a request from outside could change the order), hence the par alone. */
+int grid_ahead_heads(const GGroup *gr, const GReq *req, AlgExpr **heads) {
+  GAhead a;
+  if (!ahead_init(&a, gr)) return 0;
+  AlgCtx *g = gr->w->c->alg;
+  int raised = 0;
+  for (int j = 0; j < gr->s; j++)
+    for (int p = 0; p < gr->s; p++) {
+      const OStage *st = &gr->w->stages[gr->sites[p].stage];
+      if (!(a.before[j] & (1u << p)) || st->gap) continue;
+      AlgExpr *hp = grid_at_branch(gr, st->head, req[j].x);
+      AlgExpr *late = alg_add(g, earliest_start(&a, p, req[j].x), alg_sub(g, req[j].head, hp));
+      AlgExpr *runs = st->kguard ? grid_at_branch(gr, st->kguard, req[j].x) : one(gr->w->c);
+      heads[j] = alg_cond(g, runs, alg_max(g, heads[j], late), heads[j]);
+      raised = 1;
+    }
+  return raised;
+}

@@ -1,0 +1,161 @@
+/*
+** reduce_release.c — the single-machine bound with release dates at one member (docs/reduction.md,
+** "Requests that reach a member late"): the requests a member gets, each with a lower bound on
+** when it reaches the member (its contention-free head), are taken from a threshold on: every
+** request whose head is at least the threshold is served after it. The rule for a stage whose
+** heads depend on the branch through k % K (ranks that compute 10 (1 + p % 4) us, then send to
+** one root), and the bound at a member counted request by request (reduce_fork.c, reduce_grid.c).
+*/
+#include <gmp.h>
+
+#include "reduce_order.h"
+
+/* Largest period of the heads the stage rule reads (K classes: K thresholds of K terms each). */
+#define RELEASE_MAX_PERIOD 16
+/* Groups of requests the release-date bound takes at most (ORDER_MAX_STAGES sites at a member
+** counted, RELEASE_MAX_PERIOD classes of a stage). */
+#define RELEASE_MAX_GROUPS ORDER_MAX_STAGES
+/* Depth of an expression the period is looked for in (deeper: no period). */
+#define RELEASE_MAX_DEPTH 64
+
+static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
+
+/* The value of e when it is an integer number in 1 .. RELEASE_MAX_PERIOD, else 0. */
+static long small_modulus(const AlgExpr *e) {
+  if (alg_kind(e) != ALG_NUM) return 0;
+  mpq_srcptr v = alg_num_value(e);
+  if (mpz_cmp_ui(mpq_denref(v), 1) != 0 || mpq_sgn(v) <= 0 || mpz_cmp_ui(mpq_numref(v), RELEASE_MAX_PERIOD) > 0) return 0;
+  return (long)mpz_get_ui(mpq_numref(v));
+}
+
+static long gcd(long a, long b) { while (b) { long r = a % b; a = b; b = r; } return a; }
+
+/* The period in k of e when e depends on k only through terms (s k + a) % K (s an integer, K an
+** integer number): the least common multiple of those K (1 when e is free of k), or 0 when e
+** depends on k otherwise or the period exceeds RELEASE_MAX_PERIOD. (s (k + K) + a) % K is
+** (s k + a) % K, so e takes one value per class of k modulo the period. */
+static long period_in(RCtx *c, AlgExpr *e, AlgSymbol *k, int depth) {
+  if (!alg_contains(e, k)) return 1;
+  if (depth >= RELEASE_MAX_DEPTH) return 0;
+  if (alg_kind(e) == ALG_MOD) {
+    long K = small_modulus(alg_kid(e, 1));
+    AlgExpr *s = alg_diff(c->alg, alg_kid(e, 0), k);
+    if (!K || !s || alg_contains(s, k) || !order_integer_valued(c, s) || alg_kind(s) != ALG_NUM) return 0;
+    AlgExpr *rest = alg_sub(c->alg, alg_kid(e, 0), alg_mul(c->alg, s, alg_sym(c->alg, k)));
+    return alg_contains(rest, k) ? 0 : K;
+  }
+  if (alg_kind(e) == ALG_SYM) return 0;   /* k itself */
+  long L = 1;
+  for (size_t i = 0; i < alg_nkids(e); i++) {
+    long p = period_in(c, alg_kid(e, i), k, depth + 1);
+    if (!p) return 0;
+    L = L / gcd(L, p) * p;
+    if (L > RELEASE_MAX_PERIOD) return 0;
+  }
+  return L;
+}
+
+/* The bound of the rule below for the requests of the groups j where in[j] holds (in NULL: all
+** groups), served from `from` on: from + max(ceil(q / m) * min t, sum of t / m) + min tail, the
+** minima over the groups that hold a request (`some ? v : the largest v`). */
+static AlgExpr *served_after(RCtx *c, AlgExpr *m, int s, AlgExpr **in, AlgExpr *from, AlgExpr **count,
+                             AlgExpr **t, AlgExpr **tail) {
+  AlgCtx *g = c->alg;
+  AlgExpr *one = alg_num_int(g, 1), *q = zero(c), *sum = zero(c), *t_min = NULL, *tail_min = NULL;
+  AlgExpr *t_top = alg_max_n(g, (size_t)s, t), *tail_top = alg_max_n(g, (size_t)s, tail);
+  for (int j = 0; j < s; j++) {
+    AlgExpr *some = alg_cmp(g, ALG_CMP_GE, count[j], one);
+    AlgExpr *n = count[j], *w = alg_mul(g, count[j], t[j]);
+    if (in) {
+      some = alg_and(g, in[j], some);
+      n = alg_cond(g, in[j], n, zero(c));
+      w = alg_cond(g, in[j], w, zero(c));
+    }
+    q = alg_add(g, q, n);
+    sum = alg_add(g, sum, w);
+    AlgExpr *tj = alg_cond(g, some, t[j], t_top), *rj = alg_cond(g, some, tail[j], tail_top);
+    t_min = t_min ? alg_min(g, t_min, tj) : tj;
+    tail_min = tail_min ? alg_min(g, tail_min, rj) : rj;
+  }
+  AlgExpr *serve = alg_max(g, alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)), t_min), alg_div(g, sum, m));
+  return alg_add(g, alg_add(g, from, serve), tail_min);
+}
+
+/* Rule (release dates at one member): s groups of requests at one FCFS member with m servers,
+** group j holding count[j] >= 0 requests, each reaching the member no earlier than head[j],
+** lasting at least t[j] and followed in its branch by at least tail[j]. For a threshold head[i]
+** (count[i] >= 1), the requests of the groups j with head[j] >= head[i] (group i among them)
+** are all served after head[i]: the busiest server serves ceil(q / m) of their q one after
+** another, all servers together their sum at most m at a time, and the branch whose request ends
+** last still runs its tail:
+**   T >= head[i] + max(ceil(q / m) * min t, sum of t / m) + min tail   (over those groups)
+** The largest over the thresholds, and over all the groups from the least head (the same bound
+** where the comparisons are decided; kept apart for where they are not: constants given as
+** intervals); 0 when no group holds a request. */
+AlgExpr *release_threshold(RCtx *c, AlgExpr *m, int s, AlgExpr **count, AlgExpr **head, AlgExpr **t,
+                           AlgExpr **tail) {
+  AlgCtx *g = c->alg;
+  if (s < 1 || s > RELEASE_MAX_GROUPS) return zero(c);   /* callers stay within */
+  AlgExpr *one = alg_num_int(g, 1), *in[RELEASE_MAX_GROUPS], *some = alg_num_int(g, 0), *first = NULL;
+  AlgExpr *head_top = alg_max_n(g, (size_t)s, head);
+  for (int j = 0; j < s; j++) {
+    AlgExpr *runs = alg_cmp(g, ALG_CMP_GE, count[j], one), *h = alg_cond(g, runs, head[j], head_top);
+    some = alg_or(g, some, runs);
+    first = first ? alg_min(g, first, h) : h;
+  }
+  AlgExpr *best = alg_cond(g, some, served_after(c, m, s, NULL, first, count, t, tail), zero(c));
+  for (int i = 0; i < s; i++) {
+    for (int j = 0; j < s; j++) in[j] = j == i ? one : alg_cmp(g, ALG_CMP_GE, head[j], head[i]);
+    AlgExpr *bound = served_after(c, m, s, in, head[i], count, t, tail);
+    best = alg_max(g, best, alg_cond(g, alg_cmp(g, ALG_CMP_GE, count[i], one), bound, zero(c)));
+  }
+  return best;
+}
+
+/* x for the branches of class i (k = ka + i modulo L) when x has a period p dividing L; else its
+** least over the branches: over the p classes (those with a branch: ka + j <= kb) when x has a
+** period p, else the min over k. */
+static AlgExpr *at_class(const OWalk *w, AlgExpr *x, long L, long i) {
+  AlgCtx *g = w->c->alg;
+  long p = period_in(w->c, x, w->k, 0);
+  if (p && L % p == 0) return alg_subst(g, x, w->k, alg_add(g, w->ka, alg_num_int(g, i)));
+  if (!p) return order_over_branches(w, ALG_MINOVER, x);
+  AlgExpr *first = alg_subst(g, x, w->k, w->ka), *least = first;
+  for (long j = 1; j < p; j++) {
+    AlgExpr *k = alg_add(g, w->ka, alg_num_int(g, j));
+    least = alg_min(g, least, alg_cond(g, alg_cmp(g, ALG_CMP_LE, k, w->kb), alg_subst(g, x, w->k, k), first));
+  }
+  return least;
+}
+
+/* Rule (order-aware lower bound, a stage whose heads come in classes): a stage the single-stage
+** rule reads (a member every branch requests once, per iteration of its loop; not dealt, not
+** under an `if` on k, FCFS), in a par over one index k = ka .. kb whose head depends on k only
+** through terms (s k + a) % K: the branches fall in L classes (k = ka + i modulo L, L the period,
+** at most RELEASE_MAX_PERIOD), class i of count(i) = max(0, floor((n - 1 - i) / L) + 1)
+** branches, all reaching the member no earlier than head(ka + i). The release-date bound
+** (release_threshold) over the classes, the durations and tails taken per class where they have
+** a period dividing L, else at their least over the branches. Each head is a lower bound on when
+** the request reaches the member in any context (other work only delays a branch), and other
+** requests at the member only delay these: no condition on what runs beside the par. Ranks
+** computing 10 (1 + p % 4) us, then sending 1.1 us to one root nic, at P = 16: the last wave of
+** 4 reaches it at 40 us: T >= 40 + 4 * 1.1 = 44.4 us (the least head alone: 10 + 16 * 1.1). */
+AlgExpr *release_stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  if (w->k2 || w->subset || st->cls != USE_STAGE || st->kguard || st->kloop || st->bad || st->reps) return NULL;
+  if (st->loops > 1 || (st->loops == 1 && !st->loop) || st->res->u.resource.discipline == DISC_PS) return NULL;
+  long L = period_in(c, st->head, w->k, 0);
+  if (L < 2) return NULL;
+  AlgExpr *count[RELEASE_MAX_PERIOD], *head[RELEASE_MAX_PERIOD], *t[RELEASE_MAX_PERIOD], *tail[RELEASE_MAX_PERIOD];
+  AlgExpr *rest = order_tail(w, st, total);
+  for (long i = 0; i < L; i++) {
+    AlgExpr *left = alg_sub(g, alg_sub(g, w->n, alg_num_int(g, 1)), alg_num_int(g, i));
+    count[i] = alg_max(g, zero(c), alg_add(g, alg_func(g, ALG_FLOOR, alg_div(g, left, alg_num_int(g, L))), alg_num_int(g, 1)));
+    head[i] = alg_subst(g, st->head, w->k, alg_add(g, w->ka, alg_num_int(g, i)));
+    t[i] = at_class(w, st->t, L, i);
+    tail[i] = at_class(w, rest, L, i);
+  }
+  AlgExpr *lo = release_threshold(c, reduce_mult(c, st->res), (int)L, count, head, t, tail);
+  return order_closed(c, order_over_loop(c, st, lo));
+}

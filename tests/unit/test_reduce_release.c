@@ -1,0 +1,142 @@
+/*
+** test_reduce_release.c — release dates at one member (lang/reduce/reduce_release.c,
+** docs/reduction.md "Requests that reach a member late"): small models whose schedule is worked
+** out by hand in the comments (the simulated time) and whose lower bound is derived by hand from
+** the rule. Each case checks lo against its derivation and lo <= the simulated time.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "reduce_case.h"
+
+/* lo equals want_lo and lies at or below the simulated time sim. */
+static void expect_lo(const char *text, const char *name, double value, double want_lo, double sim) {
+  double lo, hi;
+  const char *names[] = {name};
+  redtest_eval(text, 1, names, &value, &lo, &hi);
+  redtest_near(lo, want_lo);
+  assert_true(lo <= sim * (1 + REDTEST_REL_TOL));
+  assert_true(sim <= hi * (1 + REDTEST_REL_TOL));
+}
+
+/* Two waves at one root: even ranks send at 0, odd ranks at 10 us, 1 us each. P = 16: the even
+** wave ends at 8, the odd one starts at 10 and ends at 18 (sim 18); threshold 10: 8 requests,
+** 10 + 8 = 18 (the least head alone: 0 + 16 = 16). P = 8: 10 + 4 = 14. P = 3: evens 0 .. 2,
+** rank 1 at 10 .. 11: 10 + 1 = 11. P = 1: one request at 0: 1 (the odd class is empty). P = 1000:
+** the even wave lasts until 500, the odd one queues behind it: 0 + 1000 = 1000. */
+static void test_two_waves(void **state) {
+  (void)state;
+  const char *text = "param P = 16;\nresource root;\n"
+                     "process main { par (p = 0, P - 1) { delay((p % 2) * 10us); use(root, 1us) } }\n";
+  expect_lo(text, "P", 16, 18e-6, 18e-6);
+  expect_lo(text, "P", 8, 14e-6, 14e-6);
+  expect_lo(text, "P", 3, 11e-6, 11e-6);
+  expect_lo(text, "P", 1, 1e-6, 1e-6);
+  expect_lo(text, "P", 1000, 1000e-6, 1000e-6);   /* the waves overlap: 0 + 1000 */
+}
+
+/* Four waves (10 (1 + p % 4) us) on a root of 2 servers, 1 us each: each wave of P / 4 is served
+** two at a time before the next arrives while P / 4 <= 20: the last ends at 40 + P / 8 us.
+** P = 16: 42 (threshold 40: 4 requests on 2 servers). P = 6: classes of 2, 2, 1, 1: the last
+** (rank 3) at 40 .. 41: 41. P = 400: the waves of 100 overlap: 10 + 400 / 2 = 210 (threshold 10)
+** against 40 + 50 = 90 (threshold 40): the simulator serves 2 per us from 10 on without a gap: 210. */
+static void test_four_waves_two_servers(void **state) {
+  (void)state;
+  const char *text = "param P = 16;\nresource root = fcfs(2);\n"
+                     "process main { par (p = 0, P - 1) { delay(10us * (1 + p % 4)); use(root, 1us) } }\n";
+  expect_lo(text, "P", 16, 42e-6, 42e-6);
+  expect_lo(text, "P", 6, 41e-6, 41e-6);
+  expect_lo(text, "P", 400, 210e-6, 210e-6);
+}
+
+/* What the branch runs after its request: even ranks send at 0 and stop, odd ranks send at 10
+** and then compute 3 us. P = 4: evens 0 .. 2, odds 10 .. 12, the last ends its compute at 15:
+** threshold 10: 10 + 2 + 3 = 15. Durations with a period of their own (7, not dividing 2) are
+** taken at their least over the classes: t = 1 + (p % 7) / 10 us at P = 4 (1, 1.1, 1.2, 1.3):
+** odds (1.1 and 1.3) at 10 .. 11.1 .. 12.4, tail 3: 15.4 simulated; the bound takes 2 * 1 us:
+** 15. */
+static void test_tail_and_durations(void **state) {
+  (void)state;
+  const char *text = "param P = 4;\nresource root;\n"
+                     "process main { par (p = 0, P - 1) { delay((p % 2) * 10us); use(root, 1us);"
+                     " delay((p % 2) * 3us) } }\n";
+  expect_lo(text, "P", 4, 15e-6, 15e-6);
+  const char *unequal = "param P = 4;\nresource root;\n"
+                        "process main { par (p = 0, P - 1) { delay((p % 2) * 10us);"
+                        " use(root, 1us + (p % 7) * 100ns); delay((p % 2) * 3us) } }\n";
+  expect_lo(unequal, "P", 4, 15e-6, 15.4e-6);
+}
+
+/* The interior of a line: par (p = 1, P - 2), each rank computes 10 us and then sends 1 us to both
+** neighbours at once. Member q (2 <= q <= P - 3) gets both sends at 10: 10 + 2 = 12 (sim 12 for
+** P >= 5). P = 4: ranks 1 and 2, every member gets one send: 11. */
+static void test_line_interior(void **state) {
+  (void)state;
+  const char *text = "param P = 8;\nresource nic[P];\n"
+                     "process main { par (p = 1, P - 2) { delay(10us); use(nic[p + 1], 1us) || use(nic[p - 1], 1us) } }\n";
+  expect_lo(text, "P", 8, 12e-6, 12e-6);
+  expect_lo(text, "P", 5, 12e-6, 12e-6);
+  expect_lo(text, "P", 4, 11e-6, 11e-6);
+  expect_lo(text, "P", 1000, 12e-6, 12e-6);
+}
+
+/* Neighbours reached late by class on a line: rank p computes (p % 2) * 10 us, then sends 1 us to
+** p + 1 and p + 2. Member q gets the sends of q - 1 and q - 2, one of them odd: it arrives at 10,
+** the even one at 0. P = 8: threshold 10 has 1 request: 11; the even one alone ends at 1.
+** Simulated: 11 (rank 7's sends go to members 8 and 9 of nic[P + 2]). */
+static void test_line_classes(void **state) {
+  (void)state;
+  const char *text = "param P = 8;\nresource nic[P + 2];\n"
+                     "process main { par (p = 0, P - 1) { delay((p % 2) * 10us); use(nic[p + 1], 1us) || use(nic[p + 2], 1us) } }\n";
+  expect_lo(text, "P", 8, 11e-6, 11e-6);
+}
+
+/* A grid without wrap, the north and south sends at once, each under its edge test: an interior
+** nic (Q >= 3) gets both after the 10 us compute: 10 + 2 = 12 (sim 12); Q = 2: one each, 11. The
+** member index (i + 1) * Q + j and (i - 1) * Q + j are read over one rest (i + 1, i - 1, j). */
+static void test_grid_open(void **state) {
+  (void)state;
+  const char *text =
+    "param Q = 4;\nresource nic[Q * Q];\n"
+    "process main { par (i = 0, Q - 1) par (j = 0, Q - 1) { delay(10us);\n"
+    "  { if (i < Q - 1) use(nic[(i + 1) * Q + j], 1us) } || { if (i > 0) use(nic[(i - 1) * Q + j], 1us) } } }\n";
+  expect_lo(text, "Q", 4, 12e-6, 12e-6);
+  expect_lo(text, "Q", 3, 12e-6, 12e-6);
+  expect_lo(text, "Q", 2, 11e-6, 11e-6);
+  const char *four =
+    "param Q = 4;\nresource nic[Q * Q];\n"
+    "process main { par (i = 0, Q - 1) par (j = 0, Q - 1) { delay(15us);\n"
+    "  { if (j < Q - 1) use(nic[i * Q + j + 1], 2us) } || { if (j > 0) use(nic[i * Q + j - 1], 2us) }\n"
+    "  || { if (i < Q - 1) use(nic[(i + 1) * Q + j], 2us) } || { if (i > 0) use(nic[(i - 1) * Q + j], 2us) } } }\n";
+  expect_lo(four, "Q", 3, 23e-6, 23e-6);   /* the centre nic: 15 + 4 * 2 */
+  expect_lo(four, "Q", 8, 23e-6, 23e-6);
+}
+
+/* Sites onto every member with different heads: each rank uses its own nic 1 us, computes 10 us,
+** then sends 1 us to both ring neighbours at once. Every nic gets its own use at 0 and the two sends
+** at 11: 11 + 2 = 13 (sim 13 at every P >= 1: at P = 1 and 2 both sends reach the same other nic). */
+static void test_ring_sites(void **state) {
+  (void)state;
+  const char *text = "param P = 8;\nresource nic[P];\n"
+                     "process main { par (p = 0, P - 1) { use(nic[p], 1us); delay(10us);"
+                     " use(nic[(p + 1) % P], 1us) || use(nic[(p + P - 1) % P], 1us) } }\n";
+  expect_lo(text, "P", 8, 13e-6, 13e-6);
+  expect_lo(text, "P", 2, 13e-6, 13e-6);
+  expect_lo(text, "P", 1, 13e-6, 13e-6);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_two_waves),
+    cmocka_unit_test(test_four_waves_two_servers),
+    cmocka_unit_test(test_tail_and_durations),
+    cmocka_unit_test(test_line_interior),
+    cmocka_unit_test(test_line_classes),
+    cmocka_unit_test(test_grid_open),
+    cmocka_unit_test(test_ring_sites),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
