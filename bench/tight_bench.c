@@ -276,6 +276,7 @@ static const IdiomModel idioms[] = {
   {"lock_pair.pam", "T", "T threads on 4 cores, hold (a) then hold (b), both computing on the cores"},
   {"lock_pair_work.pam", "T", "T threads on 8 cores, lock a, more work, lock b, work"},
   {"lock_ps_rounds.pam", "T", "T threads on ps(2) cores, K rounds of work then hold (mutex)"},
+  {"lock_two.pam", "T", "T threads on 4 cores, then hold (a), then hold (b)"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

@@ -512,6 +512,39 @@ static AlgExpr *ps_load(const LockWalk *w, AlgExpr *n, AlgExpr *K) {
   return next >= 0 ? lo : alg_cond(g, alg_cmp(g, ALG_CMP_GE, K, alg_num_int(g, 2)), lo, zero(c));
 }
 
+/* Rule (a line of one-server stages; upper bound, the par alone as every U): every step of S is a
+** delay, a use of one member of an fcfs(m) resource, or a hold of one whose body is delays only,
+** each free of k and each resource requested at no other step of S; no `repeat`. All n branches
+** pass the stages in one order. At a stage s (time t_s, hand-off h_s, m_s servers, d_s the delays
+** before it), identical requests in FCFS order end in the order they start, so the k-th to
+** start does so no later than max(the k-th arrival, the (k - m_s)-th end + h_s): at that instant
+** at most m_s - 1 requests ahead of it are not ended. With D_s(k) the k-th end at s and the
+** k-th arrival at s + 1 at D_s(k) + d_(s+1):
+**   D_s(k) <= max(D_(s-1)(k) + d_s, D_s(k - m_s) + h_s) + t_s      (the second only if k > m_s)
+** Unrolled, D_S(n) is at most the sum of d_s + t_s over the stages plus, along a path that steps
+** back j_s times m_s requests at stage s, sum j_s (t_s + h_s) with sum j_s m_s <= n - 1:
+**   U <= sum over steps of their time + (n - 1) max_s (t_s + h_s) / m_s
+** T threads on fcfs(4) cores, `use(cores, 5us); hold (a) delay(1us); hold (b) delay(1.5us)`:
+** 7.5 + 1.5 (T - 1) us, the simulated time (the waits summed: 7.5 + 3.75 (T - 1) us). */
+static AlgExpr *lock_tandem(const LockWalk *w, const Stmt *body, AlgExpr *n) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *ratio = NULL;
+  for (int i = 0; i < w->nsteps; i++) {
+    const LockStep *st = &w->steps[i];
+    if (!st->same) return NULL;
+    if (st->kind == LOCK_DELAY) continue;
+    if (st->kind == LOCK_OPAQUE || !is_fcfs(st->res) || (st->kind == LOCK_HOLD && !st->exact)) return NULL;
+    if (requests_of(body, st->res, 0) != 1) return NULL;
+    AlgExpr *h = reduce_handoff(c, st->res);
+    AlgExpr *r = alg_div(g, h ? alg_add(g, st->t, h) : st->t, reduce_mult(c, st->res));
+    ratio = ratio ? alg_max(g, ratio, r) : r;
+  }
+  if (!ratio) return NULL;
+  AlgExpr *waits = alg_max(g, zero(c), alg_sub(g, n, alg_num_int(g, 1)));
+  return alg_add(g, steps_time(w, 0, w->nsteps), alg_mul(g, waits, ratio));
+}
+
 /* par (k = a, b) S over piece p, nothing split: tightens out->L by the rules above, read on S's
 ** first iteration (S itself, or the body of `repeat (K) S'` with K >= 1). */
 void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
@@ -556,8 +589,10 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
   AlgExpr *lower = NULL;
   for (int i = 0; i < 6; i++)
     if (rules[i]) lower = lower ? alg_max(g, lower, rules[i]) : rules[i];
-  if (!lower) return;
   AlgExpr *runs = alg_cmp(g, ALG_CMP_GE, n, one);
+  AlgExpr *line = !K && !w->cut ? lock_tandem(w, body, n) : NULL;
+  if (line) out->U = alg_min(g, out->U, alg_cond(g, runs, line, zero(c)));
+  if (!lower) return;
   if (K) runs = alg_and(g, runs, alg_cmp(g, ALG_CMP_GE, K, one));
   out->L = alg_max(g, out->L, alg_cond(g, runs, lower, zero(c)));
 }

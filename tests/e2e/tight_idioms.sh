@@ -413,4 +413,10 @@ close "$1" 46e-6 || die "two locks with work between lo $1, want 46 us"
 # before: 22.5 us, the cores' load).
 set -- $(bounds bench/tight/lock_ps_rounds.pam T=3)
 close "$1" 24.5e-6 || die "rounds at a lock on ps lo $1, want 24.5 us"
+# T = 16 threads on fcfs(4) cores, 5us of work, then lock a 1us, then lock b 1.5us: b is the
+# slowest stage and, from the first arrival at 6us, is never idle: the simulated time is
+# 6 + 16 x 1.5 = 30 us; the line of stages gives hi = 7.5 + 15 x max(5 / 4, 1, 1.5) = 30 us
+# (docs/reduction.md, "a line of stages"; before: 63.75 us, hi / sim 2.1).
+set -- $(bounds bench/tight/lock_two.pam T=16)
+close "$3" 30e-6 || die "two locks in a row hi $3, want 30 us"
 exit 0

@@ -639,6 +639,9 @@ static int gen_lock_step(GenState *g, int par_var, int inside) {
 static int gen_lock_hold(GenState *g, int par_var, int work) {
   GenModel *m = g->m;
   int lock = gen_v2_resource_for(g, 1);
+  for (int tries = 0; tries < 3 && lock >= 0 && work >= 0 && m->nodes[work].kind == GEN_USE &&
+                      lock == m->nodes[work].res; tries++)
+    lock = gen_v2_resource_for(g, 1);   /* a lock other than the cores, most often */
   if (lock < 0) return -1;
   int hold = gen_new_node(g, GEN_HOLD);
   m->nodes[hold].res = lock;
@@ -654,6 +657,9 @@ static int gen_lock_hold(GenState *g, int par_var, int work) {
     inner = gen_new_node(g, GEN_USE);
     m->nodes[inner] = m->nodes[work];
     m->nodes[inner].dur = gen_dur(g);
+  } else if (work >= 0 && m->nodes[work].kind == GEN_USE && gen_below(g, 2)) {   /* a short update */
+    inner = gen_new_node(g, GEN_DELAY);
+    m->nodes[inner].dur.lit_us = 1 + gen_below(g, 2);
   } else {
     inner = gen_lock_step(g, par_var, 1);
   }

@@ -54,7 +54,8 @@ static void test_ps_staggered(void **state) {
 /* T threads take a mutex with handoff h together and hold it for tc: the first at 0, each next
 ** h after the previous release: T tc + (T - 1) h. lo = T tc + (T - 1) h, where the branches first
 ** meet (docs/reduction.md, "Threads meeting at a lock": all T reach the mutex at 0, each but the
-** first is handed it); hi = phi_hi + W/1 = (tc + h) + (T - 1)(tc + h). */
+** first is handed it); hi, a line of one stage ("a line of stages"): tc + (T - 1)(tc + h), the
+** same (before that rule, phi_hi + W/1 = (tc + h) + (T - 1)(tc + h)). */
 static void test_hold_handoff(void **state) {
   (void)state;
   const char *text =
@@ -64,7 +65,7 @@ static void test_hold_handoff(void **state) {
   const char *names[] = {"T"};
   for (double T = 1; T <= 16; T *= 2) {
     double tc = 3e-6, h = 2e-6;
-    redtest_expect(text, 1, names, &T, T * tc + (T - 1) * h, T * tc + (T - 1) * h, T * (tc + h));
+    redtest_expect(text, 1, names, &T, T * tc + (T - 1) * h, T * tc + (T - 1) * h, T * tc + (T - 1) * h);
   }
 }
 

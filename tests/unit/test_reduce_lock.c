@@ -1,9 +1,10 @@
 /*
 ** test_reduce_lock.c — the lower bounds for threads that meet at locks over rounds, behind a
 ** first batch of work, and on ps cores (lang/reduce/reduce_lock.c: lock_rounds, behind_batch,
-** ps_load; docs/reduction.md, "Threads meeting at a lock"), on small models whose schedule is
-** worked out by hand in the comments (the simulated time) and whose lower bound is derived by
-** hand from the rules. Each test checks lo against its derivation and lo <= simulated <= hi.
+** ps_load; and the upper bound of a line of stages, lock_tandem; docs/reduction.md, "Threads
+** meeting at a lock"), on small models whose schedule is worked out by hand in the comments (the
+** simulated time) and whose bounds are derived by hand from the rules. Each test checks the
+** bound against its derivation and lo <= simulated <= hi.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -81,11 +82,30 @@ static void test_ps_load(void **state) {
   expect_lo(text, 1, t_name, (const double[]){3}, 24.5e-6, 25.5e-6);
 }
 
+/* T = 16 threads on fcfs(4) cores: use(cores, 5us); hold (a) delay(1us); hold (b) delay(1.5us).
+** The cores end batches of 4 at 5, 10, 15, 20; a serves each batch 1us apart from its arrival
+** (5..9, 10..14, ...); b is the slowest stage: t0 holds it 6..7.5, t1 7.5..9, t2 9..10.5, t3
+** 10.5..12, t4 (a at 10..11) 12..13.5, and so on back to back: t15 ends 6 + 16 x 1.5 = 30us.
+** The line of stages (lock_tandem): U = 5 + 1 + 1.5 + (16 - 1) max(5 / 4, 1, 1.5) = 30us, the
+** simulated time (the waits summed, before: 7.5 + 15 (5 / 4 + 1 + 1.5) = 63.75us). */
+static void test_lock_tandem(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 16; const w = 5us; const ta = 1us; const tb = 1.5us;\n"
+    "resource cores = fcfs(4); resource a; resource b;\n"
+    "process main { par (t = 0, T - 1) { use(cores, w); hold (a) delay(ta); hold (b) delay(tb) } }\n";
+  double lo, hi, T = 16;
+  redtest_eval(text, 1, t_name, &T, &lo, &hi);
+  redtest_near(hi, 30e-6);
+  assert_true(lo <= 30e-6 * (1 + REDTEST_REL_TOL));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_lock_rounds),
     cmocka_unit_test(test_behind_batch),
     cmocka_unit_test(test_ps_load),
+    cmocka_unit_test(test_lock_tandem),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
