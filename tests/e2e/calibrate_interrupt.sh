@@ -7,12 +7,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "calibrate_interrupt.sh: $*" >&2; exit 1; }
 
-# Job control on: otherwise a background job starts with SIGINT ignored.
+# Job control on: otherwise a background job starts with SIGINT ignored. And SIGINT back to its
+# default in the child: a suite started in the background of a shell without job control (as
+# `./.ci/run &` does) inherits SIGINT ignored, which no shell can undo for its children.
 set -m
 for signal in INT TERM; do
   for delay in 0.2 0.6; do
     echo "old content" > "$tmp/m.mach"
-    "$pamc" calibrate -o "$tmp/m.mach" --history "$tmp/hist" 2>/dev/null &
+    env --default-signal=INT,TERM "$pamc" calibrate -o "$tmp/m.mach" --history "$tmp/hist" 2>/dev/null &
     pid=$!
     sleep "$delay"
     kill -"$signal" "$pid"
