@@ -224,6 +224,7 @@ static const IdiomModel idioms[] = {
   {"ring_proc.pam", "P", "ring through process calls send((p + 1) % P)"},
   {"grid_flat.pam", "Q", "Q x Q halo with one index, floor(p / Q) * Q + (p % Q + 1) % Q"},
   {"block_loop.pam", "P", "seq over a block's rows to min(N, (w + 1) * B) - 1, then a bus"},
+  {"block_gather.pam", "P", "blocks of ceil(N / P) rows, then ranks w > 0 with rows send to one link"},
   {"remainder_gather.pam", "P", "floor(N / P) + (w < N % P ? 1 : 0) tasks, then a root"},
   {"tree_mod.pam", "P", "binomial tree over all workers, p % 2^(k+1) == 0"},
   {"threads_dealt.pam", "T", "T threads dealt over 4 cores, core[t % C]"},

@@ -1573,6 +1573,7 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   if (env->depth >= EVAL_MAX_INDICES) return 0;
   OWalk *w = walk_new(c, p);
   OTime body = walk_body(w, env, p);
+
   if (!w->ok || c->failed || (w->holds && w->forks)) return 0;
   dealt_free(w);
   AlgExpr *some = alg_cmp(g, ALG_CMP_GE, w->n, alg_num_int(g, 1));   /* the par runs a branch */
@@ -1587,6 +1588,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
     if (fcfs) lo = lo ? alg_max(g, lo, fcfs) : fcfs;
     AlgExpr *late = single_stage(w, st) || order_reused_stage(w, st) ? release_stage_lower(w, st, body.exact) : NULL;
     if (late) lo = lo ? alg_max(g, lo, late) : late;   /* reduce_release.c */
+    AlgExpr *run = release_run_lower(w, st, body.exact);
+    if (run) lo = lo ? alg_max(g, lo, run) : run;
     AlgExpr *line = single_stage(w, st) ? order_line_lower(w, st, body.exact) : NULL;   /* reduce_line.c */
     if (line) lo = lo ? alg_max(g, lo, line) : line;
     if (!lo) continue;

@@ -236,6 +236,7 @@ AlgExpr *order_grid_lower(OWalk *w, AlgExpr *total);
 AlgExpr *release_threshold(RCtx *c, AlgExpr *m, int s, AlgExpr **count, AlgExpr **head, AlgExpr **t,
                            AlgExpr **tail);
 AlgExpr *release_stage_lower(OWalk *w, const OStage *st, AlgExpr *total);
+AlgExpr *release_run_lower(OWalk *w, const OStage *st, AlgExpr *total);
 /* reduce_a2a.c */
 AlgExpr *a2a_fork_lockstep(OWalk *w);
 int a2a_parallel_use(const OWalk *w, int i);

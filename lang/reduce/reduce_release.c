@@ -17,6 +17,10 @@
 #define RELEASE_MAX_GROUPS ORDER_MAX_STAGES
 /* Depth of an expression the period is looked for in (deeper: no period). */
 #define RELEASE_MAX_DEPTH 64
+/* Depth of a guard its run of branches is read from (deeper: no run). */
+#define RELEASE_MAX_GUARD_DEPTH 16
+/* Groups release_subsets takes at most (2^s - 1 sets). */
+#define RELEASE_MAX_SUBSET_GROUPS 4
 
 static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 
@@ -112,6 +116,35 @@ AlgExpr *release_threshold(RCtx *c, AlgExpr *m, int s, AlgExpr **count, AlgExpr 
   return best;
 }
 
+/* Rule (release dates, every set of groups): as release_threshold, but for each nonempty set S
+** of the s groups (s <= RELEASE_MAX_SUBSET_GROUPS) from the least head of S's groups that hold a
+** request: every request of S reaches the member no earlier than that, so
+**   T >= min head(S) + max(ceil(q / m) * min t, sum of t / m) + min tail   (over S's groups)
+** No comparison of heads is needed: two heads equal up to rounding (63 us both ways) do not
+** leave one of them out, as an undecided head[j] >= head[i] would. The sets whose bit is set in
+** skip (bit S) are left out (a caller's bound already covers them). 0 when no group holds a
+** request. */
+static AlgExpr *release_subsets(RCtx *c, AlgExpr *m, int s, unsigned long skip, AlgExpr **count,
+                                AlgExpr **head, AlgExpr **t, AlgExpr **tail) {
+  AlgCtx *g = c->alg;
+  if (s < 1 || s > RELEASE_MAX_SUBSET_GROUPS) return zero(c);   /* callers stay within */
+  AlgExpr *one = alg_num_int(g, 1), *in[RELEASE_MAX_SUBSET_GROUPS], *best = zero(c);
+  AlgExpr *head_top = alg_max_n(g, (size_t)s, head);
+  for (unsigned set = 1; set < (1u << s); set++) {
+    if (skip && (skip >> set) & 1u) continue;
+    AlgExpr *from = NULL, *some = alg_num_int(g, 0);
+    for (int j = 0; j < s; j++) {
+      in[j] = alg_num_int(g, (set >> j) & 1u);
+      if (!((set >> j) & 1u)) continue;
+      AlgExpr *runs = alg_cmp(g, ALG_CMP_GE, count[j], one), *h = alg_cond(g, runs, head[j], head_top);
+      from = from ? alg_min(g, from, h) : h;
+      some = alg_or(g, some, runs);
+    }
+    best = alg_max(g, best, alg_cond(g, some, served_after(c, m, s, in, from, count, t, tail), zero(c)));
+  }
+  return best;
+}
+
 /* x for the branches of class i (k = ka + i modulo L) when x has a period p dividing L; else its
 ** least over the branches: over the p classes (those with a branch: ka + j <= kb) when x has a
 ** period p, else the min over k. */
@@ -158,4 +191,105 @@ AlgExpr *release_stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   }
   AlgExpr *lo = release_threshold(c, reduce_mult(c, st->res), (int)L, count, head, t, tail);
   return order_closed(c, order_over_loop(c, st, lo));
+}
+
+/* The sign of s, free of the branch index: 1 when s >= 0, -1 when s <= 0 (for every admissible
+** value), 0 when neither is decided. */
+static int slope_sign(RCtx *c, AlgExpr *s) {
+  if (alg_is_nonneg(c->alg, s)) return 1;
+  if (alg_is_nonpos(c->alg, s)) return -1;
+  return 0;
+}
+
+/* Narrows *lo .. *hi to the branches k where cond holds, and *holds to the conditions free of k
+** it also needs: cond a conjunction of comparisons s k + r op 0 (op <, <=, ==; s free of k, of a
+** decided sign; r free of k) and of conditions free of k. For k an integer and s > 0,
+** s k + r < 0 is k <= ceil(-r / s) - 1 and s k + r <= 0 is k <= floor(-r / s); for s < 0 the
+** same with k >= floor(r / -s) + 1 and k >= ceil(r / -s); == is both <= and >=. Where s may be 0
+** (a const only known >= 0), the cut is taken where s != 0, and where s = 0 the comparison is
+** r op 0, free of k: *holds takes it. So `w > 0 and w * B < N` is 1 <= w <= ceil(N / B) - 1
+** (where B > 0). 0 when cond is no such form. */
+static int guard_run(RCtx *c, AlgExpr *cond, AlgSymbol *k, AlgExpr **lo, AlgExpr **hi, AlgExpr **holds,
+                     int depth) {
+  AlgCtx *g = c->alg;
+  AlgKind kind = alg_kind(cond);
+  if (depth > RELEASE_MAX_GUARD_DEPTH) return 0;
+  if (!alg_contains(cond, k)) { *holds = alg_and(g, *holds, cond); return 1; }
+  if (kind == ALG_AND) {
+    for (size_t i = 0; i < alg_nkids(cond); i++)
+      if (!guard_run(c, alg_kid(cond, i), k, lo, hi, holds, depth + 1)) return 0;
+    return 1;
+  }
+  if (kind != ALG_LT && kind != ALG_LE && kind != ALG_EQ) return 0;
+  AlgExpr *d = alg_sub(g, alg_kid(cond, 0), alg_kid(cond, 1));
+  AlgExpr *s = alg_diff(g, d, k);
+  if (!s || alg_contains(s, k)) return 0;
+  AlgExpr *r = alg_expand(g, alg_sub(g, d, alg_mul(g, s, alg_sym(g, k))));
+  int sign = slope_sign(c, s);
+  if (alg_contains(r, k) || !sign) return 0;
+  AlgExpr *x = alg_div(g, alg_neg(g, r), s), *one = alg_num_int(g, 1);   /* cond: k op x (s > 0) */
+  AlgExpr *below = kind == ALG_LT ? alg_sub(g, alg_func(g, ALG_CEIL, x), one) : alg_func(g, ALG_FLOOR, x);
+  AlgExpr *above = kind == ALG_LT ? alg_add(g, alg_func(g, ALG_FLOOR, x), one) : alg_func(g, ALG_CEIL, x);
+  AlgExpr *moves = alg_cmp(g, ALG_CMP_NE, s, zero(c));   /* where s = 0: r op 0 */
+  AlgExpr *flat = alg_make(g, kind, 2, (AlgExpr *[]){r, zero(c)});
+  if (!alg_is_num(moves, 1)) *holds = alg_and(g, *holds, alg_or(g, moves, flat));
+  if (kind == ALG_EQ || sign > 0)
+    *hi = alg_cond(g, moves, alg_min(g, *hi, kind == ALG_EQ ? alg_func(g, ALG_FLOOR, x) : below), *hi);
+  if (kind == ALG_EQ || sign < 0)
+    *lo = alg_cond(g, moves, alg_max(g, *lo, kind == ALG_EQ ? alg_func(g, ALG_CEIL, x) : above), *lo);
+  return 1;
+}
+
+/* 1 when e depends on k through a min, max, `?:`, floor or ceiling (heads in pieces: a short
+** last block, one task more for the first ranks), 0 otherwise or past RELEASE_MAX_DEPTH. */
+static int piecewise_in(AlgExpr *e, AlgSymbol *k, int depth) {
+  if (depth > RELEASE_MAX_DEPTH || !alg_contains(e, k)) return 0;
+  AlgKind kind = alg_kind(e);
+  if (kind == ALG_MIN || kind == ALG_MAX || kind == ALG_COND || kind == ALG_FLOOR || kind == ALG_CEIL) return 1;
+  for (size_t i = 0; i < alg_nkids(e); i++)
+    if (piecewise_in(alg_kid(e, i), k, depth + 1)) return 1;
+  return 0;
+}
+
+/* Rule (release dates over a run of branches, order-aware lower bound): a stage (one member for
+** all branches, FCFS, outside loops of the body or in one: per iteration) that the branches of one
+** run a .. b of k make, all of them (no `if` on k around it, or `if`s whose conditions are read
+** by guard_run), is taken as three groups of requests: the run's first branch, its last one, and
+** those between, each with the least head, duration and tail of its branches. Every request of
+** a group reaches the member no earlier than the group's head, so the release-date bound
+** (release_threshold) holds over the groups; other requests at the member only delay these, so
+** no condition on what runs beside the par. Ranks with blocks of B = ceil(N / P) items, the last
+** one short, then a send of 3 us to rank 0 by every rank w > 0 with items: at N = 1000, P = 16
+** (B = 63) the threshold at 63 us takes all 14 sends but the short block's, T >= 63 + 14 * 3 =
+** 105 us (the least head alone: 55 + 15 * 3 = 100 us). */
+AlgExpr *release_run_lower(OWalk *w, const OStage *st, AlgExpr *total) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  if (w->k2 || w->subset || st->cls != USE_STAGE || st->kloop || st->bad || st->reps) return NULL;
+  if (st->loops > 1 || (st->loops == 1 && !st->loop) || st->res->u.resource.discipline == DISC_PS) return NULL;
+  AlgExpr *a = w->ka, *b = w->kb, *holds = alg_num_int(g, 1), *one = alg_num_int(g, 1);
+  if (st->kguard && !guard_run(c, st->kguard, w->k, &a, &b, &holds, 0)) return NULL;
+  AlgExpr *rest = order_tail(w, st, total), *x[3] = {st->head, st->t, rest};
+  if (!st->kguard && !piecewise_in(st->head, w->k, 0))
+    return NULL;   /* heads alike, linear or periodic in k: the stage rules' bounds, nothing more */
+  AlgExpr *count[3], *at[3][3];   /* at[group][head, t, tail] */
+  AlgExpr *inner = alg_max(g, zero(c), alg_sub(g, alg_sub(g, b, a), one));
+  AlgExpr *has_inner = alg_cmp(g, ALG_CMP_GE, inner, one);
+  count[0] = alg_cond(g, alg_cmp(g, ALG_CMP_LE, a, b), one, zero(c));
+  count[1] = inner;
+  count[2] = alg_cond(g, alg_cmp(g, ALG_CMP_LT, a, b), one, zero(c));
+  for (int v = 0; v < 3; v++) {
+    at[0][v] = alg_subst(g, x[v], w->k, a);
+    at[2][v] = alg_subst(g, x[v], w->k, b);
+    at[1][v] = alg_cond(g, has_inner, alg_bigop(g, ALG_MINOVER, w->k, alg_add(g, a, one), alg_sub(g, b, one), x[v]), at[0][v]);
+  }
+  AlgExpr *head[3], *t[3], *tail[3];
+  for (int j = 0; j < 3; j++) {
+    count[j] = alg_is_num(holds, 1) ? count[j] : alg_cond(g, holds, count[j], zero(c));
+    head[j] = at[j][0]; t[j] = at[j][1];
+    tail[j] = alg_max(g, zero(c), at[j][2]);   /* a time left: >= 0 even where its bound is not */
+  }
+  /* one end alone, or both ends: at most the chain's own time; all three: the stage rules' bound */
+  unsigned long skip = (1ul << 1) | (1ul << 4) | (1ul << 5);
+  return order_over_loop(c, st, release_subsets(c, reduce_mult(c, st->res), 3, skip, count, head, t, tail));
 }

@@ -720,9 +720,9 @@ static int gen_par_repeat(GenState *g, int counted) {
   int par_var = g->nvars - 1;
   int repeat = gen_new_node(g, GEN_REPEAT);
   if (counted) {
-    m->nodes[repeat].count_form = 1 + gen_below(g, 5);
+    m->nodes[repeat].count_form = 1 + gen_below(g, 6);
     m->nodes[repeat].count_var = par_var;
-    m->nodes[repeat].hi = gen_below(g, 6);
+    m->nodes[repeat].hi = m->nodes[repeat].count_form == 6 ? gen_below(g, 25) : gen_below(g, 6);
   } else {
     m->nodes[repeat].hi = 1 + gen_below(g, 4);
   }
@@ -730,7 +730,20 @@ static int gen_par_repeat(GenState *g, int counted) {
   int body = gen_new_node(g, GEN_BLOCK), count = 0;
   if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
   m->nodes[body].kids[count++] = repeat;
-  if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
+  if (gen_below(g, 2)) {
+    int step = gen_idiom_step(g, par_var, -1);
+    if (m->nodes[repeat].count_form == 6 && gen_below(g, 2)) {   /* ranks with items send */
+      int guard = gen_new_node(g, GEN_IF);
+      GenNode *n = &m->nodes[guard];
+      n->cond = GEN_COND_BLOCK;
+      n->cond_var = par_var;
+      n->cond_val = gen_below(g, 2) - 1;
+      n->cond_val2 = m->nodes[repeat].hi;
+      n->kids[0] = step;
+      step = guard;
+    }
+    m->nodes[body].kids[count++] = step;
+  }
   m->nodes[body].nkids = count;
   g->nvars--;
   m->nodes[par].kids[0] = body;
@@ -1268,6 +1281,10 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
     case 3: gen_put(b, "repeat (min(i%d, %d)) ", n->count_var, n->hi); break;
     case 4: gen_put(b, "repeat (%d <= i%d ? 2 : 0) ", n->hi, n->count_var); break;
     case 5: gen_put(b, "repeat ((i%d - 1 < %d ? 1 : 0) + floor(%d / 2)) ", n->count_var, n->hi, n->hi); break;
+    case 6:
+      gen_put(b, "repeat (max(0, min(%d, (i%d + 1) * ceil(%d / P)) - i%d * ceil(%d / P))) ", n->hi, n->count_var,
+              n->hi, n->count_var, n->hi);
+      break;
     default: gen_put(b, "repeat (%d) ", n->hi); break;
     }
     gen_put_stmt(b, m, n->kids[0], indent);
@@ -1281,6 +1298,9 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
     else if (n->cond == GEN_COND_LAST) gen_put(b, "if (i%d == P - 1) ", n->cond_var);
     else if (n->cond == GEN_COND_FROM) gen_put(b, "if (i%d >= %d) ", n->cond_var, n->cond_val);
     else if (n->cond == GEN_COND_BELOW) gen_put(b, "if (i%d < P - %d) ", n->cond_var, n->cond_val);
+    else if (n->cond == GEN_COND_BLOCK)
+      gen_put(b, "if (i%d > %d and i%d * ceil(%d / P) < %d) ", n->cond_var, n->cond_val, n->cond_var, n->cond_val2,
+              n->cond_val2);
     else gen_put(b, "if (not (i%d < %d) or i%d %% %d == %d) ", n->cond_var, n->cond_val, n->cond_var,
                  n->cond_mod, n->cond_val2);
     /* braces keep an inner if from taking this if's else */

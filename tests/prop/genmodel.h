@@ -75,7 +75,9 @@ typedef enum GenMember {
 typedef enum GenCond {
   GEN_COND_EQ, GEN_COND_LT, GEN_COND_MOD, GEN_COND_RANGE, GEN_COND_LAST, GEN_COND_OR, GEN_COND_COUNT,
   /* the guards of a line's sends (gen_idiom_line only): i >= c, i < P - c */
-  GEN_COND_FROM, GEN_COND_BELOW
+  GEN_COND_FROM, GEN_COND_BELOW,
+  /* a send after a block of work (gen_par_repeat only): i > c and i * ceil(N / P) < N */
+  GEN_COND_BLOCK
 } GenCond;
 
 typedef struct GenNode {
@@ -101,7 +103,8 @@ typedef struct GenNode {
   int count_form;           /* repeat: 0 the count hi; else a count by the index at depth
                                count_var (gen_put_stmt): 1 floor(hi / P) + (i < hi % P ? 1 : 0),
                                2 i % 2 + hi, 3 min(i, hi), 4 (hi <= i ? 2 : 0),
-                               5 (i - 1 < hi ? 1 : 0) + floor(hi / 2) */
+                               5 (i - 1 < hi ? 1 : 0) + floor(hi / 2),
+                               6 the block max(0, min(hi, (i + 1) B) - i B), B = ceil(hi / P) */
   int count_var;            /* repeat with count_form: the index depth it reads */
 } GenNode;
 

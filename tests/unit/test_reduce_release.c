@@ -128,6 +128,37 @@ static void test_ring_sites(void **state) {
   expect_lo(text, "P", 1, 13e-6, 13e-6);
 }
 
+/* Blocks of B = ceil(100 / P) items of 1 us, the last one short or empty, then a 2 us send to one
+** link by every rank w > 0 that has items (`w * B < N`: the run 1 .. ceil(N / B) - 1). The run in
+** three groups (its first rank, those between, its last) and the release-date bound over every set
+** of them. P = 8: B = 13, ranks 1 .. 6 full (13 us), rank 7 short (9 items): rank 7's send at
+** 9 .. 11, the six others from 13 on: 13 + 6 * 2 = 25 (the least head alone: 9 + 7 * 2 = 23).
+** P = 12: B = 9, ranks 1 .. 10 full, rank 11 has 1 item: 9 + 10 * 2 = 29. P = 16: B = 7, ranks
+** 1 .. 13 full, rank 14 has 2 items, rank 15 none (no send): 7 + 13 * 2 = 33. P = 3: B = 34, rank
+** 2 short (32 items) sends at 32 .. 34, rank 1 at 34 .. 36: 36 (its group alone). P = 1: no send,
+** 100 (rank 0's items). */
+static void test_block_short_gather(void **state) {
+  (void)state;
+  const char *text = "param P = 8;\nconst N = 100;\nconst B = ceil(N / P);\nresource cpu[P];\nresource link;\n"
+                     "process main { par (w = 0, P - 1) {\n"
+                     "  seq (i = w * B, min(N, (w + 1) * B) - 1) use(cpu[w], 1us);\n"
+                     "  if (w > 0 and w * B < N) use(link, 2us) } }\n";
+  expect_lo(text, "P", 8, 25e-6, 25e-6);
+  expect_lo(text, "P", 12, 29e-6, 29e-6);
+  expect_lo(text, "P", 16, 33e-6, 33e-6);
+  expect_lo(text, "P", 3, 36e-6, 36e-6);
+  expect_lo(text, "P", 1, 100e-6, 100e-6);
+  /* every rank sends, rank 0 too, the empty blocks sending at 0 (no `if`): P = 16, ranks 0 .. 13
+  ** full at 7 us, rank 14 at 2, rank 15 at 0: 15's send 0 .. 2, 14's 2 .. 4, the 14 full from 7:
+  ** 7 + 14 * 2 = 35; the groups {0}, 1 .. 14, {15}: the set {0} alone gives 9, the first two
+  ** groups from min(7, 2) = 2: 2 + 15 * 2 = 32 (the middle's least head is rank 14's). */
+  const char *all = "param P = 16;\nconst N = 100;\nconst B = ceil(N / P);\nresource cpu[P];\nresource link;\n"
+                    "process main { par (w = 0, P - 1) {\n"
+                    "  seq (i = w * B, min(N, (w + 1) * B) - 1) use(cpu[w], 1us);\n"
+                    "  use(link, 2us) } }\n";
+  expect_lo(all, "P", 16, 32e-6, 35e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_two_waves),
@@ -137,6 +168,7 @@ int main(void) {
     cmocka_unit_test(test_line_classes),
     cmocka_unit_test(test_grid_open),
     cmocka_unit_test(test_ring_sites),
+    cmocka_unit_test(test_block_short_gather),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
