@@ -1704,6 +1704,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
     if (late) lo = lo ? alg_max(g, lo, late) : late;   /* reduce_release.c */
     AlgExpr *line = single_stage(w, st) ? order_line_lower(w, st, body.exact) : NULL;   /* reduce_line.c */
     if (line) lo = lo ? alg_max(g, lo, line) : line;
+    AlgExpr *wait = order_wait_lower(w, st, body.exact);   /* reduce_wait.c */
+    if (wait) lo = lo ? alg_max(g, lo, wait) : wait;
     if (!lo) continue;
     lower = lower ? alg_max(g, lower, lo) : lo;
   }

@@ -826,9 +826,10 @@ static int gen_idiom_dealt(GenState *g) { return gen_par_repeat(g, 1); }
 ** 0 s), and an optional step after; the workers come back to the stages staggered. */
 static int gen_idiom_rounds(GenState *g) { return gen_par_repeat(g, 0); }
 
-/* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order"
-** and "sizes in two runs"): par (i = 0, P - 1) { a delay sometimes; use(pool, d(i)); a step
-** sometimes } on a plain FCFS resource, d often growing with i, or a share of S tasks dealt with
+/* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order",
+** "sizes in two runs" and "the wait behind the requests ahead"): par (i = 0, P - 1) { a delay
+** sometimes; use(pool, d(i)); a step or a delay by class sometimes } on a plain FCFS resource, d
+** often growing with i or periodic in it (i % K), or a share of S tasks dealt with
 ** remainders (the first S % P one more, or the last ones) or in blocks with a short last one,
 ** or `if (i < c) use(pool, d1) else use(pool, d2)` (two runs of sizes, in either order);
 ** sometimes beside another use of the pool (`||`: the rules must not read it) or after one. -1
@@ -843,8 +844,14 @@ static int gen_idiom_pool(GenState *g) {
   int use = gen_new_node(g, GEN_USE);
   m->nodes[use].res = res;
   m->nodes[use].dur = gen_dur(g);
-  int shape = gen_below(g, 6);   /* 0, 1: growing; 2, 3: a share of S tasks; 4: if; 5: as drawn */
+  int shape = gen_below(g, 7);   /* 0, 1: growing; 2, 3: a share of S tasks; 4: if; 5: as drawn;
+                                    6: periodic in i (tasks of mixed sizes, i % K) */
   if (shape < 2) { m->nodes[use].dur.var = par_var; m->nodes[use].dur.ci = -1; }
+  if (shape == 6) {
+    GenDur *d = &m->nodes[use].dur;
+    d->var = par_var; d->mod = 2 + gen_below(g, 2);
+    if (gen_below(g, 2)) d->pick = 1 + gen_below(g, d->mod);
+  }
   if (shape == 2 || shape == 3) {
     GenDur *d = &m->nodes[use].dur;
     d->share = 1 + gen_below(g, 3); d->share_var = par_var; d->share_n = gen_below(g, 3 * GEN_MAX_BOUND);
@@ -867,6 +874,11 @@ static int gen_idiom_pool(GenState *g) {
   }
   m->nodes[body].kids[count++] = job;
   if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
+  else if (gen_below(g, 3) == 0) {   /* the branches of one class run longer after the pool */
+    int after = gen_delay(g);
+    gen_stagger(g, &m->nodes[after].dur, par_var);
+    m->nodes[body].kids[count++] = after;
+  }
   m->nodes[body].nkids = count;
   g->nvars--;
   m->nodes[par].kids[0] = body;
