@@ -226,6 +226,9 @@ AlgExpr *order_fcfs_lower(OWalk *w, const OStage *st, AlgExpr *total);
 AlgExpr *order_line_lower(OWalk *w, const OStage *st, AlgExpr *total);
 AlgExpr *order_line_upper(OWalk *w, const OStage *st, AlgExpr *total, AlgExpr **positive);
 
+/* reduce_wait.c */
+AlgExpr *order_wait_lower(OWalk *w, const OStage *st, AlgExpr *total);
+
 /* reduce_rounds.c */
 AlgExpr *order_rounds_upper(OWalk *w, AlgExpr *total, AlgExpr **holds);
 

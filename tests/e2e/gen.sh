@@ -47,12 +47,15 @@ lo() {
 #   divides 100) sends its 8 B back no earlier than (ceil(100/P) - 1) * 10100.008 + 90 + 10000 us
 #   into L2, and the net serves those q sends one after another (docs/reduction.md, "Requests that
 #   reach a member late": the sites' least heads as release dates): (q - 1) * 10.008 us more.
+#   The q workers of one par make their first receive (90 us) at the net at one instant, in index
+#   order: the k-th starts it k * 90 us late at least (docs/reduction.md, "The wait behind the
+#   requests ahead", m = 1) and then runs its tasks: 26000 + k * 90 + tasks * 10100.008 + 1 us.
 lo models/gen/primes.pam 1 1.036001800      # 100 tasks, q = 1: 26000 + 1010000.8 + 1 us
 lo models/gen/primes.pam 3 0.369401272      # 34 tasks, q = 1
-lo models/gen/primes.pam 4 0.278531224      # 25 tasks, q = 4: 0.2785012 s + 3 * 10.008 us
-lo models/gen/primes.pam 7 0.177511128      # 15 tasks, q = 2: 0.17750112 s + 10.008 us
-lo models/gen/primes.pam 100 0.037091800    # 1 task, q = 100: 26000 + 10090 + 1000.8 + 1 us
-lo models/gen/primes.pam 128 0.037091800    # 1 task, 28 workers idle, q = 100
+lo models/gen/primes.pam 4 0.2787712        # 25 tasks, q = 4: worker 3 waits 3 * 90 us: 26000 + 270 + 252500.2 + 1 us
+lo models/gen/primes.pam 7 0.17759112       # 15 tasks, q = 2: worker 1 waits 90 us: 26000 + 90 + 151500.12 + 1 us
+lo models/gen/primes.pam 100 0.045011008    # 1 task each, worker 99 waits 99 * 90 us: 26000 + 8910 + 10100.008 + 1 us
+lo models/gen/primes.pam 128 0.045011008    # 1 task, 28 workers idle (no request), q = 100: the same
 
 # primes_groups: P - 4 fast workers (factor 1, weight 5), 4 slow ones (factor 2.5, weight 2).
 #   A slow task takes 90 + 25000 + 10.008 = 25100.008 us, a fast one 10100.008 us.
@@ -60,18 +63,21 @@ lo models/gen/primes.pam 128 0.037091800    # 1 task, 28 workers idle, q = 100
 #   P = 8:  W = 28; fast 500/28 = 17 r 24, slow 200/28 = 7 r 4; left 100 - 68 - 28 = 4
 #           -> the 4 fast workers get one more: fast 18, slow 7.
 #           max(18 * 10100.008, 7 * 25100.008) = 181800.144 us -> T_lo = 26000 + 181800.144 + 1,
-#           and the 4 fast workers' last sends back queue at the net (as for primes): + 3 * 10.008
-lo models/gen/primes_groups.pam 8 0.207831168
+#           and the 4 fast workers' last sends back queue at the net (as for primes): + 3 * 10.008;
+#           better, fast worker 3 waits 3 * 90 us at its first receive: 26000 + 270 + 181800.144 + 1
+lo models/gen/primes_groups.pam 8 0.208071144
 #   P = 12: W = 48; fast 10 r 20, slow 4 r 8; left 100 - 80 - 16 = 4 -> 4 of the 8 fast get 11.
-#           max(11 * 10100.008, 4 * 25100.008) = 111100.088 us, + 3 * 10.008 (4 last sends)
-lo models/gen/primes_groups.pam 12 0.137131112
+#           max(11 * 10100.008, 4 * 25100.008) = 111100.088 us, + 3 * 10.008 (4 last sends);
+#           better, the fourth of them waits 270 us at its first receive: 26000 + 270 + 111100.088 + 1
+lo models/gen/primes_groups.pam 12 0.137371088
 #   P = 5:  W = 13; fast 38 r 6, slow 15 r 5; left 100 - 38 - 60 = 2 -> the fast worker (larger
 #           remainder) gets 39, one slow worker 16. max(39 * 10100.008, 16 * 25100.008)
 #           = 401600.128 us (the slow worker is the critical path; it sends its last alone)
 lo models/gen/primes_groups.pam 5 0.427601128
 #   P = 6:  W = 18; fast 27 r 14, slow 11 r 2; left 2 -> both fast get 28.
-#           max(28 * 10100.008, 11 * 25100.008) = 282800.224 us, + 10.008 (2 last sends)
-lo models/gen/primes_groups.pam 6 0.308811232
+#           max(28 * 10100.008, 11 * 25100.008) = 282800.224 us, + 10.008 (2 last sends);
+#           better, the second waits 90 us at its first receive: 26000 + 90 + 282800.224 + 1
+lo models/gen/primes_groups.pam 6 0.308891224
 
 # pipeline (B = 64, send(b) = 5us + b * 1ns, read(b) = b * 1ns, write(b) = b * 2ns, KiB = 1024):
 #   L1, 64 tasks, reads only a file: read(4KiB * 64) = 262.144 us on the coordinator first;
@@ -86,15 +92,17 @@ lo models/gen/primes_groups.pam 6 0.308811232
 #   L3 likewise the q workers running ceil(c/P) tasks send their last results back no earlier than
 #   one task less the send into the level, and the net serves them one after another ("Requests
 #   that reach a member late"): ceil(c/P) * task + (q - 1) * send, q = c mod P or P.
-#   P = 4:  262.144 + (15*109.096 + 100 + 4*9.096) + 16*316.144 + 3*7.048 + 4*222.288 + 3*9.096
-#           + 131.072 = 8161.928 us
-lo models/gen/pipeline.pam 4 0.008161928
+#   The workers of one par of L2 (L3) make their first receive at one instant, in index order: the
+#   k-th starts it k receives late ("The wait behind the requests ahead"), then runs its tasks.
+#   P = 4:  262.144 + (15*109.096 + 100 + 4*9.096) + (3*9.096 + 16*316.144) + (3*13.192 +
+#           4*222.288) + 131.072 = 8180.36 us
+lo models/gen/pipeline.pam 4 0.00818036
 #   P = 10 (4 workers run 7 tasks of L1 and of L2, 6 run 2 of L3): 262.144 + (6*109.096 + 100 +
-#           4*9.096) + 7*316.144 + 3*7.048 + 2*222.288 + 5*9.096 + 131.072 = 3908.384 us
-lo models/gen/pipeline.pam 10 0.003908384
-#   P = 64: 262.144 + (100 + 582.144: the 64 sends after Decode) + 1033.216 (net) + max(356.608
-#           (net), 222.288 + 15*9.096: the 16 last sends of L3) + 131.072 = 2467.304 us
-lo models/gen/pipeline.pam 64 0.002467304
+#           4*9.096) + (3*9.096 + 7*316.144) + (5*13.192 + 2*222.288) + 131.072 = 3935.008 us
+lo models/gen/pipeline.pam 10 0.003935008
+#   P = 64: 262.144 + (100 + 582.144: the 64 sends after Decode) + 1033.216 (net) + (15*13.192 +
+#           222.288: the 16th worker of L3 waits for 15 receives) + 131.072 = 2528.744 us
+lo models/gen/pipeline.pam 64 0.002528744
 
 # primes with cardinality P in L2 (tests/models/gen_ok/primes_by_p.spec, the same library): at P = 1
 # the one task runs on the coordinator with its data local: 26000 + ProcessData(1, 0) = 10^6
@@ -102,14 +110,16 @@ lo models/gen/pipeline.pam 64 0.002467304
 # sends 400 B back (10.4 us): 26000 + 504020.4 + 1 us; at P = 4: 26000 + (2010 + 250000 + 10.2)
 # + 1 us (the network's demand, 4 x 2020.2 us, is below one task's path). The P sends back all
 # reach the network after the receive and the compute, and queue there ("Requests that reach a
-# member late"): (P - 1) of them more, + 10.4 us at P = 2, + 3 * 10.2 us at P = 4.
+# member late"): (P - 1) of them more, + 10.4 us at P = 2, + 3 * 10.2 us at P = 4. Better, and the
+# simulated time: the P receives are made at one instant, and worker k starts its own k receives
+# late ("The wait behind the requests ahead"): + 4010 us at P = 2, + 3 * 2010 us at P = 4.
 cp tests/models/gen_ok/primes_by_p.spec "$tmp/models/gen/"
 (cd "$tmp" && "$PAMC" gen models/gen/primes_by_p.spec -l models/gen/primes_costs.pam -o models/gen/primes_by_p.pam) \
   || fail "gen primes_by_p"
 grep -q 'if (P == 1) ProcessData(1, 0)' "$tmp/models/gen/primes_by_p.pam" || fail "primes_by_p: no coordinator case"
 lo "$tmp/models/gen/primes_by_p.pam" 1 1.026001
-lo "$tmp/models/gen/primes_by_p.pam" 2 0.5300318
-lo "$tmp/models/gen/primes_by_p.pam" 4 0.2780518
+lo "$tmp/models/gen/primes_by_p.pam" 2 0.5340314
+lo "$tmp/models/gen/primes_by_p.pam" 4 0.2840512
 
 # ---- the simulator (the reference semantics) lies within the reduced bounds
 for case in primes:3 primes:7 primes_groups:5 primes_groups:12 pipeline:10 pipeline:64; do

@@ -319,6 +319,47 @@ static void test_periodic_extremum(void **state) {
   free(env);
 }
 
+/* Sums of a body that reads the index only through remainders by small numbers are closed:
+   floor(n / P) periods and the first n % P terms of one more (tasks of 1, 2, 4 units by i % 3
+   times x over 0 .. N - 1; (2 i + 1) % 3 + x ((i + 2) % 2), period 6, over 3 .. N, empty for
+   N < 3; the same plus i, closed term by term), each value checked against a loop. */
+static void test_periodic_sum(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *one = alg_num_int(ctx, 1), *zero = alg_num_int(ctx, 0), *three = alg_num_int(ctx, 3);
+  AlgExpr *n = check_sym(c, c->N), *x = check_sym(c, c->x);
+  AlgSymbol *i = alg_index_new(ctx, "i", zero, n);
+  AlgExpr *iv = check_sym(c, i);
+  AlgExpr *cls = alg_mod(ctx, iv, three);
+  AlgExpr *size = alg_cond(ctx, alg_cmp(ctx, ALG_CMP_EQ, cls, zero), one,
+                           alg_cond(ctx, alg_cmp(ctx, ALG_CMP_EQ, cls, one), alg_num_int(ctx, 2), alg_num_int(ctx, 4)));
+  AlgExpr *tasks = alg_sum(ctx, i, zero, alg_sub(ctx, n, one), alg_mul(ctx, x, size));
+  AlgExpr *mixed_body = alg_add(ctx, alg_mod(ctx, alg_add(ctx, alg_mul(ctx, alg_num_int(ctx, 2), iv), one), three),
+                                alg_mul(ctx, x, alg_mod(ctx, alg_add(ctx, iv, alg_num_int(ctx, 2)), alg_num_int(ctx, 2))));
+  AlgExpr *mixed = alg_sum(ctx, i, three, n, mixed_body);
+  AlgExpr *plus = alg_sum(ctx, i, three, n, alg_add(ctx, mixed_body, iv));
+  assert_false(has_bigop(tasks));
+  assert_false(has_bigop(mixed));
+  assert_false(has_bigop(plus));
+  AlgInterval *env = env_new(c);
+  for (long N = 0; N <= 31; N++) {
+    double xv = check_uniform(&c->rng, -2, 2);
+    double want_tasks = 0, want_mixed = 0, want_plus = 0;
+    for (long k = 0; k <= N - 1; k++) want_tasks += xv * (k % 3 == 0 ? 1 : k % 3 == 1 ? 2 : 4);
+    for (long k = 3; k <= N; k++) {
+      double v = (double)((2 * k + 1) % 3) + xv * (double)((k + 2) % 2);
+      want_mixed += v;
+      want_plus += v + (double)k;
+    }
+    set(env, c->N, (double)N);
+    set(env, c->x, xv);
+    assert_value(c, tasks, env, want_tasks);
+    assert_value(c, mixed, env, want_mixed);
+    assert_value(c, plus, env, want_plus);
+  }
+  free(env);
+}
+
 /* alg_close on random open big operators: lower <= exact <= upper, also under negation. */
 static void test_close_random(void **state) {
   CheckCtx *c = *state;
@@ -660,6 +701,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_close_inner_threshold, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_tree_levels, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_exact_below_limit, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_periodic_sum, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,73 @@
+/*
+** test_reduce_wait.c — the wait behind the requests ahead at a first FCFS stage
+** (lang/reduce/reduce_wait.c, docs/reduction.md "The wait behind the requests ahead"), on small
+** models whose schedule is worked out by hand in the comments (the simulated time) and whose
+** lower bound is derived by hand from the rule: branch k ends at least at its contention-free
+** time plus (W_k - (m - 1) t_max) / m. Each case checks lo against its derivation and
+** lo <= simulated <= hi.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "reduce_case.h"
+
+/* lo is want_lo (a hand derivation, or only at most sim where want_lo < 0) and lo <= sim <= hi
+** within rounding, with the param name set to value. */
+static void expect_lo(const char *text, const char *name, double value, double want_lo, double sim) {
+  double lo, hi;
+  const char *names[] = {name};
+  redtest_eval(text, 1, names, &value, &lo, &hi);
+  if (want_lo >= 0) redtest_near(lo, want_lo);
+  assert_true(lo <= sim * (1 + REDTEST_REL_TOL));
+  assert_true(sim <= hi * (1 + REDTEST_REL_TOL));
+}
+
+/* One server, N requests of 2 us at once, then odd branches compute 5 us more. One server serves
+** them in index order: branch k starts at 2k. N = 4: branch 3 at 6 .. 8, then 5: 13 (sim 13);
+** the rule at k = 3: phi = 7, W_3 = 6, m = 1: 7 + 6 = 13 (the load and the least tail: 8).
+** N = 5: branch 4 ends at 10 and stops, branch 3 still ends at 13: 13. N = 1: 2. */
+static void test_one_server_tails(void **state) {
+  (void)state;
+  const char *text = "param N = 4;\nresource cpu;\n"
+                     "process main { par (i = 0, N - 1) { use(cpu, 2us); delay((i % 2) * 5us) } }\n";
+  expect_lo(text, "N", 4, 13e-6, 13e-6);
+  expect_lo(text, "N", 5, 13e-6, 13e-6);
+  expect_lo(text, "N", 1, 2e-6, 2e-6);
+}
+
+/* Six records of 1, 2, 3, 1, 2, 3 us through S = 3 stages of fcfs(2). First stage: r0 0 .. 1,
+** r1 0 .. 2, r2 1 .. 4, r3 2 .. 3, r4 3 .. 5, r5 4 .. 7; r5 then needs 3 + 3 at the next two
+** stages: at least 13, and the simulator gives 13. The rule at k = 5: W_5 = 9, t_max = 3,
+** (9 - 3) / 2 = 3, phi(5) = 9: 12. After a delay of 2 us first (the head), 14 (sim 15). */
+static void test_replicated_line(void **state) {
+  (void)state;
+  const char *text = "param S = 3;\nparam M = 6;\nresource stage[S] = fcfs(2);\n"
+                     "process main { par (m = 0, M - 1) seq (s = 0, S - 1) use(stage[s], (1 + m % 3) * 1us) }\n";
+  expect_lo(text, "S", 3, 12e-6, 13e-6);
+  const char *late = "param S = 3;\nparam M = 6;\nresource stage[S] = fcfs(2);\n"
+                     "process main { par (m = 0, M - 1) { delay(2us); seq (s = 0, S - 1) use(stage[s], (1 + m % 3) * 1us) } }\n";
+  expect_lo(late, "S", 3, 14e-6, 15e-6);
+}
+
+/* Branches that reach the server at different times are not served in index order: branch i
+** waits (3 - i) 2 us first. Arrivals 3 at 0, 2 at 2, 1 at 4, 0 at 6, none waits; branch 1 ends
+** at 6 + 5 = 11, the others earlier: 11. Read as if all came at once in index order, branch 3
+** would start at 6 and end at 13: the rule must not apply (lo at most 11). */
+static void test_heads_apart(void **state) {
+  (void)state;
+  const char *text = "param N = 4;\nresource cpu;\n"
+                     "process main { par (i = 0, N - 1) { delay((3 - i) * 2us); use(cpu, 2us); delay((i % 2) * 5us) } }\n";
+  expect_lo(text, "N", 4, -1, 11e-6);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_one_server_tails),
+    cmocka_unit_test(test_replicated_line),
+    cmocka_unit_test(test_heads_apart),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
