@@ -673,7 +673,8 @@ static int gen_any_family(GenState *g);
 /* Ranks on a ring of nodes (docs/reduction.md, "a ring over the blocks"): par (i = 0, P - 1) {
 ** use(r[floor(i / B)], d); use(r'[ring over the blocks], d') }, B = 1 .. 3, the second a shift or
 ** a reflection of the blocks modulo ceil(P / B) (one-to-one) or modulo 2 (too short a ring
-** beyond 2 blocks); r' a second family when there is one; sometimes repeated. -1 when the model
+** beyond 2 blocks), the blocks in reverse order, or the shift back written with a test at the
+** first block (one-to-one, or with the first block sent to block 1: two blocks there); r' a second family when there is one; sometimes repeated. -1 when the model
 ** has no family that no enclosing hold keeps. */
 static int gen_idiom_nodes(GenState *g) {
   GenModel *m = g->m;
@@ -684,7 +685,7 @@ static int gen_idiom_nodes(GenState *g) {
     if (m->res[k].family) nic = k;
   int par = gen_par_open(g, 1, m->param_default - 1), i = m->nodes[par].var, B = 1 + gen_below(g, 3);
   int body = gen_new_node(g, GEN_BLOCK);
-  int work = gen_send(g, node, GEN_MEMBER_BLOCK, i, 0), send = gen_send(g, nic, GEN_MEMBER_BLOCK, i, 4 + gen_below(g, 4));
+  int work = gen_send(g, node, GEN_MEMBER_BLOCK, i, 0), send = gen_send(g, nic, GEN_MEMBER_BLOCK, i, 4 + gen_below(g, 7));
   m->nodes[work].member_val = m->nodes[send].member_val = B;
   m->nodes[body].kids[0] = work; m->nodes[body].kids[1] = send; m->nodes[body].nkids = 2;
   g->nvars--;
@@ -1282,6 +1283,14 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
             n->member_val, n->member_val);
   else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 7)
     gen_put(b, "[(floor(i%d / %d) + 1) %% 2]", n->member_var, n->member_val);
+  else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 8)
+    gen_put(b, "[ceil(P / %d) - 1 - floor(i%d / %d)]", n->member_val, n->member_var, n->member_val);
+  else if (n->member == GEN_MEMBER_BLOCK && n->member_off >= 9) {
+    int v = n->member_var, B = n->member_val;
+    gen_put(b, "[floor(i%d / %d) > 0 ? floor(i%d / %d) - 1 : ", v, B, v, B);
+    if (n->member_off == 9) gen_put(b, "ceil(P / %d) - 1]", B);
+    else gen_put(b, "1 %% ceil(P / %d)]", B);
+  }
   else if (n->member == GEN_MEMBER_XOR) {
     gen_put(b, "[");
     gen_put_partner(b, n->member_var, n->member_off, n->member_val);
