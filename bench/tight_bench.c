@@ -204,6 +204,7 @@ static const IdiomModel idioms[] = {
   {"pipeline_wide.pam", "M", "M items through 1 us, 4 servers of 4 us, 1 us"},
   {"pipeline_last.pam", "S", "the same with the last (slower) stage written after the loop"},
   {"pipeline_header.pam", "S", "M = 20 records through S stages, the first 5x at each"},
+  {"line_replicated.pam", "S", "M = 40 records (every fourth 3x) through S stages of fcfs(2)"},
   {"threads_fcfs.pam", "T", "T threads on fcfs(4) cores"},
   {"threads_ps.pam", "T", "T threads on ps(4) cores"},
   {"threads_ps_loop.pam", "T", "T threads in rounds on ps(4) cores: compute, then own I/O"},
