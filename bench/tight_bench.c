@@ -206,6 +206,7 @@ static const IdiomModel idioms[] = {
   {"pipeline_header.pam", "S", "M = 20 records through S stages, the first 5x at each"},
   {"line_replicated.pam", "S", "M = 40 records (every fourth 3x) through S stages of fcfs(2)"},
   {"threads_fcfs.pam", "T", "T threads on fcfs(4) cores"},
+  {"threads_rounds.pam", "T", "T threads of 1 + t % 3 rounds (4 us work, 3 us sleep) on fcfs(2)"},
   {"threads_ps.pam", "T", "T threads on ps(4) cores"},
   {"threads_ps_loop.pam", "T", "T threads in rounds on ps(4) cores: compute, then own I/O"},
   {"threads_ps_proc.pam", "T", "the same as a pool in a process, called twice"},

@@ -1585,6 +1585,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
                 : st->kloop ? order_counted_lower(w, st, body.exact) : NULL;
     AlgExpr *fcfs = order_fcfs_lower(w, st, body.exact);   /* reduce_stage.c */
     if (fcfs) lo = lo ? alg_max(g, lo, fcfs) : fcfs;
+    AlgExpr *second = order_second_round_lower(w, st, body.exact);   /* reduce_stage.c */
+    if (second) lo = lo ? alg_max(g, lo, second) : second;
     AlgExpr *late = single_stage(w, st) || order_reused_stage(w, st) ? release_stage_lower(w, st, body.exact) : NULL;
     if (late) lo = lo ? alg_max(g, lo, late) : late;   /* reduce_release.c */
     AlgExpr *line = single_stage(w, st) ? order_line_lower(w, st, body.exact) : NULL;   /* reduce_line.c */

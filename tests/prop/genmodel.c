@@ -712,7 +712,9 @@ static int gen_idiom_lock(GenState *g) {
 
 /* par (i = 0, P - 1) (or a literal range) over a block of an optional step, a `repeat` around a
 ** chain of idiom steps, and an optional step after: the repeat's count depends on i when counted
-** (gen_idiom_dealt), else it is 1 .. 4 (gen_idiom_rounds). */
+** (gen_idiom_dealt), else it is 1 .. 4 (gen_idiom_rounds). Counted, a third of the time the
+** repeat's body is a thread's round on shared cores instead: one use of a plain FCFS resource and
+** a delay (docs/reduction.md, "the second round of a counted stage"). */
 static int gen_par_repeat(GenState *g, int counted) {
   GenModel *m = g->m;
   int over_param = gen_below(g, 3) != 0;
@@ -726,7 +728,19 @@ static int gen_par_repeat(GenState *g, int counted) {
   } else {
     m->nodes[repeat].hi = 1 + gen_below(g, 4);
   }
-  m->nodes[repeat].kids[0] = gen_idiom_chain(g, par_var, -1);
+  int res = -1;   /* threads on cores: one use of a plain FCFS resource and a delay per round */
+  for (int k = g->held_max + 1; counted && k < m->res_count && res < 0; k++)
+    if (!m->res[k].family && m->res[k].ps_tenths == 0 && !m->res[k].handoff_ns) res = k;
+  if (res >= 0 && gen_below(g, 3) == 0) {
+    int use = gen_new_node(g, GEN_USE), round = gen_new_node(g, GEN_BLOCK);
+    m->nodes[use].res = res;
+    m->nodes[use].dur = gen_dur(g);
+    if (m->nodes[use].dur.var == par_var && gen_below(g, 2)) m->nodes[use].dur.var = -1;
+    m->nodes[round].kids[0] = use; m->nodes[round].kids[1] = gen_delay(g); m->nodes[round].nkids = 2;
+    m->nodes[repeat].kids[0] = round;
+  } else {
+    m->nodes[repeat].kids[0] = gen_idiom_chain(g, par_var, -1);
+  }
   int body = gen_new_node(g, GEN_BLOCK), count = 0;
   if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
   m->nodes[body].kids[count++] = repeat;
