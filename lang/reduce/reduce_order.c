@@ -409,6 +409,93 @@ static AlgExpr *row_cond(RCtx *c, AlgExpr *e, AlgSymbol *o, AlgSymbol *n) {
   return alg_add(g, alg_add(g, A, piece), rest);
 }
 
+/* Rule (powers read apart): b^(x + c) = b^c * b^x for a number b > 0 and an integer c (|c| <= 64),
+** rewritten through sums, products, remainders, floors, ceilings, conditionals and comparisons
+** (an exact rewrite; any other node is left as it is). So the butterfly's partner
+** `p % 2^(k + 1) < 2^k ? p + 2^k : p - 2^k` reads its block as 2 * 2^k, twice the half 2^k. */
+static AlgExpr *split_powers(RCtx *c, AlgExpr *e, int depth) {
+  AlgCtx *g = c->alg;
+  AlgKind kind = alg_kind(e);
+  size_t nk = alg_nkids(e);
+  if (depth > ORDER_MAX_COND_DEPTH * 4 || nk == 0 || nk > 8) return e;
+  if (kind != ALG_ADD && kind != ALG_MUL && kind != ALG_MOD && kind != ALG_POW && kind != ALG_FLOOR &&
+      kind != ALG_CEIL && kind != ALG_COND && kind != ALG_EQ && kind != ALG_NE && kind != ALG_LT && kind != ALG_LE)
+    return e;
+  AlgExpr *kids[8];
+  int moved = 0;
+  for (size_t j = 0; j < nk; j++) {
+    kids[j] = split_powers(c, alg_kid(e, j), depth + 1);
+    moved |= kids[j] != alg_kid(e, j);
+  }
+  if (kind == ALG_POW && alg_kind(kids[0]) == ALG_NUM && mpq_sgn(alg_num_value(kids[0])) > 0 &&
+      alg_kind(kids[1]) == ALG_ADD) {
+    for (size_t j = 0; j < alg_nkids(kids[1]); j++) {
+      AlgExpr *t = alg_kid(kids[1], j);
+      if (alg_kind(t) != ALG_NUM || !integer_valued(c, t) || mpz_cmpabs_ui(mpq_numref(alg_num_value(t)), 64) > 0) continue;
+      return alg_mul(g, alg_pow(g, kids[0], t), alg_pow(g, kids[0], alg_sub(g, kids[1], t)));
+    }
+  }
+  return moved ? alg_make(g, kind, nk, kids) : e;
+}
+
+/* h when x is floor(i / h) % 2 with h integer-valued, positive (so at least 1) and free of i;
+** else NULL. */
+static AlgExpr *bit_of(RCtx *c, AlgExpr *x, AlgSymbol *i) {
+  AlgCtx *g = c->alg;
+  if (alg_kind(x) != ALG_MOD || !alg_is_num(alg_kid(x, 1), 2) || alg_kind(alg_kid(x, 0)) != ALG_FLOOR) return NULL;
+  AlgExpr *arg = alg_kid(alg_kid(x, 0), 0);
+  if (!alg_contains(arg, i)) return NULL;
+  AlgExpr *h = alg_div(g, alg_sym(g, i), arg);   /* i / (i / h) = h */
+  return !alg_contains(h, i) && integer_valued(c, h) && alg_bounds(g, h).lo > 0 ? h : NULL;   /* an integer > 0 */
+}
+
+/* The value of a comparison kind (ALG_EQ, _NE, _LT, _LE) of the numbers a and b. */
+static int compare_numbers(AlgKind kind, mpq_srcptr a, mpq_srcptr b) {
+  int d = mpq_cmp(a, b);
+  return kind == ALG_EQ ? d == 0 : kind == ALG_NE ? d != 0 : kind == ALG_LT ? d < 0 : d <= 0;
+}
+
+/* Rule (a bit of the index read as a half of its block): for an integer i >= 0 and an integer
+** h >= 1, floor(i / h) % 2 is 1 exactly when i % 2h >= h (i = 2h a + b with 0 <= b < 2h:
+** floor(i / h) = 2a + floor(b / h), and floor(b / h) is 0 or 1, 1 exactly when b >= h). So a
+** comparison of floor(i / h) % 2 with a number is `i % 2h < h`, its negation `h <= i % 2h`, or a
+** constant, read through the nodes split_powers reads (the caller proves i >= 0). The butterfly's
+** test `floor(p / 2^k) % 2 == 0` is then the lower half of a block of 2 * 2^k. */
+static AlgExpr *read_bits(RCtx *c, AlgExpr *e, AlgSymbol *i, int depth) {
+  AlgCtx *g = c->alg;
+  AlgKind kind = alg_kind(e);
+  size_t nk = alg_nkids(e);
+  if (depth > ORDER_MAX_COND_DEPTH * 4 || nk == 0 || nk > 8 || !alg_contains(e, i)) return e;
+  if ((kind == ALG_EQ || kind == ALG_NE || kind == ALG_LT || kind == ALG_LE) && nk == 2) {
+    int side = bit_of(c, alg_kid(e, 0), i) ? 0 : bit_of(c, alg_kid(e, 1), i) ? 1 : -1;
+    AlgExpr *v = side >= 0 ? alg_kid(e, 1 - side) : NULL;
+    if (v && alg_kind(v) == ALG_NUM) {
+      AlgExpr *h = bit_of(c, alg_kid(e, side), i);
+      mpq_t b[2];
+      int t[2];
+      for (int bit = 0; bit < 2; bit++) {
+        mpq_init(b[bit]);
+        mpq_set_ui(b[bit], (unsigned long)bit, 1);
+        t[bit] = side == 0 ? compare_numbers(kind, b[bit], alg_num_value(v)) : compare_numbers(kind, alg_num_value(v), b[bit]);
+        mpq_clear(b[bit]);
+      }
+      if (t[0] == t[1]) return alg_num_int(g, t[0]);
+      AlgExpr *low = alg_mod(g, alg_sym(g, i), alg_mul(g, alg_num_int(g, 2), h));
+      return t[0] ? alg_cmp(g, ALG_CMP_LT, low, h) : alg_cmp(g, ALG_CMP_LE, h, low);
+    }
+  }
+  if (kind != ALG_ADD && kind != ALG_MUL && kind != ALG_MOD && kind != ALG_POW && kind != ALG_FLOOR &&
+      kind != ALG_CEIL && kind != ALG_COND && kind != ALG_EQ && kind != ALG_NE && kind != ALG_LT && kind != ALG_LE)
+    return e;
+  AlgExpr *kids[8];
+  int moved = 0;
+  for (size_t j = 0; j < nk; j++) {
+    kids[j] = read_bits(c, alg_kid(e, j), i, depth + 1);
+    moved |= kids[j] != alg_kid(e, j);
+  }
+  return moved ? alg_make(g, kind, nk, kids) : e;
+}
+
 /* The first Q of a floor(i / Q) or i % Q in e; NULL when none. */
 static AlgExpr *digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i, int depth) {
   if (!alg_contains(e, i) || depth > ORDER_MAX_COND_DEPTH * 4) return NULL;
@@ -431,6 +518,8 @@ static AlgExpr *digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i, int depth) {
 ** in i. `floor(p / Q) * Q + (p % Q + 1) % Q` over p = 0..Q*Q-1: the row-wise shift of a grid. */
 static int injective_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
   AlgCtx *g = c->alg;
+  e = split_powers(c, e, 0);
+  if (alg_is_nonneg(g, lo)) e = read_bits(c, e, i, 0);
   AlgExpr *Q = digit_base(c, e, i, 0);
   if (!Q || !integer_valued(c, Q) || alg_bounds(g, Q).lo < 1 || !alg_is_nonneg(g, lo)) return 0;
   AlgExpr *olo = alg_func(g, ALG_FLOOR, alg_div(g, lo, Q)), *ohi = alg_func(g, ALG_FLOOR, alg_div(g, hi, Q));
@@ -443,6 +532,8 @@ static int injective_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgE
 
 /* A member index that differs between any two branches (pairs (k, k2) when the par is nested);
 ** any index when there is at most one branch (`par (x = 0, Q - 1) par (y = 0, Q - 1)` at Q = 1). */
+#include <stdio.h>
+#include <stdlib.h>
 static int injective_branches(OWalk *w, AlgExpr *e) {
   if (alg_is_nonneg(w->c->alg, alg_sub(w->c->alg, alg_num_int(w->c->alg, 1), w->n))) return 1;
   if (!w->k2) return injective_in(w->c, e, w->k, w->ka, w->kb) || injective_digits(w->c, e, w->k, w->ka, w->kb);
@@ -539,6 +630,25 @@ static AlgExpr *shard_holds(const OWalk *w, AlgExpr *K) {
                  alg_cmp(g, ALG_CMP_GE, K, alg_num_int(g, 1)));
 }
 
+/* Rule (a ring over the blocks): an index (+-floor(k / B + r) + c) % M + rest (c, M and rest free
+** of k) names the members of the blocks floor(k / B + r) one to one when M is at least the number
+** of blocks met, M >= floor(b / B + r) - floor(a / B + r) + 1 (block_counts adds it to d->holds):
+** two blocks x != x' met are integers less than M apart, so x - x' is no multiple of M and
+** (+-x + c) % M != (+-x' + c) % M (equal remainders differ by a multiple of M). Each member then
+** gets the branches of one block, the counts of the blocks themselves. Returns M and sets *floor_term
+** to the floor, or returns NULL (leaving *floor_term as it was) for no such index.
+** `nic[(floor(p / 4) + 1) % ceil(P / 4)]`: the 4 ranks of a node send to the next node's nic. */
+static AlgExpr *blocks_wrapped(const OWalk *w, AlgExpr *term, AlgExpr **floor_term) {
+  AlgCtx *g = w->c->alg;
+  if (alg_kind(term) != ALG_MOD || alg_contains(alg_kid(term, 1), w->k)) return NULL;
+  AlgExpr *f = term_of(alg_kid(term, 0), w->k);
+  if (f && alg_kind(f) == ALG_MUL && alg_nkids(f) == 2 && alg_is_num(alg_kid(f, 0), -1)) f = alg_kid(f, 1);
+  if (!f || alg_kind(f) != ALG_FLOOR) return NULL;
+  if (alg_bounds(g, alg_kid(term, 1)).hi <= 0) return NULL;
+  *floor_term = f;
+  return alg_kid(term, 1);
+}
+
 /* Rule (members dealt in blocks): an index floor(k / B + r) + rest, B > 0 free of k (where it
 ** is not proved for every admissible value, d->holds is the test for the formulas to decide at
 ** each point) and r, rest free of k, sends the branches to members by block: member
@@ -554,6 +664,7 @@ static int block_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
   AlgCtx *g = c->alg;
   if (w->k2 || !index) return 0;
   AlgExpr *term = term_of(index, w->k);
+  AlgExpr *wrap = term ? blocks_wrapped(w, term, &term) : NULL;
   if (!term || alg_kind(term) != ALG_FLOOR) return 0;
   AlgExpr *arg = alg_kid(term, 0);
   AlgExpr *s = slope_in(c, arg, w->k);   /* 1 / B */
@@ -569,6 +680,10 @@ static int block_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
   d->first = first;
   d->fullest = alg_max(g, alg_func(g, ALG_CEIL, alg_div(g, w->n, M)), first);
   d->holds = alg_bounds(g, s).lo > 0 ? one : alg_cmp(g, ALG_CMP_GT, s, zero(c));
+  if (wrap) {   /* the ring of blocks: M - (blocks met) >= 0, proved or tested at each point */
+    AlgExpr *room = alg_sub(g, wrap, alg_add(g, alg_sub(g, fb, fa), one));
+    if (!alg_is_nonneg(g, room)) d->holds = alg_and(g, d->holds, alg_cmp(g, ALG_CMP_GE, room, zero(c)));
+  }
   return 1;
 }
 

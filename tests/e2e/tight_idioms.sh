@@ -419,4 +419,17 @@ close "$1" 24.5e-6 || die "rounds at a lock on ps lo $1, want 24.5 us"
 # (docs/reduction.md, "a line of stages"; before: 63.75 us, hi / sim 2.1).
 set -- $(bounds bench/tight/lock_two.pam T=16)
 close "$3" 30e-6 || die "two locks in a row hi $3, want 30 us"
+# Butterfly over P = 12 ranks, partner p xor 2^s through an `if` (the upper side guarded at the
+# edge): 4 steps, in each every nic gets at most one message, none waits: 4 x 4us of compute and
+# 16 + 8 + 4 + 2 us of halves: lo = hi = 46 us, the simulated time ("Powers read apart"; before:
+# hi 12 times that, the family as one resource).
+exact bench/tight/butterfly_edges.pam P=12 46e-6 "butterfly through an if"
+# The partner as one `?:` under a guard, P = 16: 4 steps of 1 + 3 us: 16 us.
+exact bench/tight/butterfly_cond.pam P=16 16e-6 "butterfly through ?:"
+# P = 20 ranks 8 to a node (8, 8, 4): 25us of compute on the node's 8 cores, then each node's ranks
+# send 2us to the previous node's nic, at most 8 there: 5 x (25 + 16) = 205 us, lo = hi ("a ring
+# over the blocks"; before: lo 5 x 27 us, hi with the family as one resource).
+exact bench/tight/ring_nodes.pam P=20 205e-6 "ranks on a ring of nodes"
+# P = 10 ranks 3 to a node (3, 3, 3, 1), sends two nodes along: 2 x (12 + 3 x 1.5) = 33 us.
+exact bench/tight/ring_nodes_rem.pam P=10 33e-6 "ranks on a ring of nodes, a short last node"
 exit 0

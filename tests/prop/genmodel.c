@@ -145,8 +145,9 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
   n->member_var = par_var;
   if (m->res[n->res].family) {
     switch (gen_below(g, 8)) {
-    case 7:   /* dealt in blocks: floor(i / B), floor((i + 1) / B), floor(i * 2 / 3), floor(i / ceil(P / 2)) */
-      n->member = GEN_MEMBER_BLOCK; n->member_off = gen_below(g, 4);
+    case 7:   /* dealt in blocks: floor(i / B), floor((i + 1) / B), floor(i * 2 / 3), floor(i / ceil(P / 2)),
+              ** and rings over the blocks (the ranks of a node send to the next node's nic) */
+      n->member = GEN_MEMBER_BLOCK; n->member_off = gen_below(g, 8);
       n->member_val = (n->member_off == 1 ? 2 : 1) + gen_below(g, 3 - (n->member_off == 1));   /* in range */
       break;
     case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 15); break;
@@ -616,6 +617,81 @@ static int gen_idiom_line(GenState *g) {
   return par;
 }
 
+/* An `if` of gen_idiom_butterfly on the branch i<var> at step i<step> (cond_mod). */
+static int gen_partner_if(GenState *g, GenCond cond, int var, int step, int val, int kid, int otherwise) {
+  int id = gen_line_if(g, cond, var, val, kid, otherwise);
+  g->m->nodes[id].cond_mod = step;
+  return id;
+}
+
+/* A butterfly (docs/reduction.md, "Powers read apart"): seq (j = 0, J) par (i = 0, P - 1) (or the
+** par around the seq: branches that run their own steps) over an optional idiom step and the
+** send to the partner i xor 2^j, written as `if (i % 2^(j + 1) < 2^j) { if (i + 2^j < P)
+** use(r[i + 2^j]) } else use(r[i - 2^j])` or as one use on the `?:` under `if (partner < P)`;
+** one time in 4 with <= for < (still one-to-one), one in 4 with i - 2^j + 1 for i - 2^j (which
+** names a member twice), one in 3 with the test on the bit, floor(i / 2^j) % 2 == 0. The guards keep the members below P <= GEN_FAMILY_SIZE (the lower side
+** is at least 2^j, or 2^j + 1 under <=, so its member is >= 0). -1 when the model has no FCFS
+** family that no enclosing hold keeps. */
+static int gen_idiom_butterfly(GenState *g) {
+  GenModel *m = g->m;
+  int res = gen_fcfs_family(g);
+  if (res < 0) return -1;
+  int outside = gen_below(g, 3) != 0;   /* seq (j) par (i), else par (i) seq (j) */
+  int seq = gen_new_node(g, GEN_SEQ), par = -1;
+  if (!outside) par = gen_par_open(g, 1, m->param_default - 1);
+  m->nodes[seq].var = g->nvars; m->nodes[seq].lo = 0; m->nodes[seq].hi = gen_below(g, 3);   /* 2^j <= 4 */
+  g->scope_hi[g->nvars++] = m->nodes[seq].hi;
+  int step = m->nodes[seq].var;
+  if (outside) par = gen_par_open(g, 1, m->param_default - 1);
+  int i = m->nodes[par].var, le = gen_below(g, 4) == 0, twice = gen_below(g, 4) == 0, send;
+  int bit = gen_below(g, 3) == 0;   /* the test written on the bit: floor(i / 2^j) % 2 == 0 */
+  if (gen_below(g, 2)) {
+    int up = gen_send(g, res, GEN_MEMBER_XOR, i, step), down = gen_send(g, res, GEN_MEMBER_XOR, i, step);
+    m->nodes[down].member_val = twice ? 5 : 1;
+    if (gen_below(g, 2)) m->nodes[down].dur = m->nodes[up].dur;   /* equal halves */
+    send = gen_partner_if(g, GEN_COND_HALF, i, step, bit ? 2 : le, gen_partner_if(g, GEN_COND_UP, i, step, 0, up, -1), down);
+  } else {
+    int use = gen_send(g, res, GEN_MEMBER_XOR, i, step);
+    m->nodes[use].member_val = twice ? 4 : bit ? 6 : 2 + le;
+    send = gen_partner_if(g, GEN_COND_PARTNER, i, step, m->nodes[use].member_val, use, -1);
+  }
+  int body = send;
+  if (gen_below(g, 2)) {
+    body = gen_new_node(g, GEN_BLOCK);
+    m->nodes[body].kids[0] = gen_idiom_step(g, i, outside ? -1 : step);
+    m->nodes[body].kids[1] = send;
+    m->nodes[body].nkids = 2;
+  }
+  g->nvars -= 2;
+  if (outside) { m->nodes[par].kids[0] = body; m->nodes[seq].kids[0] = par; return seq; }
+  m->nodes[seq].kids[0] = body; m->nodes[par].kids[0] = seq;
+  return par;
+}
+
+static int gen_any_family(GenState *g);
+
+/* Ranks on a ring of nodes (docs/reduction.md, "a ring over the blocks"): par (i = 0, P - 1) {
+** use(r[floor(i / B)], d); use(r'[ring over the blocks], d') }, B = 1 .. 3, the second a shift or
+** a reflection of the blocks modulo ceil(P / B) (one-to-one) or modulo 2 (too short a ring
+** beyond 2 blocks); r' a second family when there is one; sometimes repeated. -1 when the model
+** has no family that no enclosing hold keeps. */
+static int gen_idiom_nodes(GenState *g) {
+  GenModel *m = g->m;
+  int node = gen_any_family(g);
+  if (node < 0) return -1;
+  int nic = node;
+  for (int k = node + 1; k < m->res_count && nic == node; k++)
+    if (m->res[k].family) nic = k;
+  int par = gen_par_open(g, 1, m->param_default - 1), i = m->nodes[par].var, B = 1 + gen_below(g, 3);
+  int body = gen_new_node(g, GEN_BLOCK);
+  int work = gen_send(g, node, GEN_MEMBER_BLOCK, i, 0), send = gen_send(g, nic, GEN_MEMBER_BLOCK, i, 4 + gen_below(g, 4));
+  m->nodes[work].member_val = m->nodes[send].member_val = B;
+  m->nodes[body].kids[0] = work; m->nodes[body].kids[1] = send; m->nodes[body].nkids = 2;
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  return gen_maybe_repeat(g, par, 3);
+}
+
 /* A step of gen_idiom_lock outside or inside the hold: a delay, or a use of a resource no
 ** enclosing hold keeps (a family's own member i or a fixed one), or -1 for none (outside only). */
 static int gen_lock_step(GenState *g, int par_var, int inside) {
@@ -963,6 +1039,14 @@ static int gen_idiom(GenState *g) {
     if (a2a >= 0) return a2a;
   }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
+  if (gen_below(g, 6) == 0) {
+    int butterfly = gen_idiom_butterfly(g);
+    if (butterfly >= 0) return butterfly;
+  }
+  if (gen_below(g, 8) == 0) {
+    int nodes = gen_idiom_nodes(g);
+    if (nodes >= 0) return nodes;
+  }
   if (gen_below(g, 4) == 0) {
     int checker = gen_idiom_checker(g);
     if (checker >= 0) return checker;
@@ -1184,6 +1268,15 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
     gen_put(b, ") * max(0, min(2, %d - 2 * i%d))", d->share_n, d->share_var);
 }
 
+/* The butterfly's partner of i<i> at step i<j> (GEN_MEMBER_XOR's forms). */
+static void gen_put_partner(GenBuf *b, int i, int j, int form) {
+  if (form == 0) gen_put(b, "i%d + 2 ^ i%d", i, j);
+  else if (form == 1 || form == 5) gen_put(b, "i%d - 2 ^ i%d%s", i, j, form == 5 ? " + 1" : "");
+  else if (form == 6) gen_put(b, "(floor(i%d / 2 ^ i%d) %% 2 == 0 ? i%d + 2 ^ i%d : i%d - 2 ^ i%d)", i, j, i, j, i, j);
+  else gen_put(b, "(i%d %% 2 ^ (i%d + 1) %s 2 ^ i%d ? i%d + 2 ^ i%d : i%d - 2 ^ i%d%s)", i, j, form == 3 ? "<=" : "<", j, i,
+               j, i, j, form == 4 ? " + 1" : "");
+}
+
 /* The member of a use or hold of a family: [i0], [2], [(i1 + 1) % 3], ... */
 static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
   if (!m->res[n->res].family) return;
@@ -1193,7 +1286,21 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     gen_put(b, "[floor((i%d + 1) / %d)]", n->member_var, n->member_val);
   else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 2) gen_put(b, "[floor(i%d * 2 / 3)]", n->member_var);
   else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 3) gen_put(b, "[floor(i%d / ceil(P / 2))]", n->member_var);
-  else if (n->member == GEN_MEMBER_BLOCK) gen_put(b, "[floor(i%d / %d)]", n->member_var, n->member_val);
+  else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 4)
+    gen_put(b, "[(floor(i%d / %d) + 1) %% ceil(P / %d)]", n->member_var, n->member_val, n->member_val);
+  else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 5)
+    gen_put(b, "[(floor(i%d / %d) + ceil(P / %d) - 1) %% ceil(P / %d)]", n->member_var, n->member_val,
+            n->member_val, n->member_val);
+  else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 6)
+    gen_put(b, "[(ceil(P / %d) - 1 - floor(i%d / %d)) %% ceil(P / %d)]", n->member_val, n->member_var,
+            n->member_val, n->member_val);
+  else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 7)
+    gen_put(b, "[(floor(i%d / %d) + 1) %% 2]", n->member_var, n->member_val);
+  else if (n->member == GEN_MEMBER_XOR) {
+    gen_put(b, "[");
+    gen_put_partner(b, n->member_var, n->member_off, n->member_val);
+    gen_put(b, "]");
+  }
   else if (n->member == GEN_MEMBER_RING) gen_put(b, "[(i%d + %d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_RING_BACK) gen_put(b, "[(i%d + P - 1) %% P]", n->member_var);
   else if (n->member == GEN_MEMBER_RING_FULL)
@@ -1307,6 +1414,15 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
     else if (n->cond == GEN_COND_LAST) gen_put(b, "if (i%d == P - 1) ", n->cond_var);
     else if (n->cond == GEN_COND_FROM) gen_put(b, "if (i%d >= %d) ", n->cond_var, n->cond_val);
     else if (n->cond == GEN_COND_BELOW) gen_put(b, "if (i%d < P - %d) ", n->cond_var, n->cond_val);
+    else if (n->cond == GEN_COND_HALF)
+      if (n->cond_val == 2) gen_put(b, "if (floor(i%d / 2 ^ i%d) %% 2 == 0) ", n->cond_var, n->cond_mod);
+    else gen_put(b, "if (i%d %% 2 ^ (i%d + 1) %s 2 ^ i%d) ", n->cond_var, n->cond_mod, n->cond_val ? "<=" : "<", n->cond_mod);
+    else if (n->cond == GEN_COND_UP) gen_put(b, "if (i%d + 2 ^ i%d < P) ", n->cond_var, n->cond_mod);
+    else if (n->cond == GEN_COND_PARTNER) {
+      gen_put(b, "if (");
+      gen_put_partner(b, n->cond_var, n->cond_mod, n->cond_val);
+      gen_put(b, " < P) ");
+    }
     else gen_put(b, "if (not (i%d < %d) or i%d %% %d == %d) ", n->cond_var, n->cond_val, n->cond_var,
                  n->cond_mod, n->cond_val2);
     /* braces keep an inner if from taking this if's else */

@@ -67,6 +67,11 @@ typedef enum GenMember {
                            the cell to the right) */
   GEN_MEMBER_LINE,      /* i + c (c = member_off, -2 .. 2): a neighbour on a line without wrap,
                            under an `if` that keeps it in the family (GEN_COND_FROM, _BELOW) */
+  GEN_MEMBER_XOR,       /* the partner i xor 2^j of a butterfly (i: member_var, j: index depth
+                           member_off; member_val: 0 i + 2^j, 1 i - 2^j, 2 the `?:` on
+                           i % 2^(j + 1) < 2^j, 3 the same on <= (the lower half one wider:
+                           still one-to-one), 4 the `?:` with i - 2^j + 1 below (names a member
+                           twice), 5 i - 2^j + 1, 6 the `?:` on floor(i / 2^j) % 2 == 0) */
 } GenMember;
 
 /* Condition of an `if` on an enclosing index: var == v, var < v, var % k == v. */
@@ -75,7 +80,12 @@ typedef enum GenMember {
 typedef enum GenCond {
   GEN_COND_EQ, GEN_COND_LT, GEN_COND_MOD, GEN_COND_RANGE, GEN_COND_LAST, GEN_COND_OR, GEN_COND_COUNT,
   /* the guards of a line's sends (gen_idiom_line only): i >= c, i < P - c */
-  GEN_COND_FROM, GEN_COND_BELOW
+  GEN_COND_FROM, GEN_COND_BELOW,
+  /* a butterfly's (gen_idiom_butterfly only; j the index at depth cond_mod): the lower half of
+     the block, i % 2^(j + 1) < 2^j (cond_val 1: <=; 2: floor(i / 2^j) % 2 == 0); the partner
+     above in range, i + 2^j < P;
+     the partner of form cond_val (GEN_MEMBER_XOR) < P */
+  GEN_COND_HALF, GEN_COND_UP, GEN_COND_PARTNER
 } GenCond;
 
 typedef struct GenNode {
@@ -91,7 +101,11 @@ typedef struct GenNode {
   int member_val;           /* GEN_MEMBER_CONST: member; MOD: modulus K; BLOCK: block size B */
   int member_off;           /* GEN_MEMBER_MOD: offset c in (i + c) % K (0: plain i % K);
                                GEN_MEMBER_BLOCK: 0 floor(i / B), 1 floor((i + 1) / B),
-                               2 floor(i * 2 / 3) (blocks of 1.5), 3 floor(i / ceil(P / 2)) */
+                               2 floor(i * 2 / 3) (blocks of 1.5), 3 floor(i / ceil(P / 2)),
+                               the ring over the blocks: 4 (floor(i / B) + 1) % ceil(P / B),
+                               5 (floor(i / B) + ceil(P / B) - 1) % ceil(P / B), 6
+                               (ceil(P / B) - 1 - floor(i / B)) % ceil(P / B), 7 (floor(i / B) + 1)
+                               % 2 (too short a ring when there are more than 2 blocks) */
   GenDur dur;               /* delay/use duration */
   GenCond cond;             /* if: kind of condition */
   int cond_var;             /* if: index depth */

@@ -1,0 +1,150 @@
+/*
+** test_reduce_map.c — the reduction's member maps that are one-to-one or k-to-one within a step of a
+** par (lang/reduce/reduce_order.c: powers read apart in the digits rule, a ring over the blocks of
+** a dealt map), on small models whose schedule is worked out by hand in the comments and whose
+** bounds are derived by hand from docs/reduction.md.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+
+#include "reduce_case.h"
+
+/* A butterfly over P ranks: L = ceil(log2(P)) steps, in step k every rank works d = 2us, then
+** sends t = 1us to its partner p xor 2^k, written as `send` (a statement on p and k). */
+static void butterfly_text(char *text, size_t size, const char *send) {
+  snprintf(text, size,
+           "param P = 8 in 1 .. 1000; const d = 2us; const t = 1us;\n"
+           "resource nic[P];\n"
+           "process main { seq (k = 0, ceil(log2(P)) - 1) par (p = 0, P - 1) { delay(d); %s } }\n",
+           send);
+}
+
+/* ceil(log2(P)) for P >= 1. */
+static int levels(int P) {
+  int l = 0;
+  while ((1 << l) < P) l++;
+  return l;
+}
+
+/* The partner p xor 2^k, as the sides of an `if` (the upper one guarded at the edge when P is no
+** power of two), as the `?:` under a guard, the test written the other way round, or on the bit
+** k of p (floor(p / 2^k) % 2, compared with 0 or 1). Schedule: in
+** step k member q gets a request only from its partner (the lower half of a block of 2^(k + 1)
+** sends up by 2^k, the upper half down: the two halves of each block swap), so no request waits
+** and each step takes d + t = 3us; at least rank 0 sends (2^k < P). sim = lo = hi = 3 L us (the
+** family as one resource gave hi = L (d + P t), the paired sites not read as one-to-one). */
+static void test_butterfly_forms(void **state) {
+  (void)state;
+  static const char *const sends[] = {
+    "if (p % 2 ^ (k + 1) < 2 ^ k) { if (p + 2 ^ k < P) use(nic[p + 2 ^ k], t) } else use(nic[p - 2 ^ k], t)",
+    "if (p % 2 ^ (k + 1) >= 2 ^ k) use(nic[p - 2 ^ k], t) else { if (p + 2 ^ k <= P - 1) use(nic[p + 2 ^ k], t) }",
+    "if ((p % 2 ^ (k + 1) < 2 ^ k ? p + 2 ^ k : p - 2 ^ k) < P) use(nic[p % 2 ^ (k + 1) < 2 ^ k ? p + 2 ^ k : p - 2 ^ k], t)",
+    "if (floor(p / 2 ^ k) % 2 == 0) { if (p + 2 ^ k < P) use(nic[p + 2 ^ k], t) } else use(nic[p - 2 ^ k], t)",
+    "if (floor(p / 2 ^ k) % 2 != 0) use(nic[p - 2 ^ k], t) else { if (p + 2 ^ k < P) use(nic[p + 2 ^ k], t) }",
+    "if (1 > floor(p / 2 ^ k) % 2) { if (p + 2 ^ k < P) use(nic[p + 2 ^ k], t) } else use(nic[p - 2 ^ k], t)",
+  };
+  const char *names[] = {"P"};
+  static const int ps[] = {1, 2, 3, 5, 8, 13, 64};
+  char text[1024];
+  for (size_t f = 0; f < sizeof sends / sizeof sends[0]; f++)
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+      butterfly_text(text, sizeof text, sends[f]);
+      double P = ps[k], T = 3e-6 * levels(ps[k]);
+      redtest_expect(text, 1, names, &P, T, T, T);
+    }
+}
+
+/* The same with P a power of two and no guard, the `?:` and the `if` (sides that differ only in
+** the member, merged): 3 L us again. */
+static void test_butterfly_unguarded(void **state) {
+  (void)state;
+  const char *text =
+    "param L = 3 in 0 .. 12; const d = 2us; const t = 1us;\n"
+    "resource nic[2 ^ L];\n"
+    "process main { seq (k = 0, L - 1) par (p = 0, 2 ^ L - 1) {\n"
+    "  delay(d); use(nic[p % 2 ^ (k + 1) < 2 ^ k ? p + 2 ^ k : p - 2 ^ k], t);\n"
+    "  if (p % 2 ^ (k + 1) < 2 ^ k) use(nic[p + 2 ^ k], t) else use(nic[p - 2 ^ k], t) } }\n";
+  const char *names[] = {"L"};
+  for (int l = 0; l <= 6; l++) {
+    double L = l, T = 4e-6 * l;
+    redtest_expect(text, 1, names, &L, T, T, T);
+  }
+}
+
+/* A map that looks alike but names a member twice: p % 2^(k + 1) < 2^k ? p + 2^k : p - 2^k + 1.
+** At P = 4: step 0 sends p = 0, 1, 2, 3 to 1, 1, 3, 3 (two requests each: 2 + 2 = 4us), step 1 to
+** 2, 3, 1, 2 (member 2 twice: 4us): sim = 8us, which the bounds must hold (one-to-one would
+** claim hi = 6us). The windows of the two pieces, [2^k, 2^(k + 1) - 1] and [1, 2^k], meet. */
+static void test_butterfly_not_one_to_one(void **state) {
+  (void)state;
+  char text[1024];
+  butterfly_text(text, sizeof text,
+                 "use(nic[p % 2 ^ (k + 1) < 2 ^ k ? p + 2 ^ k : p - 2 ^ k + 1], t)");
+  const char *names[] = {"P"};
+  double P = 4, lo, hi;
+  redtest_eval(text, 1, names, &P, &lo, &hi);
+  assert_true(lo <= 8e-6 * (1 + REDTEST_REL_TOL) && hi >= 8e-6 * (1 - REDTEST_REL_TOL));
+}
+
+/* P ranks 4 to a node of fcfs(4) cores: each computes c = 10us on its node, then sends m = 1us to
+** the nic of a node given by `map` (of the node floor(p / 4) and M = ceil(P / 4) nodes). Schedule
+** for a one-to-one map of the nodes: no rank waits for a core (a node hosts at most 4); the
+** ranks of one node reach their nic together at c, one node's worth per nic, served one after
+** another: sim = c + min(P, 4) m (the fullest node). lo: the stage's fullest member gets the
+** first block's min(P, 4) requests, all after the least head c; hi: the tandem line with one
+** stage of at most 4 requests per member. Both c + min(P, 4) m (before: lo = c + m, hi = c + P m,
+** the nic family as one resource). */
+static void test_ring_of_nodes(void **state) {
+  (void)state;
+  static const char *const maps[] = {
+    "(floor(p / 4) + 1) % ceil(P / 4)", "(floor(p / 4) + ceil(P / 4) - 1) % ceil(P / 4)",
+    "(ceil(P / 4) - 1 - floor(p / 4)) % ceil(P / 4)", "(floor(p / 4) + 2) % ceil(P / 4)",
+  };
+  const char *names[] = {"P"};
+  static const int ps[] = {1, 2, 3, 4, 5, 7, 8, 9, 64, 1000};
+  char text[1024];
+  for (size_t f = 0; f < sizeof maps / sizeof maps[0]; f++)
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+      snprintf(text, sizeof text,
+               "param P = 8 in 1 .. 10000; const c = 10us; const m = 1us;\n"
+               "resource node[ceil(P / 4)] = fcfs(4); resource nic[ceil(P / 4)];\n"
+               "process main { par (p = 0, P - 1) { use(node[floor(p / 4)], c); use(nic[%s], m) } }\n",
+               maps[f]);
+      double P = ps[k], T = 10e-6 + (ps[k] < 4 ? ps[k] : 4) * 1e-6;
+      redtest_expect(text, 1, names, &P, T, T, T);
+    }
+}
+
+/* A ring too short for the blocks: nic[(floor(p / 4) + 1) % 2] over P = 16 ranks (4 blocks) sends
+** blocks 0 and 2 to nic[1], 1 and 3 to nic[0]: 8 requests each at c, sim = c + 8 m = 18us, which
+** the bounds must hold (the ring over the blocks needs 2 >= 4: it does not hold; read as one it
+** would claim hi = 14us). At P = 8 (2 blocks) it holds: 14us exactly. */
+static void test_ring_of_nodes_too_short(void **state) {
+  (void)state;
+  const char *text =
+    "param P = 8 in 1 .. 10000; const c = 10us; const m = 1us;\n"
+    "resource node[ceil(P / 4)] = fcfs(4); resource nic[2];\n"
+    "process main { par (p = 0, P - 1) { use(node[floor(p / 4)], c); use(nic[(floor(p / 4) + 1) % 2], m) } }\n";
+  const char *names[] = {"P"};
+  double P = 16, lo, hi;
+  redtest_eval(text, 1, names, &P, &lo, &hi);
+  assert_true(lo <= 18e-6 * (1 + REDTEST_REL_TOL) && hi >= 18e-6 * (1 - REDTEST_REL_TOL));
+  P = 8;
+  redtest_expect(text, 1, names, &P, 14e-6, 14e-6, 14e-6);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_butterfly_forms),
+    cmocka_unit_test(test_butterfly_unguarded),
+    cmocka_unit_test(test_butterfly_not_one_to_one),
+    cmocka_unit_test(test_ring_of_nodes),
+    cmocka_unit_test(test_ring_of_nodes_too_short),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
