@@ -279,6 +279,11 @@ static const IdiomModel idioms[] = {
   {"lock_pair_work.pam", "T", "T threads on 8 cores, lock a, more work, lock b, work"},
   {"lock_ps_rounds.pam", "T", "T threads on ps(2) cores, K rounds of work then hold (mutex)"},
   {"lock_two.pam", "T", "T threads on 4 cores, then hold (a), then hold (b)"},
+  {"lock_counter.pam", "T", "T threads, K rounds of local work then a counter under a mutex, wake-up 1.5us"},
+  {"lock_reduce.pam", "T", "dealt share on cpu[w], then a critical section with a wake-up cost"},
+  {"lock_nested.pam", "T", "T threads on 4 cores, hold (a) { cores; hold (b) }, b with a wake-up cost"},
+  {"lock_sem.pam", "T", "a semaphore of 4 around a link and ps(8) cores"},
+  {"lock_ps_counter.pam", "T", "T threads on ps(4) cores, K rounds of work then a mutex with a wake-up cost"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

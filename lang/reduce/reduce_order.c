@@ -1272,6 +1272,9 @@ int order_cut_ranges(RCtx *c, AlgExpr *cond, AlgSymbol *i, AlgExpr *lo, AlgExpr 
   return cut_ranges(c, cond, i, lo, hi, t_lo, t_hi, n_true, f_lo, f_hi, n_false);
 }
 int order_injective(OWalk *w, AlgExpr *e) { return injective_branches(w, e); }
+int reduce_order_injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
+  return injective_in(c, e, i, lo, hi);
+}
 AlgExpr *order_digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i) { return digit_base(c, e, i, 0); }
 AlgExpr *order_split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgExpr *o, AlgExpr *n) {
   return split_digits(c, e, i, Q, o, n, 1, 0);
