@@ -204,7 +204,9 @@ static const IdiomModel idioms[] = {
   {"pipeline_wide.pam", "M", "M items through 1 us, 4 servers of 4 us, 1 us"},
   {"pipeline_last.pam", "S", "the same with the last (slower) stage written after the loop"},
   {"pipeline_header.pam", "S", "M = 20 records through S stages, the first 5x at each"},
+  {"line_replicated.pam", "S", "M = 40 records (every fourth 3x) through S stages of fcfs(2)"},
   {"threads_fcfs.pam", "T", "T threads on fcfs(4) cores"},
+  {"threads_rounds.pam", "T", "T threads of 1 + t % 3 rounds (4 us work, 3 us sleep) on fcfs(2)"},
   {"threads_ps.pam", "T", "T threads on ps(4) cores"},
   {"threads_ps_loop.pam", "T", "T threads in rounds on ps(4) cores: compute, then own I/O"},
   {"threads_ps_proc.pam", "T", "the same as a pool in a process, called twice"},
@@ -277,6 +279,11 @@ static const IdiomModel idioms[] = {
   {"lock_pair_work.pam", "T", "T threads on 8 cores, lock a, more work, lock b, work"},
   {"lock_ps_rounds.pam", "T", "T threads on ps(2) cores, K rounds of work then hold (mutex)"},
   {"lock_two.pam", "T", "T threads on 4 cores, then hold (a), then hold (b)"},
+  {"lock_counter.pam", "T", "T threads, K rounds of local work then a counter under a mutex, wake-up 1.5us"},
+  {"lock_reduce.pam", "T", "dealt share on cpu[w], then a critical section with a wake-up cost"},
+  {"lock_nested.pam", "T", "T threads on 4 cores, hold (a) { cores; hold (b) }, b with a wake-up cost"},
+  {"lock_sem.pam", "T", "a semaphore of 4 around a link and ps(8) cores"},
+  {"lock_ps_counter.pam", "T", "T threads on ps(4) cores, K rounds of work then a mutex with a wake-up cost"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

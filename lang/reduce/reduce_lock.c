@@ -32,6 +32,7 @@ typedef struct LockStep {
   const Decl *inner;    /* LOCK_HOLD: the resource of the first use in its body (NULL: none) */
   AlgExpr *inner_index; /* LOCK_HOLD: that use's member index (NULL for a plain resource) */
   AlgExpr *inner_rest;  /* LOCK_HOLD: a lower bound on the body's time from that use's start */
+  AlgExpr *inner_t;     /* LOCK_HOLD: that use's duration */
 } LockStep;
 
 /* The flattened first iteration of a par's body. */
@@ -60,7 +61,8 @@ static int push(LockWalk *w, LockKind kind, const Decl *res, AlgExpr *index, Alg
 }
 
 /* A lower bound on the time of a hold's body: the sum of its delays and uses (a ps use at least
-** its service), walked through blocks; *exact 1 when it is delays only. NULL for anything else. */
+** its service) and of the bodies of the holds in it, walked through blocks; *exact 1 when it is
+** delays only. NULL for anything else. */
 static AlgExpr *body_time(LockWalk *w, REnv *env, const Stmt *s, int depth, int *exact) {
   RCtx *c = w->c;
   if (depth >= LOCK_MAX_DEPTH) return NULL;
@@ -68,6 +70,7 @@ static AlgExpr *body_time(LockWalk *w, REnv *env, const Stmt *s, int depth, int 
   case ST_SKIP: return zero(c);
   case ST_DELAY: return reduce_expr(c, env, s->u.delay.duration);
   case ST_USE: *exact = 0; return reduce_expr(c, env, s->u.use.duration);
+  case ST_HOLD: *exact = 0; return body_time(w, env, s->u.use.body, depth + 1, exact);
   case ST_BLOCK: {
     AlgExpr *sum = zero(c);
     for (int i = 0; i < s->u.block.count; i++) {
@@ -82,7 +85,7 @@ static AlgExpr *body_time(LockWalk *w, REnv *env, const Stmt *s, int depth, int 
 }
 
 /* The first use in a hold's body s (blocks, delays and uses only, as body_time reads it): sets
-** st->inner, st->inner_index, and adds the delays before it to *pre; 1 when found, 0 when s
+** st->inner, st->inner_index, st->inner_t, and adds the delays before it to *pre; 1 when found, 0 when s
 ** has none, -1 when s is something else. */
 static int body_first(LockWalk *w, REnv *env, const Stmt *s, int depth, LockStep *st, AlgExpr **pre) {
   RCtx *c = w->c;
@@ -94,6 +97,7 @@ static int body_first(LockWalk *w, REnv *env, const Stmt *s, int depth, LockStep
     if (!s->u.use.decl) return -1;
     st->inner = s->u.use.decl;
     st->inner_index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
+    st->inner_t = reduce_expr(c, env, s->u.use.duration);
     return 1;
   case ST_BLOCK:
     for (int i = 0; i < s->u.block.count; i++) {
@@ -353,6 +357,77 @@ static AlgExpr *ps_together(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter) 
   return best;
 }
 
+/* Rule (a lock kept busy over K rounds; nothing runs beside the par): each of the K >= 2
+** iterations is one request s2, a use or hold of one member of a one-server fcfs r2 (hand-off h2)
+** lasting at least t2 > 0, r2's only request in the iteration, and around it steps free of k
+** that keep the branches in order: delays; uses of fcfs(m) or ps(c) resources with a server for
+** each branch (n <= m, n <= c, written into the bound); uses of a ps(c) resource the iteration
+** requests nowhere else. Let D0 be the time of the steps before s2 in the first iteration (a ps
+** use of the last kind counted t max(1, n / c)), R the least time of those after it, and G the
+** most a branch's trip from a release of r2 to its next arrival there can take (every step but
+** s2 at its time, a ps use of the last kind at t max(1, n / c)):
+**   G < (n - 1)(t2 + h2)
+** makes every release of r2 but the last hand r2 on:
+**   T >= D0 + K n t2 + (K n - 1) h2 + R
+** No fcfs step waits and no ps step of the first kind slows (each branch has one request at a
+** time, so at most n <= m are present at any resource; a ps request runs at rate min(1, c / n)
+** = 1). A ps resource of the last kind has at most n requests present, so each of its uses ends
+** within t max(1, n / c); the first iteration's n uses start at one instant and end at one
+** instant, t max(1, n / c) later (all n present until then: a later request of it is made after
+** the first release of r2, after they ended); and of two of its requests made at different
+** instants the earlier ends first (every request present runs at one rate: the earlier has had
+** more service at every instant). So all n branches reach r2 at a_0 = D0, and the branch
+** released at e_l (the l-th release of r2) is back later than a_0 and than the branch released
+** before it, by G at most. So r2's arrivals after the first n come in release order, none at one
+** instant with another, and a branch is never served twice while another waits or will arrive
+** first: none ends its K-th round before every other has ended K - 1, and the releases
+** 0 .. (K - 1) n - 1 all bring a request back, the (j + 1)-th arrival being the first n's or
+** at most e_(j+1-n) + G. Let E_j = a_0 + (j + 1) t2 + j h2. By induction on j, e_j >= E_j and
+** e_j - e_i >= (j - i)(t2 + h2) for i <= j: the (j + 1)-th arrival is before e_j (for j + 1 < n
+** it is at a_0 < e_j; else at most e_(j+1-n) + G < e_(j+1-n) + (n - 1)(t2 + h2) <= e_j), so
+** j + 2 requests arrived before e_j and j + 1 were served: one waits, the next hold starts h2
+** after e_j and lasts at least t2. The branch of the last release still runs at least R. T = 4
+** threads on fcfs(4) cores, K rounds of `use(cores, 3us); hold (mtx) delay(1us)` with
+** handoff(500ns): the trip, 3us, is below 3 x 1.5us: 3 + 6 K - 0.5 us, the simulated time (the
+** lock's load: 4 K); T threads, K rounds of `delay(2us); hold (mtx) delay(200ns)` with
+** handoff(1us), T >= 3: 2 + 0.2 K T + (K T - 1) us, the simulated time (was: the first round's
+** hand-offs only). fcfs steps with more branches than servers are left out: a request of a
+** later round can start at one instant with one of the first (docs/reduction.md). */
+static AlgExpr *lock_rounds(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *K) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *one = alg_num_int(g, 1), *cond = alg_cmp(g, ALG_CMP_GE, K, alg_num_int(g, 2));
+  AlgExpr *d0 = zero(c), *R = zero(c), *trip = zero(c);
+  int s2 = -1;
+  for (int i = 0; i < w->nsteps; i++) {
+    const LockStep *st = &w->steps[i];
+    if (!st->same || st->kind == LOCK_OPAQUE) return NULL;
+    if (s2 < 0 && st->kind != LOCK_DELAY && is_fcfs(st->res) && alg_is_num(reduce_mult(c, st->res), 1) &&
+        requests_of(iteration, st->res, 0) == 1) { s2 = i; continue; }
+    AlgExpr *most = st->t;   /* the most this step takes */
+    if (st->kind == LOCK_HOLD) return NULL;   /* a second hold: it may wait */
+    if (st->kind == LOCK_USE) {
+      AlgExpr *m = reduce_mult(c, st->res);
+      if (!is_fcfs(st->res) && requests_of(iteration, st->res, 0) == 1)
+        most = alg_mul(g, alg_max(g, one, alg_div(g, n, m)), st->t);
+      else
+        cond = alg_and(g, cond, alg_cmp(g, ALG_CMP_LE, n, m));
+    }
+    trip = alg_add(g, trip, most);
+    if (s2 < 0) d0 = alg_add(g, d0, most);
+    else R = alg_add(g, R, st->t);
+  }
+  if (s2 < 0) return NULL;
+  const LockStep *b = &w->steps[s2];
+  AlgExpr *h2 = reduce_handoff(c, b->res);
+  if (!h2) h2 = zero(c);
+  AlgExpr *back = alg_cmp(g, ALG_CMP_LT, trip, alg_mul(g, alg_sub(g, n, one), alg_add(g, b->t, h2)));
+  cond = alg_and(g, cond, alg_and(g, back, alg_cmp(g, ALG_CMP_GT, b->t, zero(c))));
+  AlgExpr *kn = alg_mul(g, K, n);
+  AlgExpr *lo = alg_add_n(g, 4, (AlgExpr *[]){d0, alg_mul(g, kn, b->t), alg_mul(g, alg_sub(g, kn, one), h2), R});
+  return alg_cond(g, cond, lo, zero(c));
+}
+
 /* 1 when steps from..to-1 are delays free of k (their time is exactly steps_time). */
 static int delays_only(const LockWalk *w, int from, int to) {
   for (int i = from; i < to; i++)
@@ -360,50 +435,84 @@ static int delays_only(const LockWalk *w, int from, int to) {
   return 1;
 }
 
-/* Rule (a lock kept busy over K rounds; nothing runs beside the par): each of the K >= 2
-** iterations is delays D0, s1 = use(r1, t1) of one member of fcfs(m1) r1 with n <= m1, delays
-** B, s2 = a use or hold of one member of a one-server fcfs r2 (hand-off h2) lasting at least
-** t2 > 0, delays R; s1 and s2 the iteration's only requests of r1 and r2. With G = R + D0 + t1
-** + B, a branch's trip from a release of r2 to its next arrival there,
-**   G < (n - 1)(t2 + h2)
-** makes every release of r2 but the last hand r2 on:
-**   T >= D0 + t1 + B + K n t2 + (K n - 1) h2 + R
-** r1 never queues (at most n <= m1 requests are present): all n branches reach r2 at a_0 = D0 +
-** t1 + B, and the branch released at e_l (the l-th release) is back at e_l + G, later than a_0
-** and than the branch released before it. So r2's arrivals after the first n come in release
-** order, none at one instant with another, and a branch is never served twice while another
-** waits or will arrive first: none ends its K-th round before every other has ended K - 1, and
-** the releases 0 .. (K - 1) n - 1 all bring a request back, the (j + 1)-th arrival being the
-** first n's or e_(j+1-n) + G. Let E_j = a_0 + (j + 1) t2 + j h2. By induction on j, e_j >= E_j
-** and e_j - e_i >= (j - i)(t2 + h2) for i <= j: the (j + 1)-th arrival is before e_j (for j + 1
-** < n it is at a_0 < e_j; else at e_(j+1-n) + G < e_(j+1-n) + (n - 1)(t2 + h2) <= e_j), so j + 2
-** requests arrived before e_j and j + 1 were served: one waits, the next hold starts h2 after
-** e_j and lasts at least t2. The branch of the last release still runs R. T = 4 threads on
-** fcfs(4) cores, K rounds of `use(cores, 3us); hold (mtx) delay(1us)` with handoff(500ns): the
-** trip, 3us, is below 3 x 1.5us: 3 + 6 K - 0.5 us, the simulated time (the lock's load: 4 K). */
-static AlgExpr *lock_rounds(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *K) {
+/* Rule (a lock held behind the first batch; nothing runs beside the par; with behind_batch's
+** s1, S and X): s' = hold (L) of a one-server fcfs L (hand-off hL), the iteration's only request
+** of L, whose body's first use is of s1's member, the body lasting at least tq in all and at
+** least tq' from that use's start. The first hold of L ever granted is one of these (a branch's
+** first request of L); its use of the member is not one of the n first requests, so it starts
+** no earlier than S and L is released no earlier than S + tq'. Every other hold of L starts
+** after a release (one server), so the n holds of the first iteration end no earlier than
+** S + tq' + (n - 1) tq, and the branch of the last then runs at least the rest. Where every
+** branch asks for L before that first release (between s1 and s' delays only, B; the n first
+** requests of the member end by A = X + floor((n - 1) / m1)(t1 + h1) + t1, so A + B < S + tq'),
+** a request waits at every release until the last of them: each of those holds starts hL after
+** the release before it:
+**   T >= S + tq' + (n - 1)(tq + hL) + rest          (hL counted where A + B < S + tq')
+** T threads on fcfs(2) cores, `use(cores, 6us); hold (a) { use(cores, 1us); hold (b)
+** delay(500ns) }`: the holder of a waits for a core behind all the first requests, S = 3 T us
+** (T even), then T holds of a of 1.5us: 4.5 T us, the simulated time (the cores' load: 3.5 T). */
+static AlgExpr *held_behind(const LockWalk *w, const Stmt *iteration, int s1, int sp, AlgExpr *x, AlgExpr *S,
+                            AlgExpr *n, AlgExpr *rest) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  int s1 = after_delays(w, 0);
-  if (s1 == w->nsteps) return NULL;
-  int s2 = after_delays(w, s1 + 1);
-  if (s2 >= w->nsteps || !delays_only(w, s2 + 1, w->nsteps)) return NULL;
-  const LockStep *a = &w->steps[s1], *b = &w->steps[s2];
-  if (a->kind != LOCK_USE || !a->same || !is_fcfs(a->res)) return NULL;
-  if ((b->kind != LOCK_USE && b->kind != LOCK_HOLD) || !b->same || !is_fcfs(b->res) || b->res == a->res) return NULL;
-  if (!alg_is_num(reduce_mult(c, b->res), 1)) return NULL;
-  if (requests_of(iteration, a->res, 0) != 1 || requests_of(iteration, b->res, 0) != 1) return NULL;
-  AlgExpr *one = alg_num_int(g, 1), *h2 = reduce_handoff(c, b->res);
-  if (!h2) h2 = zero(c);
-  AlgExpr *d0 = steps_time(w, 0, s1), *B = steps_time(w, s1 + 1, s2), *R = steps_time(w, s2 + 1, w->nsteps);
-  AlgExpr *trip = alg_add_n(g, 4, (AlgExpr *[]){R, d0, a->t, B});
-  AlgExpr *back = alg_cmp(g, ALG_CMP_LT, trip, alg_mul(g, alg_sub(g, n, one), alg_add(g, b->t, h2)));
-  AlgExpr *cond = alg_and(g, alg_and(g, back, alg_cmp(g, ALG_CMP_LE, n, reduce_mult(c, a->res))),
-                          alg_and(g, alg_cmp(g, ALG_CMP_GE, K, alg_num_int(g, 2)), alg_cmp(g, ALG_CMP_GT, b->t, zero(c))));
-  AlgExpr *kn = alg_mul(g, K, n);
-  AlgExpr *lo = alg_add_n(g, 6, (AlgExpr *[]){d0, a->t, B, alg_mul(g, kn, b->t),
-    alg_mul(g, alg_sub(g, kn, one), h2), R});
-  return alg_cond(g, cond, lo, zero(c));
+  const LockStep *a = &w->steps[s1], *q = &w->steps[sp];
+  if (q->kind != LOCK_HOLD || !q->same || !is_fcfs(q->res) || !alg_is_num(reduce_mult(c, q->res), 1) ||
+      requests_of(iteration, q->res, 0) != 1) return NULL;
+  AlgExpr *one = alg_num_int(g, 1), *hL = reduce_handoff(c, q->res);
+  AlgExpr *freed = alg_add(g, S, q->inner_rest);
+  AlgExpr *each = q->t;
+  if (hL && delays_only(w, s1 + 1, sp)) {
+    AlgExpr *m1 = reduce_mult(c, a->res), *h1 = reduce_handoff(c, a->res);
+    AlgExpr *round = h1 ? alg_add(g, a->t, h1) : a->t;
+    AlgExpr *A = alg_add_n(g, 3, (AlgExpr *[]){x, a->t,
+      alg_mul(g, alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, n, one), m1)), round)});
+    AlgExpr *waits = alg_cmp(g, ALG_CMP_LT, alg_add(g, A, steps_time(w, s1 + 1, sp)), freed);
+    each = alg_add(g, each, alg_cond(g, waits, hL, zero(c)));
+  }
+  return alg_add_n(g, 3, (AlgExpr *[]){freed, alg_mul(g, alg_max(g, zero(c), alg_sub(g, n, one)), each), rest});
+}
+
+/* Rule (the last wave of a first batch; nothing runs beside the par): after an exact prefix
+** (time X), s1 = use(r1, t1) of one member of fcfs(m1) r1 (hand-off h1), t1 > 0, not named by
+** the prefix: as in behind_batch, the i-th of its n first requests starts at exactly
+** X + floor((i - 1) / m1)(t1 + h1), so the last w = n - m1 floor((n - 1) / m1) of them (the last
+** wave) end at exactly A = X + floor((n - 1) / m1)(t1 + h1) + t1. Their branches reach a later
+** step q, a use or hold free of k lasting at least tq, no earlier than A + B (B the least time of
+** the steps between); on fcfs(m) the busiest server serves ceil(w / m) of their requests one
+** after another, on ps(c) they need w tq of service at rate at most c (each tq at least), and
+** the branch of the last still runs its tail. Where q is the iteration's only request of a
+** one-server fcfs r (hand-off h), the steps between are delays and tq > 0, the w requests arrive
+** at the one instant A + B, before the first of them ends: each next one starts h after a
+** release (a hold of 0 s ends at the instant it starts, before the next asks).
+**   T >= A + B + max(1, ceil(w / m)) tq (+ (w - 1) h) + tail      (ps(c): max(1, w / c) tq)
+** T = 7 threads on fcfs(4) cores, `use(cores, 8us); hold (a) { use(cores, 1us); hold (b)
+** delay(400ns) }`: the last wave, 3 threads, ends its work at 16us, then 3 holds of a of 1.4us:
+** 20.2us, the simulated time (a held behind the first batch: 17.8us). */
+static AlgExpr *last_wave(const LockWalk *w, const Stmt *iteration, int s1, AlgExpr *x, AlgExpr *n,
+                          AlgExpr *after_iter) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  const LockStep *a = &w->steps[s1];
+  AlgExpr *best = NULL, *one = alg_num_int(g, 1);
+  AlgExpr *m1 = reduce_mult(c, a->res), *h1 = reduce_handoff(c, a->res);
+  AlgExpr *waves = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, n, one), m1));
+  AlgExpr *A = alg_add_n(g, 3, (AlgExpr *[]){x, a->t, alg_mul(g, waves, h1 ? alg_add(g, a->t, h1) : a->t)});
+  AlgExpr *wn = alg_sub(g, n, alg_mul(g, m1, waves));
+  for (int q = s1 + 1; q < w->nsteps; q++) {
+    const LockStep *st = &w->steps[q];
+    if ((st->kind != LOCK_USE && st->kind != LOCK_HOLD) || !st->same) continue;
+    AlgExpr *m = reduce_mult(c, st->res);
+    AlgExpr *rounds = is_fcfs(st->res) ? alg_max(g, one, alg_func(g, ALG_CEIL, alg_div(g, wn, m)))
+                                       : alg_max(g, one, alg_div(g, wn, m));
+    AlgExpr *lo = alg_add_n(g, 5, (AlgExpr *[]){A, steps_time(w, s1 + 1, q), alg_mul(g, rounds, st->t),
+                                                steps_time(w, q + 1, w->nsteps), after_iter});
+    AlgExpr *h = is_fcfs(st->res) && alg_is_num(m, 1) ? reduce_handoff(c, st->res) : NULL;
+    if (h && requests_of(iteration, st->res, 0) == 1 && delays_only(w, s1 + 1, q))   /* tq > 0: a hold of
+                                                 0 s ends at the instant it starts, before the next asks */
+      lo = alg_add(g, lo, alg_cond(g, alg_cmp(g, ALG_CMP_GT, st->t, zero(c)), alg_mul(g, alg_sub(g, wn, one), h), zero(c)));
+    best = larger(g, best, lo);
+  }
+  return best;
 }
 
 /* Rule (a request behind the first batch; nothing runs beside the par): after an exact prefix
@@ -428,7 +537,7 @@ static AlgExpr *lock_rounds(const LockWalk *w, const Stmt *iteration, AlgExpr *n
 ** cores: `use(cores, 4us); hold (a) use(cores, 1us); hold (b) use(cores, 2us)`: the holders of
 ** a wait behind the first batch of work, S = 4 floor(T / 4) us (T >= 4), then 1us + 2T us (T = 8:
 ** 25 us, T = 100: 301 us, both the simulated times; the lock b's load alone: 2T us). */
-static AlgExpr *behind_batch(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter) {
+static AlgExpr *behind_batch(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *after_iter) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   AlgExpr *best = NULL, *one = alg_num_int(g, 1);
@@ -444,6 +553,8 @@ static AlgExpr *behind_batch(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter)
     AlgExpr *freed = alg_add(g, alg_mul(g, alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, n, m1), m1)), round), a->t);
     AlgExpr *S = alg_add(g, x, alg_cond(g, alg_cmp(g, ALG_CMP_GE, n, m1), freed, zero(c)));
     cond = alg_and(g, cond, alg_cmp(g, ALG_CMP_GT, a->t, zero(c)));
+    AlgExpr *wave = last_wave(w, iteration, s1, x, n, after_iter);
+    if (wave) best = larger(g, best, alg_cond(g, cond, wave, zero(c)));
     for (int sp = s1 + 1; sp < w->nsteps; sp++) {
       const LockStep *q = &w->steps[sp];
       AlgExpr *tq;
@@ -455,6 +566,8 @@ static AlgExpr *behind_batch(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter)
       if (q->kind == LOCK_USE)   /* the n later requests themselves, on r1 */
         lo = alg_max(g, lo, alg_add_n(g, 3, (AlgExpr *[]){S, rest,
           alg_mul(g, alg_max(g, one, alg_func(g, ALG_CEIL, alg_div(g, n, m1))), tq)}));
+      AlgExpr *held = held_behind(w, iteration, s1, sp, x, S, n, rest);
+      if (held) lo = alg_max(g, lo, held);
       for (int s2 = sp + 1; s2 < w->nsteps; s2++) {
         const LockStep *b = &w->steps[s2];
         if ((b->kind != LOCK_USE && b->kind != LOCK_HOLD) || !b->same) continue;
@@ -467,6 +580,39 @@ static AlgExpr *behind_batch(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter)
       best = larger(g, best, alg_cond(g, cond, lo, zero(c)));
       break;   /* the first such s' is the earliest; later ones are read as its s2 */
     }
+  }
+  return best;
+}
+
+/* Rule (a serial stage inside a semaphore; nothing runs beside the par): step s = hold (L) of an
+** fcfs(m) L, the iteration's only request of L, whose body runs delays (pre) and then use(r, t1)
+** of one member of a one-server fcfs r that the iteration requests nowhere else, the body lasting
+** at least tq in all. Every branch reaches s no earlier than X, the least time of the steps before
+** it. Number the n first-iteration requests of r in the order r serves them, the j-th starting at
+** d_j: each is made pre after its hold started (the same pre for all), so FCFS serves them in the
+** order their holds started, and d_j >= d_(j-1) + t1 (one server). When hold j started, at most
+** m - 1 other holds were under way, so j - m of holds 1 .. j - 1 had ended, the earliest of them
+** no earlier than d_(j-m) - pre + tq: d_j >= d_(j-m) + tq. With d_1 >= X + pre, stepping back
+** from n by m (tq) b = floor((n - 1) / m) times and by 1 (t1) the a = n - 1 - m b other times:
+**   T >= X + a t1 + (b + 1) tq + tail(s)
+** T threads through a semaphore of 3, `hold (sem) { use(disk, 2us); use(cores, 6us) }` on ps(4)
+** cores, T = 8: a = 1, b = 2: 2 + 3 x 8 = 26us, the simulated time (3 holds at a time: 24us). */
+static AlgExpr *sem_line(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *after_iter) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *best = NULL, *one = alg_num_int(g, 1);
+  for (int s = 0; s < w->nsteps; s++) {
+    const LockStep *st = &w->steps[s];
+    if (st->kind != LOCK_HOLD || !st->same || !st->inner || st->inner_index || !is_fcfs(st->res) ||
+        !is_fcfs(st->inner) || !alg_is_num(reduce_mult(c, st->inner), 1) || st->inner == st->res ||
+        requests_of(iteration, st->res, 0) != 1 || requests_of(iteration, st->inner, 0) != 1 ||
+        alg_contains(st->inner_t, w->k) || alg_contains(st->inner_rest, w->k)) continue;   /* pre free of k */
+    AlgExpr *m = reduce_mult(c, st->res);
+    AlgExpr *b = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, n, one), m));
+    AlgExpr *a = alg_sub(g, alg_sub(g, n, one), alg_mul(g, m, b));
+    AlgExpr *lo = alg_add_n(g, 5, (AlgExpr *[]){steps_time(w, 0, s), alg_mul(g, a, st->inner_t),
+      alg_mul(g, alg_add(g, b, one), st->t), steps_time(w, s + 1, w->nsteps), after_iter});
+    best = larger(g, best, alg_cond(g, alg_cmp(g, ALG_CMP_GE, n, one), lo, zero(c)));
   }
   return best;
 }
@@ -545,6 +691,55 @@ static AlgExpr *lock_tandem(const LockWalk *w, const Stmt *body, AlgExpr *n) {
   return alg_add(g, steps_time(w, 0, w->nsteps), alg_mul(g, waits, ratio));
 }
 
+/* Rule (arrivals spread over a window; nothing runs beside the par, no `repeat`): before step s
+** every branch runs steps that never wait, whose times may depend on k: delays; uses of a family
+** member one-to-one in k (docs/reduction.md, one-to-one member maps) of a family the iteration
+** requests nowhere else (each branch its own member); uses free of k of fcfs(m) or ps(c)
+** resources with a server for each branch (n <= m, n <= c). Branch k reaches s at X(k), between
+** Xmin and Xmax over the branches. s is a use or hold free of k of one member of an fcfs(m) r
+** (hand-off h), the iteration's only request of r, lasting at least t > 0. Some server serves
+** J = ceil(n / m) of the n requests, one after another: its first starts no earlier than Xmin,
+** each lasts at least t, and the next starts h after a release where a request waits then. A
+** release where none waits, with a request still to come, is no later than the last arrival,
+** Xmax, and the i-th release is no earlier than Xmin + i t: at most floor((Xmax - Xmin) / t) of
+** them find none. The branch of the last then runs at least the least rest over the branches:
+**   T >= Xmin + J t + max(0, J - 1 - floor((Xmax - Xmin) / t)) h + min over k of rest(k)
+** T threads each on its own core for a dealt share of N iterations, (floor(N / T) + (t < N % T ?
+** 1 : 0)) t_it, then hold (mtx) delay(t_add) with a hand-off h: the shares differ by t_it < t_add,
+** floor(N / T) t_it + T t_add + (T - 1) h, the simulated time (was: no hand-off). */
+static AlgExpr *spread_meeting(const LockWalk *w, const Stmt *iteration, const RPiece *p, AlgExpr *n) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *one = alg_num_int(g, 1), *cond = one, *X = zero(c), *best = NULL;
+  for (int s = 0; s < w->nsteps; s++) {
+    const LockStep *st = &w->steps[s];
+    if (st->kind == LOCK_OPAQUE) break;
+    if (st->kind == LOCK_DELAY) { X = alg_add(g, X, st->t); continue; }
+    int once = requests_of(iteration, st->res, 0) == 1;
+    if (st->same && is_fcfs(st->res) && once) {
+      AlgExpr *m = reduce_mult(c, st->res), *h = reduce_handoff(c, st->res);
+      AlgExpr *J = alg_func(g, ALG_CEIL, alg_div(g, n, m));
+      AlgExpr *xmin = alg_min_over(g, p->index, p->lo, p->hi, X);
+      AlgExpr *rest = alg_min_over(g, p->index, p->lo, p->hi, steps_time(w, s + 1, w->nsteps));
+      AlgExpr *lo = alg_add_n(g, 3, (AlgExpr *[]){xmin, alg_mul(g, J, st->t), rest});
+      if (h) {
+        AlgExpr *xmax = alg_max_over(g, p->index, p->lo, p->hi, X);
+        AlgExpr *idle = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, xmax, xmin), st->t));
+        lo = alg_add(g, lo, alg_mul(g, alg_max(g, zero(c), alg_sub(g, alg_sub(g, J, one), idle)), h));
+      }
+      best = larger(g, best, alg_cond(g, alg_and(g, cond, alg_cmp(g, ALG_CMP_GT, st->t, zero(c))), lo, zero(c)));
+    }
+    if (st->kind != LOCK_USE) break;   /* a hold may wait */
+    if (st->index && !free_of_k(w, st->index)) {
+      if (!once || !reduce_order_injective_in(c, st->index, w->k, p->lo, p->hi)) break;
+    } else {
+      cond = alg_and(g, cond, alg_cmp(g, ALG_CMP_LE, n, reduce_mult(c, st->res)));
+    }
+    X = alg_add(g, X, st->t);
+  }
+  return best;
+}
+
 /* par (k = a, b) S over piece p, nothing split: tightens out->L by the rules above, read on S's
 ** first iteration (S itself, or the body of `repeat (K) S'` with K >= 1). */
 void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
@@ -577,17 +772,23 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
   flatten(w, at, body, 0);
   env->depth--;
   c->checks.count = checks;
-  if (c->failed || w->nsteps == 0 || w->vary || (K && !free_of_k(w, K))) return;
+  if (c->failed || w->nsteps == 0) return;
   AlgExpr *one = alg_num_int(g, 1);
   AlgExpr *n = alg_add(g, alg_sub(g, p->hi, p->lo), one);
+  if (!K && !w->cut && c->concurrent == 0) {
+    AlgExpr *spread = spread_meeting(w, body, p, n);
+    if (spread) out->L = alg_max(g, out->L, alg_cond(g, alg_cmp(g, ALG_CMP_GE, n, one), spread, zero(c)));
+  }
+  if (w->vary || (K && !free_of_k(w, K))) return;
   AlgExpr *iter = steps_time(w, 0, w->nsteps);
   AlgExpr *after = K ? alg_mul(g, alg_max(g, zero(c), alg_sub(g, K, one)), iter) : zero(c);
   int alone = c->concurrent == 0 && !w->cut;
-  AlgExpr *rules[6] = {alone ? first_meeting(w, n, after) : NULL, alone ? busy_lock(w, body, n, after) : NULL,
+  AlgExpr *rules[7] = {alone ? first_meeting(w, n, after) : NULL, alone ? busy_lock(w, body, n, after) : NULL,
                        ps_together(w, n, after), alone && K ? lock_rounds(w, body, n, K) : NULL,
-                       alone ? behind_batch(w, n, after) : NULL, ps_load(w, n, K)};
+                       alone ? behind_batch(w, body, n, after) : NULL, ps_load(w, n, K),
+                       alone ? sem_line(w, body, n, after) : NULL};
   AlgExpr *lower = NULL;
-  for (int i = 0; i < 6; i++)
+  for (int i = 0; i < 7; i++)
     if (rules[i]) lower = lower ? alg_max(g, lower, rules[i]) : rules[i];
   AlgExpr *runs = alg_cmp(g, ALG_CMP_GE, n, one);
   AlgExpr *line = !K && !w->cut ? lock_tandem(w, body, n) : NULL;
@@ -601,7 +802,7 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
 
 /* Plain resources the scan follows (beyond: the scan gives up, no resource is guarded). */
 #define GUARD_MAX_RES 256
-/* Locks that can guard (one-server plain fcfs resources held somewhere; beyond: no bit). */
+/* Locks that can guard (plain fcfs resources held somewhere; beyond: no bit). */
 #define GUARD_MAX_LOCKS 64
 /* (process, locks held) pairs the scan enters (beyond: it gives up). */
 #define GUARD_MAX_CALLS 4096
@@ -611,7 +812,7 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
 /* The scan of the entry process for resources only ever requested under a lock. */
 typedef struct GuardScan {
   RCtx *c;                             /* the reduction */
-  const Decl *res[GUARD_MAX_RES];      /* plain fcfs resources requested somewhere */
+  const Decl *res[GUARD_MAX_RES];      /* plain resources requested somewhere */
   uint64_t held[GUARD_MAX_RES];        /* res[i]: the locks held, with no fork since, at every
                                           request of it (bits of locks) */
   int nres;                            /* length of res */
@@ -623,9 +824,9 @@ typedef struct GuardScan {
   int failed;                          /* 1: gave up */
 } GuardScan;
 
-/* The bit of lock res (a plain fcfs resource with one server), or 0 when it is none. */
+/* The bit of lock res (a plain fcfs resource), or 0 when it is none. */
 static uint64_t lock_bit(GuardScan *gs, const Decl *res) {
-  if (!res || res->u.resource.count || !is_fcfs(res) || !alg_is_num(reduce_mult(gs->c, res), 1)) return 0;
+  if (!res || res->u.resource.count || !is_fcfs(res)) return 0;
   for (int i = 0; i < gs->nlocks; i++) if (gs->locks[i] == res) return (uint64_t)1 << i;
   if (gs->nlocks == GUARD_MAX_LOCKS) return 0;
   gs->locks[gs->nlocks] = res;
@@ -634,7 +835,7 @@ static uint64_t lock_bit(GuardScan *gs, const Decl *res) {
 
 /* A request of res with the locks `held` held (no fork since each was taken). */
 static void guard_request(GuardScan *gs, const Decl *res, uint64_t held) {
-  if (!res || res->u.resource.count || !is_fcfs(res)) return;
+  if (!res || res->u.resource.count) return;
   for (int i = 0; i < gs->nres; i++)
     if (gs->res[i] == res) { gs->held[i] &= held; return; }
   if (gs->nres == GUARD_MAX_RES) { gs->failed = 1; return; }
@@ -682,25 +883,37 @@ static void guard_scan(GuardScan *gs, const Stmt *s, uint64_t held, int depth) {
   }
 }
 
-/* Rule (a resource kept by a lock never queues; upper bounds): a plain fcfs resource q whose
-** every request in the run of the entry process is made while its branch holds one and the same
-** plain one-server fcfs resource L, taken with no `||` or par between the hold and the request
-** (through calls): at most one branch holds L at a time and its requests of q come one after
-** another, so at most one request of q is ever present and none waits. Its wait counts 0 in
-** reduce_wait, for a branch that uses it and for one kept waiting by a holder that does: the
-** holder's time at q is already in the hold's demand on L. A log written under its lock:
-** `hold (log_lock) { delay(format); use(disk, write) }` beside threads that never touch the disk
-** otherwise. Fills c->guarded. */
+/* 1 when gs->res[i] is kept by a lock: one lock L held at its every request has no more servers
+** than it has (fcfs(m) or ps(c) with m_L <= m, m_L <= c for every admissible value). */
+static int guard_kept(GuardScan *gs, int i) {
+  AlgCtx *g = gs->c->alg;
+  AlgExpr *m = reduce_mult(gs->c, gs->res[i]);
+  for (int b = 0; b < gs->nlocks; b++)
+    if ((gs->held[i] >> b & 1) && alg_is_nonneg(g, alg_sub(g, m, reduce_mult(gs->c, gs->locks[b])))) return 1;
+  return 0;
+}
+
+/* Rule (a resource kept by a lock never queues; upper bounds): a plain resource q whose every
+** request in the run of the entry process is made while its branch holds one and the same plain
+** fcfs(m_L) resource L, taken with no `||` or par between the hold and the request (through
+** calls), where q has at least as many servers (fcfs(m), m >= m_L) or capacity (ps(c),
+** c >= m_L): at most m_L branches hold L at a time and each one's requests of q come one after
+** another, so at most m_L requests of q are ever present: none waits at fcfs q, and each runs at
+** rate min(1, c / m_L) = 1 at ps q. Its wait counts 0 in reduce_wait, for a branch that uses it
+** and for one kept waiting by a holder that does: the holder's time at q is already in the
+** hold's demand on L. A log written under its lock: `hold (log_lock) { delay(format); use(disk,
+** write) }` beside threads that never touch the disk otherwise; a semaphore of 3 around work on
+** ps(4) cores. Fills c->guarded. */
 void reduce_lock_guards(RCtx *c, const Decl *entry) {
   GuardScan *gs = calloc(1, sizeof *gs);
   if (!gs) return;
   gs->c = c;
   guard_scan(gs, entry->u.process.body, 0, 0);
   int n = 0;
-  for (int i = 0; i < gs->nres && !gs->failed; i++) if (gs->held[i]) n++;
+  for (int i = 0; i < gs->nres && !gs->failed; i++) if (guard_kept(gs, i)) n++;
   if (n > 0 && !gs->failed) {
     c->guarded = arena_alloc(&c->arena, (size_t)n * sizeof *c->guarded);
-    for (int i = 0; i < gs->nres; i++) if (gs->held[i]) c->guarded[c->nguarded++] = gs->res[i];
+    for (int i = 0; i < gs->nres; i++) if (guard_kept(gs, i)) c->guarded[c->nguarded++] = gs->res[i];
   }
   free(gs);
 }

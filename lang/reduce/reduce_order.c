@@ -1344,6 +1344,9 @@ int order_cut_ranges(RCtx *c, AlgExpr *cond, AlgSymbol *i, AlgExpr *lo, AlgExpr 
   return cut_ranges(c, cond, i, lo, hi, t_lo, t_hi, n_true, f_lo, f_hi, n_false);
 }
 int order_injective(OWalk *w, AlgExpr *e) { return injective_branches(w, e); }
+int reduce_order_injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
+  return injective_in(c, e, i, lo, hi);
+}
 AlgExpr *order_digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i) { return digit_base(c, e, i, 0); }
 AlgExpr *order_split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgExpr *o, AlgExpr *n) {
   return split_digits(c, e, i, Q, o, n, 1, 0);
@@ -1772,6 +1775,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
                 : st->kloop ? order_counted_lower(w, st, body.exact) : NULL;
     AlgExpr *fcfs = order_fcfs_lower(w, st, body.exact);   /* reduce_stage.c */
     if (fcfs) lo = lo ? alg_max(g, lo, fcfs) : fcfs;
+    AlgExpr *second = order_second_round_lower(w, st, body.exact);   /* reduce_stage.c */
+    if (second) lo = lo ? alg_max(g, lo, second) : second;
     AlgExpr *late = single_stage(w, st) || order_reused_stage(w, st) ? release_stage_lower(w, st, body.exact) : NULL;
     if (late) lo = lo ? alg_max(g, lo, late) : late;   /* reduce_release.c */
     AlgExpr *line = single_stage(w, st) ? order_line_lower(w, st, body.exact) : NULL;   /* reduce_line.c */

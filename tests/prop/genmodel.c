@@ -707,7 +707,51 @@ static int gen_lock_step(GenState *g, int par_var, int inside) {
     n->member_val = gen_below(g, GEN_FAMILY_SIZE); n->member_var = par_var;
   }
   n->dur = gen_dur(g);
+  if (!inside && gen_below(g, 3) == 0) {   /* a dealt share (arrivals spread at the lock) */
+    n->dur.share = 1 + gen_below(g, 2); n->dur.share_var = par_var; n->dur.share_n = gen_below(g, 3 * GEN_MAX_BOUND);
+  }
   return id;
+}
+
+/* The body of a hold of gen_idiom_lock made of two steps: { a step; hold (lock2) delay } (two
+** locks nested, the cores asked for first), or { a use of a resource no hold keeps; a use of the
+** cores `work` names } (a semaphore around a serial device and the cores), or two steps of
+** gen_lock_step. */
+static int gen_lock_pair(GenState *g, int par_var, int work) {
+  GenModel *m = g->m;
+  int cores = work >= 0 && m->nodes[work].kind == GEN_USE &&
+              (m->res[m->nodes[work].res].ps_tenths || m->nodes[work].res > g->held_max);
+  int first;
+  if (cores && gen_below(g, 2)) {
+    first = gen_new_node(g, GEN_USE);
+    m->nodes[first] = m->nodes[work];
+    m->nodes[first].dur = gen_dur(g);
+  } else {
+    first = gen_lock_step(g, par_var, 1);
+  }
+  int second, lock2 = gen_below(g, 3) ? gen_v2_resource_for(g, 1) : -1;
+  if (lock2 >= 0) {
+    second = gen_new_node(g, GEN_HOLD);
+    m->nodes[second].res = lock2;
+    if (m->res[lock2].family) {
+      m->nodes[second].member = GEN_MEMBER_CONST;
+      m->nodes[second].member_val = gen_below(g, GEN_FAMILY_SIZE);
+    }
+    int inner = gen_new_node(g, GEN_DELAY);
+    m->nodes[inner].dur.lit_us = gen_below(g, 2);
+    m->nodes[inner].dur.c = g->m->const_count > 0 && gen_below(g, 2) ? gen_below(g, g->m->const_count) : -1;
+    if (m->nodes[inner].dur.c < 0 && m->nodes[inner].dur.lit_us == 0) m->nodes[inner].dur.lit_us = 1;
+    m->nodes[second].kids[0] = inner;
+  } else if (cores) {
+    second = gen_new_node(g, GEN_USE);
+    m->nodes[second] = m->nodes[work];
+    m->nodes[second].dur = gen_dur(g);
+  } else {
+    second = gen_lock_step(g, par_var, 1);
+  }
+  int block = gen_new_node(g, GEN_BLOCK);
+  m->nodes[block].kids[0] = first; m->nodes[block].kids[1] = second; m->nodes[block].nkids = 2;
+  return block;
 }
 
 /* The hold of gen_idiom_lock: hold (lock) { a step }, the step sometimes a use of the resource
@@ -728,8 +772,10 @@ static int gen_lock_hold(GenState *g, int par_var, int work) {
   }
   int saved = g->held_max;
   g->held_max = lock;
-  int inner;
-  if (work >= 0 && m->nodes[work].kind == GEN_USE && (m->res[m->nodes[work].res].ps_tenths || m->nodes[work].res > lock) &&
+  int inner = gen_below(g, 3) == 0 ? gen_lock_pair(g, par_var, work) : -1;
+  if (inner >= 0) {
+    /* two steps in the hold */
+  } else if (work >= 0 && m->nodes[work].kind == GEN_USE && (m->res[m->nodes[work].res].ps_tenths || m->nodes[work].res > lock) &&
       gen_below(g, 2)) {
     inner = gen_new_node(g, GEN_USE);
     m->nodes[inner] = m->nodes[work];
@@ -789,7 +835,9 @@ static int gen_idiom_lock(GenState *g) {
 
 /* par (i = 0, P - 1) (or a literal range) over a block of an optional step, a `repeat` around a
 ** chain of idiom steps, and an optional step after: the repeat's count depends on i when counted
-** (gen_idiom_dealt), else it is 1 .. 4 (gen_idiom_rounds). */
+** (gen_idiom_dealt), else it is 1 .. 4 (gen_idiom_rounds). Counted, a third of the time the
+** repeat's body is a thread's round on shared cores instead: one use of a plain FCFS resource and
+** a delay (docs/reduction.md, "the second round of a counted stage"). */
 static int gen_par_repeat(GenState *g, int counted) {
   GenModel *m = g->m;
   int over_param = gen_below(g, 3) != 0;
@@ -803,7 +851,19 @@ static int gen_par_repeat(GenState *g, int counted) {
   } else {
     m->nodes[repeat].hi = 1 + gen_below(g, 4);
   }
-  m->nodes[repeat].kids[0] = gen_idiom_chain(g, par_var, -1);
+  int res = -1;   /* threads on cores: one use of a plain FCFS resource and a delay per round */
+  for (int k = g->held_max + 1; counted && k < m->res_count && res < 0; k++)
+    if (!m->res[k].family && m->res[k].ps_tenths == 0 && !m->res[k].handoff_ns) res = k;
+  if (res >= 0 && gen_below(g, 3) == 0) {
+    int use = gen_new_node(g, GEN_USE), round = gen_new_node(g, GEN_BLOCK);
+    m->nodes[use].res = res;
+    m->nodes[use].dur = gen_dur(g);
+    if (m->nodes[use].dur.var == par_var && gen_below(g, 2)) m->nodes[use].dur.var = -1;
+    m->nodes[round].kids[0] = use; m->nodes[round].kids[1] = gen_delay(g); m->nodes[round].nkids = 2;
+    m->nodes[repeat].kids[0] = round;
+  } else {
+    m->nodes[repeat].kids[0] = gen_idiom_chain(g, par_var, -1);
+  }
   int body = gen_new_node(g, GEN_BLOCK), count = 0;
   if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
   m->nodes[body].kids[count++] = repeat;
