@@ -54,7 +54,8 @@ static AlgExpr *term_of(AlgExpr *e, AlgSymbol *i) {
 }
 
 /* 1 when x is an integer for every admissible value: integer numbers, loop indices and integer
-** params, and sums, products, remainders and powers (exponent >= 0) of such. */
+** params, floors and ceilings (of anything), and sums, products, remainders and powers
+** (exponent >= 0) of such. */
 static int integer_valued(RCtx *c, AlgExpr *x) {
   switch (alg_kind(x)) {
   case ALG_NUM: return mpz_cmp_ui(mpq_denref(alg_num_value(x)), 1) == 0;
@@ -62,6 +63,7 @@ static int integer_valued(RCtx *c, AlgExpr *x) {
     AlgSymbol *sym = alg_symbol_of(x);
     return alg_symbol_kind(sym) == ALG_SYM_INDEX || alg_symbol_assume(sym).integer;
   }
+  case ALG_FLOOR: case ALG_CEIL: return 1;
   case ALG_ADD: case ALG_MUL: case ALG_MOD:
     for (size_t j = 0; j < alg_nkids(x); j++) if (!integer_valued(c, alg_kid(x, j))) return 0;
     return 1;
@@ -409,6 +411,13 @@ static AlgExpr *row_cond(RCtx *c, AlgExpr *e, AlgSymbol *o, AlgSymbol *n) {
   return alg_add(g, alg_add(g, A, piece), rest);
 }
 
+/* 1 for the kinds of node the rewrites of member indices rebuild from their kids (sums, products,
+** remainders, powers, floors, ceilings, conditionals, comparisons). */
+static int rebuilt_kind(AlgKind kind) {
+  return kind == ALG_ADD || kind == ALG_MUL || kind == ALG_MOD || kind == ALG_POW || kind == ALG_FLOOR ||
+         kind == ALG_CEIL || kind == ALG_COND || kind == ALG_EQ || kind == ALG_NE || kind == ALG_LT || kind == ALG_LE;
+}
+
 /* Rule (powers read apart): b^(x + c) = b^c * b^x for a number b > 0 and an integer c (|c| <= 64),
 ** rewritten through sums, products, remainders, floors, ceilings, conditionals and comparisons
 ** (an exact rewrite; any other node is left as it is). So the butterfly's partner
@@ -417,10 +426,7 @@ static AlgExpr *split_powers(RCtx *c, AlgExpr *e, int depth) {
   AlgCtx *g = c->alg;
   AlgKind kind = alg_kind(e);
   size_t nk = alg_nkids(e);
-  if (depth > ORDER_MAX_COND_DEPTH * 4 || nk == 0 || nk > 8) return e;
-  if (kind != ALG_ADD && kind != ALG_MUL && kind != ALG_MOD && kind != ALG_POW && kind != ALG_FLOOR &&
-      kind != ALG_CEIL && kind != ALG_COND && kind != ALG_EQ && kind != ALG_NE && kind != ALG_LT && kind != ALG_LE)
-    return e;
+  if (depth > ORDER_MAX_COND_DEPTH * 4 || nk == 0 || nk > 8 || !rebuilt_kind(kind)) return e;
   AlgExpr *kids[8];
   int moved = 0;
   for (size_t j = 0; j < nk; j++) {
@@ -484,9 +490,7 @@ static AlgExpr *read_bits(RCtx *c, AlgExpr *e, AlgSymbol *i, int depth) {
       return t[0] ? alg_cmp(g, ALG_CMP_LT, low, h) : alg_cmp(g, ALG_CMP_LE, h, low);
     }
   }
-  if (kind != ALG_ADD && kind != ALG_MUL && kind != ALG_MOD && kind != ALG_POW && kind != ALG_FLOOR &&
-      kind != ALG_CEIL && kind != ALG_COND && kind != ALG_EQ && kind != ALG_NE && kind != ALG_LT && kind != ALG_LE)
-    return e;
+  if (!rebuilt_kind(kind)) return e;
   AlgExpr *kids[8];
   int moved = 0;
   for (size_t j = 0; j < nk; j++) {
@@ -630,6 +634,72 @@ static AlgExpr *shard_holds(const OWalk *w, AlgExpr *K) {
                  alg_cmp(g, ALG_CMP_GE, K, alg_num_int(g, 1)));
 }
 
+/* The last block met, floor(v) for v = arg at k = b (arg = k / B + r): ceil((B v + 1) / B) - 1
+** when B v is an integer and B a positive integer (B v = qB + t with 0 <= t < B: floor(v) = q and
+** (B v + 1) / B = q + (t + 1) / B with 1 <= t + 1 <= B), else floor(v). The same value, written
+** so that floor((P - 1) / 4) + 1 blocks is ceil(P / 4), the size of a family of nodes, for every
+** P (the two forms are not proved equal otherwise). */
+static AlgExpr *last_block(RCtx *c, AlgExpr *v, AlgExpr *B) {
+  AlgCtx *g = c->alg;
+  AlgExpr *Bv = alg_expand(g, alg_mul(g, B, v)), *one = alg_num_int(g, 1);
+  if (!integer_valued(c, B) || alg_bounds(g, B).lo <= 0 || !integer_valued(c, Bv)) return alg_func(g, ALG_FLOOR, v);
+  return alg_sub(g, alg_func(g, ALG_CEIL, alg_div(g, alg_add(g, Bv, one), B)), one);
+}
+
+/* e with every occurrence of the node f replaced by x, through the kinds rebuilt_kind reads (any
+** other node, or too deep a nesting, is left as it is: the caller tests what is left). */
+static AlgExpr *replace_node(RCtx *c, AlgExpr *e, AlgExpr *f, AlgExpr *x, int depth) {
+  if (e == f) return x;
+  size_t nk = alg_nkids(e);
+  if (depth > ORDER_MAX_COND_DEPTH * 4 || nk == 0 || nk > 8 || !rebuilt_kind(alg_kind(e))) return e;
+  AlgExpr *kids[8];
+  int moved = 0;
+  for (size_t j = 0; j < nk; j++) {
+    kids[j] = replace_node(c, alg_kid(e, j), f, x, depth + 1);
+    moved |= kids[j] != alg_kid(e, j);
+  }
+  return moved ? alg_make(c->alg, alg_kind(e), nk, kids) : e;
+}
+
+/* The first floor(e) in e whose argument holds k, or NULL. */
+static AlgExpr *first_floor(AlgExpr *e, AlgSymbol *k, int depth) {
+  if (!alg_contains(e, k) || depth > ORDER_MAX_COND_DEPTH * 4) return NULL;
+  if (alg_kind(e) == ALG_FLOOR) return e;
+  for (size_t j = 0; j < alg_nkids(e); j++) {
+    AlgExpr *f = first_floor(alg_kid(e, j), k, depth + 1);
+    if (f) return f;
+  }
+  return NULL;
+}
+
+/* Rule (a member one-to-one in the block): an index h(floor(k / B + r)), where h(x), the index with
+** that floor replaced by an index x over the blocks met, floor(a / B + r) .. floor(b / B + r),
+** holds no k and is one-to-one in x (injective_in: a slope, a remainder, pieces of a `?:`): each
+** member gets the branches of one block. Returns the floor, or NULL. The ring of nodes written
+** with a test at the last node, `floor(p / 4) == ceil(P / 4) - 1 ? 0 : floor(p / 4) + 1` (from
+** `if (...) use(nic[0], m) else use(nic[floor(p / 4) + 1], m)`). */
+static AlgExpr *blocks_through(const OWalk *w, AlgExpr *index) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *f = first_floor(index, w->k, 0);
+  if (!f || !slope_in(c, alg_kid(f, 0), w->k)) return NULL;
+  AlgExpr *fa = alg_func(g, ALG_FLOOR, alg_subst(g, alg_kid(f, 0), w->k, w->ka));
+  AlgExpr *fb = last_block(c, alg_subst(g, alg_kid(f, 0), w->k, w->kb), alg_div(g, alg_num_int(g, 1), slope_in(c, alg_kid(f, 0), w->k)));
+  AlgSymbol *x = alg_index_new(g, "x", fa, fb);
+  AlgExpr *h = replace_node(c, index, f, alg_sym(g, x), 0);
+  return !alg_contains(h, w->k) && injective_in(c, h, x, fa, fb) ? f : NULL;
+}
+
+/* Rule (blocks named in another order): G * floor(k / B + r) with G a nonzero number names the
+** members of the blocks one to one (x -> G x), so each member gets the branches of one block: the
+** counts of the blocks themselves. Returns the floor, or term itself when it is no such product.
+** `nic[ceil(P / 4) - 1 - floor(p / 4)]`: the nodes in reverse order. */
+static AlgExpr *blocks_scaled(AlgExpr *term) {
+  if (alg_kind(term) != ALG_MUL || alg_nkids(term) != 2) return term;
+  AlgExpr *G = alg_kid(term, 0), *f = alg_kid(term, 1);
+  return alg_kind(G) == ALG_NUM && !alg_is_num(G, 0) && alg_kind(f) == ALG_FLOOR ? f : term;
+}
+
 /* Rule (a ring over the blocks): an index (+-floor(k / B + r) + c) % M + rest (c, M and rest free
 ** of k) names the members of the blocks floor(k / B + r) one to one when M is at least the number
 ** of blocks met, M >= floor(b / B + r) - floor(a / B + r) + 1 (block_counts adds it to d->holds):
@@ -665,6 +735,8 @@ static int block_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
   if (w->k2 || !index) return 0;
   AlgExpr *term = term_of(index, w->k);
   AlgExpr *wrap = term ? blocks_wrapped(w, term, &term) : NULL;
+  if (term && !wrap) term = blocks_scaled(term);
+  if (!term || alg_kind(term) != ALG_FLOOR) term = blocks_through(w, index);
   if (!term || alg_kind(term) != ALG_FLOOR) return 0;
   AlgExpr *arg = alg_kid(term, 0);
   AlgExpr *s = slope_in(c, arg, w->k);   /* 1 / B */
@@ -672,7 +744,7 @@ static int block_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
   AlgExpr *one = alg_num_int(g, 1);
   AlgExpr *B = alg_div(g, one, s), *r = alg_sub(g, arg, alg_mul(g, s, alg_sym(g, w->k)));
   AlgExpr *fa = alg_func(g, ALG_FLOOR, alg_subst(g, arg, w->k, w->ka));
-  AlgExpr *fb = alg_func(g, ALG_FLOOR, alg_subst(g, arg, w->k, w->kb));
+  AlgExpr *fb = last_block(c, alg_subst(g, arg, w->k, w->kb), B);
   AlgExpr *M = alg_max(g, one, alg_add(g, alg_sub(g, fb, fa), one));
   AlgExpr *last = alg_sub(g, alg_func(g, ALG_CEIL, alg_mul(g, alg_sub(g, alg_add(g, fa, one), r), B)), one);
   AlgExpr *first = alg_add(g, alg_sub(g, alg_min(g, w->kb, last), w->ka), one);
@@ -1704,6 +1776,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
                 : st->kloop ? order_counted_lower(w, st, body.exact) : NULL;
     AlgExpr *fcfs = order_fcfs_lower(w, st, body.exact);   /* reduce_stage.c */
     if (fcfs) lo = lo ? alg_max(g, lo, fcfs) : fcfs;
+    AlgExpr *second = order_second_round_lower(w, st, body.exact);   /* reduce_stage.c */
+    if (second) lo = lo ? alg_max(g, lo, second) : second;
     AlgExpr *late = single_stage(w, st) || order_reused_stage(w, st) ? release_stage_lower(w, st, body.exact) : NULL;
     if (late) lo = lo ? alg_max(g, lo, late) : late;   /* reduce_release.c */
     AlgExpr *run = release_run_lower(w, st, body.exact);

@@ -221,6 +221,7 @@ int order_counted_stage(OStage *st, AlgSymbol *j, AlgExpr *a, AlgExpr *b, AlgExp
                         int outer_loops);
 AlgExpr *order_counted_lower(OWalk *w, const OStage *st, AlgExpr *total);
 AlgExpr *order_fcfs_lower(OWalk *w, const OStage *st, AlgExpr *total);
+AlgExpr *order_second_round_lower(OWalk *w, const OStage *st, AlgExpr *total);
 
 /* reduce_line.c */
 AlgExpr *order_line_lower(OWalk *w, const OStage *st, AlgExpr *total);

@@ -144,3 +144,60 @@ AlgExpr *order_fcfs_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   AlgExpr *lo = alg_add(g, alg_add(g, st->head, most), order_over_branches(w, ALG_MINOVER, order_tail(w, st, total)));
   return order_closed(c, alg_cond(g, alg_cmp(g, ALG_CMP_GE, w->n, one), lo, zero(c)));
 }
+
+/* Branches read at the end of the range by the second-round bound (as reduce_wait.c). */
+#define STAGE_LAST_BRANCHES 12
+
+/* Rule (order-aware lower bound, the second round of a counted stage): threads that each run
+** c(k) >= 1 rounds of one request of t to an FCFS stage of m servers, the rest of every round
+** delays, `seq (j = a(k), b(k)) { delay; use(r, t); delay }` (st: the chain's only use, its head,
+** t and the round's time iter free of k and j, nothing before the loop but delays), the par alone
+** (RCtx.concurrent == 0) and r used by nothing else. The first requests reach r at one instant H,
+** in index order, all equal: branch k's first starts at exactly H + floor((k - a) / m) t, and its
+** second request (where c(k) >= 2) comes iter later, so the second requests arrive in index order
+** too, each after every first request. Ahead of branch k's second request are then the n first
+** requests and the q(k) second requests of the branches j < k with c(j) >= 2, all started before
+** it (FCFS), none before H, each lasting t: the server that takes it has finished the ones it
+** started, the others have at most one in service, so n + q(k) <= m floor((s - H) / t) + m - 1 and
+** its start s >= H + floor((n + q(k)) / m) t; and it comes after the first ends. Branch k then
+** runs what is left of its chain:
+**   T >= floor((k - a) / m) t + phi(k)                   (its first request's start)
+**   T >= floor((n + q(k)) / m) t + phi(k) - iter        (c(k) >= 2: its second's)
+** T = 7 threads of 1 + k % 3 rounds of 5 us and 2 us on 3 cores: thread 5's second request has
+** 7 + 3 requests ahead: 15 + 21 - 7 = 29 us, the simulated time (the counted stage: 27 us). */
+AlgExpr *order_second_round_lower(OWalk *w, const OStage *st, AlgExpr *total) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  if (c->concurrent || !st->kloop || st->cls != USE_STAGE || st->site != 0 || st->guard ||
+      st->kguard || st->gap || st->reps)
+    return NULL;
+  if (w->k2 || w->subset || w->guarded || w->forks || w->holds || w->too_many || !w->sites || w->nsites != 1)
+    return NULL;
+  if (st->res->u.resource.discipline != DISC_FCFS || st->res->u.resource.handoff) return NULL;
+  if (st->loops != 1 || st->loop) return NULL;   /* no loop but its own (counted as one) */
+  AlgSymbol *j = st->kloop;
+  AlgExpr *t = st->kloop_t, *iter = st->kloop_iter;
+  AlgExpr *parts[4] = {t, iter, st->kloop_head, st->head};
+  for (int i = 0; i < 4; i++)
+    if (alg_contains(parts[i], j) || order_by_branch(w, parts[i])) return NULL;
+  AlgExpr *one = alg_num_int(g, 1), *two = alg_num_int(g, 2);
+  AlgExpr *count = alg_add(g, alg_sub(g, st->kloop_hi, st->kloop_lo), one);   /* c(k) */
+  if (!alg_is_nonneg(g, alg_sub(g, count, one))) return NULL;   /* every branch makes its first */
+  AlgExpr *again = alg_cond(g, alg_cmp(g, ALG_CMP_GE, count, two), one, zero(c));
+  AlgExpr *seconds = order_over_branches(w, ALG_SUM, again);   /* q(b + 1) */
+  AlgExpr *m = reduce_mult(c, st->res);
+  AlgExpr *best = NULL;
+  for (int i = 0; i < STAGE_LAST_BRANCHES; i++) {
+    AlgExpr *k = alg_sub(g, w->kb, alg_num_int(g, i));
+    seconds = alg_sub(g, seconds, alg_subst(g, again, w->k, k));   /* q(k) */
+    AlgExpr *phi = alg_subst(g, total, w->k, k);
+    AlgExpr *ahead = alg_func(g, ALG_FLOOR, alg_div(g, alg_add(g, w->n, seconds), m));
+    AlgExpr *before = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, k, w->ka), m));
+    AlgExpr *first = alg_add(g, alg_mul(g, before, t), phi);
+    AlgExpr *second = alg_add(g, alg_mul(g, ahead, t), alg_sub(g, phi, iter));
+    second = alg_cond(g, alg_cmp(g, ALG_CMP_GE, alg_subst(g, count, w->k, k), two), second, zero(c));
+    AlgExpr *lo = alg_cond(g, alg_cmp(g, ALG_CMP_GE, k, w->ka), alg_max(g, first, second), zero(c));
+    best = best ? alg_max(g, best, lo) : lo;
+  }
+  return best;
+}

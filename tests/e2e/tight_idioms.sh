@@ -432,4 +432,8 @@ exact bench/tight/butterfly_cond.pam P=16 16e-6 "butterfly through ?:"
 exact bench/tight/ring_nodes.pam P=20 205e-6 "ranks on a ring of nodes"
 # P = 10 ranks 3 to a node (3, 3, 3, 1), sends two nodes along: 2 x (12 + 3 x 1.5) = 33 us.
 exact bench/tight/ring_nodes_rem.pam P=10 33e-6 "ranks on a ring of nodes, a short last node"
+# P = 12 ranks 2 to a node, the wrap to the last node written as an `if`: 4 x (6 + 2 x 0.5) us =
+# 28 us (the index `floor(p / 2) == 0 ? ceil(P / 2) - 1 : floor(p / 2) - 1` is one-to-one in the
+# block: "a ring over the blocks").
+exact bench/tight/ring_nodes_if.pam P=12 28e-6 "ranks on a ring of nodes, the wrap as an if"
 exit 0

@@ -673,7 +673,8 @@ static int gen_any_family(GenState *g);
 /* Ranks on a ring of nodes (docs/reduction.md, "a ring over the blocks"): par (i = 0, P - 1) {
 ** use(r[floor(i / B)], d); use(r'[ring over the blocks], d') }, B = 1 .. 3, the second a shift or
 ** a reflection of the blocks modulo ceil(P / B) (one-to-one) or modulo 2 (too short a ring
-** beyond 2 blocks); r' a second family when there is one; sometimes repeated. -1 when the model
+** beyond 2 blocks), the blocks in reverse order, or the shift back written with a test at the
+** first block (one-to-one, or with the first block sent to block 1: two blocks there); r' a second family when there is one; sometimes repeated. -1 when the model
 ** has no family that no enclosing hold keeps. */
 static int gen_idiom_nodes(GenState *g) {
   GenModel *m = g->m;
@@ -684,7 +685,7 @@ static int gen_idiom_nodes(GenState *g) {
     if (m->res[k].family) nic = k;
   int par = gen_par_open(g, 1, m->param_default - 1), i = m->nodes[par].var, B = 1 + gen_below(g, 3);
   int body = gen_new_node(g, GEN_BLOCK);
-  int work = gen_send(g, node, GEN_MEMBER_BLOCK, i, 0), send = gen_send(g, nic, GEN_MEMBER_BLOCK, i, 4 + gen_below(g, 4));
+  int work = gen_send(g, node, GEN_MEMBER_BLOCK, i, 0), send = gen_send(g, nic, GEN_MEMBER_BLOCK, i, 4 + gen_below(g, 7));
   m->nodes[work].member_val = m->nodes[send].member_val = B;
   m->nodes[body].kids[0] = work; m->nodes[body].kids[1] = send; m->nodes[body].nkids = 2;
   g->nvars--;
@@ -834,7 +835,9 @@ static int gen_idiom_lock(GenState *g) {
 
 /* par (i = 0, P - 1) (or a literal range) over a block of an optional step, a `repeat` around a
 ** chain of idiom steps, and an optional step after: the repeat's count depends on i when counted
-** (gen_idiom_dealt), else it is 1 .. 4 (gen_idiom_rounds). */
+** (gen_idiom_dealt), else it is 1 .. 4 (gen_idiom_rounds). Counted, a third of the time the
+** repeat's body is a thread's round on shared cores instead: one use of a plain FCFS resource and
+** a delay (docs/reduction.md, "the second round of a counted stage"). */
 static int gen_par_repeat(GenState *g, int counted) {
   GenModel *m = g->m;
   int over_param = gen_below(g, 3) != 0;
@@ -848,7 +851,19 @@ static int gen_par_repeat(GenState *g, int counted) {
   } else {
     m->nodes[repeat].hi = 1 + gen_below(g, 4);
   }
-  m->nodes[repeat].kids[0] = gen_idiom_chain(g, par_var, -1);
+  int res = -1;   /* threads on cores: one use of a plain FCFS resource and a delay per round */
+  for (int k = g->held_max + 1; counted && k < m->res_count && res < 0; k++)
+    if (!m->res[k].family && m->res[k].ps_tenths == 0 && !m->res[k].handoff_ns) res = k;
+  if (res >= 0 && gen_below(g, 3) == 0) {
+    int use = gen_new_node(g, GEN_USE), round = gen_new_node(g, GEN_BLOCK);
+    m->nodes[use].res = res;
+    m->nodes[use].dur = gen_dur(g);
+    if (m->nodes[use].dur.var == par_var && gen_below(g, 2)) m->nodes[use].dur.var = -1;
+    m->nodes[round].kids[0] = use; m->nodes[round].kids[1] = gen_delay(g); m->nodes[round].nkids = 2;
+    m->nodes[repeat].kids[0] = round;
+  } else {
+    m->nodes[repeat].kids[0] = gen_idiom_chain(g, par_var, -1);
+  }
   int body = gen_new_node(g, GEN_BLOCK), count = 0;
   if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
   m->nodes[body].kids[count++] = repeat;
@@ -1341,6 +1356,14 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
             n->member_val, n->member_val);
   else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 7)
     gen_put(b, "[(floor(i%d / %d) + 1) %% 2]", n->member_var, n->member_val);
+  else if (n->member == GEN_MEMBER_BLOCK && n->member_off == 8)
+    gen_put(b, "[ceil(P / %d) - 1 - floor(i%d / %d)]", n->member_val, n->member_var, n->member_val);
+  else if (n->member == GEN_MEMBER_BLOCK && n->member_off >= 9) {
+    int v = n->member_var, B = n->member_val;
+    gen_put(b, "[floor(i%d / %d) > 0 ? floor(i%d / %d) - 1 : ", v, B, v, B);
+    if (n->member_off == 9) gen_put(b, "ceil(P / %d) - 1]", B);
+    else gen_put(b, "1 %% ceil(P / %d)]", B);
+  }
   else if (n->member == GEN_MEMBER_XOR) {
     gen_put(b, "[");
     gen_put_partner(b, n->member_var, n->member_off, n->member_val);

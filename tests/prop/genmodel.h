@@ -107,7 +107,10 @@ typedef struct GenNode {
                                the ring over the blocks: 4 (floor(i / B) + 1) % ceil(P / B),
                                5 (floor(i / B) + ceil(P / B) - 1) % ceil(P / B), 6
                                (ceil(P / B) - 1 - floor(i / B)) % ceil(P / B), 7 (floor(i / B) + 1)
-                               % 2 (too short a ring when there are more than 2 blocks) */
+                               % 2 (too short a ring when there are more than 2 blocks), 8
+                               ceil(P / B) - 1 - floor(i / B) (the blocks in reverse order), 9
+                               floor(i / B) > 0 ? floor(i / B) - 1 : ceil(P / B) - 1, 10 the same
+                               with 1 % ceil(P / B) for the last (two blocks at member 1) */
   GenDur dur;               /* delay/use duration */
   GenCond cond;             /* if: kind of condition */
   int cond_var;             /* if: index depth */

@@ -104,6 +104,7 @@ static void test_ring_of_nodes(void **state) {
   static const char *const maps[] = {
     "(floor(p / 4) + 1) % ceil(P / 4)", "(floor(p / 4) + ceil(P / 4) - 1) % ceil(P / 4)",
     "(ceil(P / 4) - 1 - floor(p / 4)) % ceil(P / 4)", "(floor(p / 4) + 2) % ceil(P / 4)",
+    "ceil(P / 4) - 1 - floor(p / 4)", "floor(p / 4) > 0 ? floor(p / 4) - 1 : ceil(P / 4) - 1",
   };
   const char *names[] = {"P"};
   static const int ps[] = {1, 2, 3, 4, 5, 7, 8, 9, 64, 1000};
@@ -138,6 +139,36 @@ static void test_ring_of_nodes_too_short(void **state) {
   redtest_expect(text, 1, names, &P, 14e-6, 14e-6, 14e-6);
 }
 
+/* The ring of nodes written with a test at the last node, `if (floor(p / 4) == ceil(P / 4) - 1)
+** use(nic[0], m) else use(nic[floor(p / 4) + 1], m)`: the sides differ only in the member, so the
+** use is on `floor(p / 4) == ceil(P / 4) - 1 ? 0 : floor(p / 4) + 1`, one-to-one in the block
+** (pieces {0}, [1, b] and [b + 2, ...] with b = ceil(P / 4) - 1): the same schedule as above, 3
+** rounds of c + min(P, 4) m. A test that sends two blocks to one nic, `floor(p / 4) > 0 ?
+** floor(p / 4) - 1 : 1` at P = 16 (blocks 0 and 2 both to nic[1]): 8 requests there, sim = c + 8m
+** = 18us, inside the bounds. */
+static void test_ring_of_nodes_if(void **state) {
+  (void)state;
+  const char *text =
+    "param P = 8 in 1 .. 10000; const c = 10us; const m = 1us;\n"
+    "resource node[ceil(P / 4)] = fcfs(4); resource nic[ceil(P / 4)];\n"
+    "process main { repeat (3) par (p = 0, P - 1) { use(node[floor(p / 4)], c);\n"
+    "  if (floor(p / 4) == ceil(P / 4) - 1) use(nic[0], m) else use(nic[floor(p / 4) + 1], m) } }\n";
+  const char *names[] = {"P"};
+  static const int ps[] = {1, 3, 4, 5, 9, 100};
+  for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+    double P = ps[k], T = 3 * (10e-6 + (ps[k] < 4 ? ps[k] : 4) * 1e-6);
+    redtest_expect(text, 1, names, &P, T, T, T);
+  }
+  const char *two =
+    "param P = 8 in 1 .. 10000; const c = 10us; const m = 1us;\n"
+    "resource node[ceil(P / 4)] = fcfs(4); resource nic[ceil(P / 4)];\n"
+    "process main { par (p = 0, P - 1) { use(node[floor(p / 4)], c);\n"
+    "  use(nic[floor(p / 4) > 0 ? floor(p / 4) - 1 : 1], m) } }\n";
+  double P = 16, lo, hi;
+  redtest_eval(two, 1, names, &P, &lo, &hi);
+  assert_true(lo <= 18e-6 * (1 + REDTEST_REL_TOL) && hi >= 18e-6 * (1 - REDTEST_REL_TOL));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_butterfly_forms),
@@ -145,6 +176,7 @@ int main(void) {
     cmocka_unit_test(test_butterfly_not_one_to_one),
     cmocka_unit_test(test_ring_of_nodes),
     cmocka_unit_test(test_ring_of_nodes_too_short),
+    cmocka_unit_test(test_ring_of_nodes_if),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,8 @@
 ** (lang/reduce/reduce_wait.c, docs/reduction.md "The wait behind the requests ahead"), on small
 ** models whose schedule is worked out by hand in the comments (the simulated time) and whose
 ** lower bound is derived by hand from the rule: branch k ends at least at its contention-free
-** time plus (W_k - (m - 1) t_max) / m. Each case checks lo against its derivation and
+** time plus (W_k - (m - 1) t_max) / m; and the second round of threads that loop on cores
+** (reduce_stage.c, order_second_round_lower). Each case checks lo against its derivation and
 ** lo <= simulated <= hi.
 */
 #include <setjmp.h>
@@ -63,11 +64,26 @@ static void test_heads_apart(void **state) {
   expect_lo(text, "N", 4, -1, 11e-6);
 }
 
+/* T = 5 threads of 1 + p % 3 rounds of 4 us on fcfs(2) cores and 3 us of sleep. First round:
+** p0, p1 at 0 .. 4, p2, p3 at 4 .. 8, p4 waits until 8. p1 is back at 7, p2 at 11, p4 at 15; at
+** 8 the cores take p4's first and p1's second (8 .. 12), p2 waits until 12 (12 .. 16), is back at
+** 19 (19 .. 23) and ends at 26 (sim 26). The rule at k = 2: 5 first requests and p1's second are
+** ahead of p2's second: floor(6 / 2) 4 = 12, then phi(2) - iter = 21 - 7: 26 (the counted stage:
+** ceil(10 / 2) 4 + 3 = 23). T = 1: one round, 7. */
+static void test_second_round(void **state) {
+  (void)state;
+  const char *text = "param T = 5;\nresource cores = fcfs(2);\n"
+                     "process main { par (p = 0, T - 1) repeat (1 + p % 3) { use(cores, 4us); delay(3us) } }\n";
+  expect_lo(text, "T", 5, 26e-6, 26e-6);
+  expect_lo(text, "T", 1, 7e-6, 7e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_one_server_tails),
     cmocka_unit_test(test_replicated_line),
     cmocka_unit_test(test_heads_apart),
+    cmocka_unit_test(test_second_round),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
