@@ -38,4 +38,11 @@ void redtest_near(double got, double want);
 void redtest_expect(const char *text, int n, const char *const *names, const double *values,
                     double want_lo, double sim, double want_hi);
 
+/* Reduces text as redtest_eval does and fails the test unless lo is want_lo (its hand derivation;
+** not checked when want_lo < 0) and lo <= sim <= hi (sim: the simulated time), within rounding.
+** redtest_expect_lo1: the same with one param set. */
+void redtest_expect_lo(const char *text, int n, const char *const *names, const double *values,
+                       double want_lo, double sim);
+void redtest_expect_lo1(const char *text, const char *name, double value, double want_lo, double sim);
+
 #endif

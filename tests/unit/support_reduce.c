@@ -78,3 +78,17 @@ void redtest_expect(const char *text, int n, const char *const *names, const dou
   assert_true(lo <= sim * (1 + REDTEST_REL_TOL));
   assert_true(sim <= hi * (1 + REDTEST_REL_TOL));
 }
+
+void redtest_expect_lo(const char *text, int n, const char *const *names, const double *values,
+                       double want_lo, double sim) {
+  double lo, hi;
+  redtest_eval(text, n, names, values, &lo, &hi);
+  if (want_lo >= 0) redtest_near(lo, want_lo);
+  assert_true(lo <= sim * (1 + REDTEST_REL_TOL));
+  assert_true(sim <= hi * (1 + REDTEST_REL_TOL));
+}
+
+void redtest_expect_lo1(const char *text, const char *name, double value, double want_lo, double sim) {
+  const char *names[] = {name};
+  redtest_expect_lo(text, 1, names, &value, want_lo, sim);
+}

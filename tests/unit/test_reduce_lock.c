@@ -15,17 +15,6 @@
 
 #include "reduce_case.h"
 
-/* lo is want_lo (a hand derivation, or at most sim where no derivation is claimed: want_lo < 0),
-** and lo <= sim <= hi within rounding, with the n params named in names set to values. */
-static void expect_lo(const char *text, int n, const char *const *names, const double *values,
-                      double want_lo, double sim) {
-  double lo, hi;
-  redtest_eval(text, n, names, values, &lo, &hi);
-  if (want_lo >= 0) redtest_near(lo, want_lo);
-  assert_true(lo <= sim * (1 + REDTEST_REL_TOL));
-  assert_true(sim <= hi * (1 + REDTEST_REL_TOL));
-}
-
 static const char *const t_name[] = {"T"};
 static const char *const tc_names[] = {"T", "C"};
 
@@ -45,9 +34,9 @@ static void test_lock_rounds(void **state) {
     "param T = 4; param C = 4; param K = 4; const w = 3us; const tc = 1us;\n"
     "resource cores = fcfs(C); resource mtx = fcfs(1) handoff(500ns);\n"
     "process main { par (t = 0, T - 1) repeat (K) { use(cores, w); hold (mtx) delay(tc) } }\n";
-  expect_lo(text, 2, tc_names, (const double[]){4, 4}, 26.5e-6, 26.5e-6);
-  expect_lo(text, 2, tc_names, (const double[]){100, 100}, 602.5e-6, 602.5e-6);
-  expect_lo(text, 2, tc_names, (const double[]){3, 4}, -1, 19e-6);
+  redtest_expect_lo(text, 2, tc_names, (const double[]){4, 4}, 26.5e-6, 26.5e-6);
+  redtest_expect_lo(text, 2, tc_names, (const double[]){100, 100}, 602.5e-6, 602.5e-6);
+  redtest_expect_lo(text, 2, tc_names, (const double[]){3, 4}, -1, 19e-6);
 }
 
 /* T = 8 threads on fcfs(4) cores: use(cores, 4us); hold (a) use(cores, 1us); hold (b)
@@ -64,8 +53,8 @@ static void test_behind_batch(void **state) {
     "param T = 8; const w = 4us; const ta = 1us; const tb = 2us;\n"
     "resource cores = fcfs(4); resource a; resource b;\n"
     "process main { par (t = 0, T - 1) { use(cores, w); hold (a) use(cores, ta); hold (b) use(cores, tb) } }\n";
-  expect_lo(text, 1, t_name, (const double[]){8}, 25e-6, 25e-6);
-  expect_lo(text, 1, t_name, (const double[]){100}, 301e-6, 301e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){8}, 25e-6, 25e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){100}, 301e-6, 301e-6);
 }
 
 /* T threads of K = 3 rounds `use(cores, 5us); hold (mtx) delay(1us)` on ps(2) cores. ps_load,
@@ -80,7 +69,7 @@ static void test_ps_load(void **state) {
     "param T = 3; param K = 3; const w = 5us; const tc = 1us;\n"
     "resource cores = ps(2); resource mtx;\n"
     "process main { par (t = 0, T - 1) repeat (K) { use(cores, w); hold (mtx) delay(tc) } }\n";
-  expect_lo(text, 1, t_name, (const double[]){3}, 24.5e-6, 25.5e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){3}, 24.5e-6, 25.5e-6);
 }
 
 /* T = 16 threads on fcfs(4) cores: use(cores, 5us); hold (a) delay(1us); hold (b) delay(1.5us).
@@ -115,9 +104,9 @@ static void test_lock_rounds_delays(void **state) {
     "param T = 3; param K = 3; const w = 2us; const tc = 200ns;\n"
     "resource mtx = fcfs(1) handoff(1us);\n"
     "process main { par (t = 0, T - 1) repeat (K) { delay(w); hold (mtx) delay(tc) } }\n";
-  expect_lo(text, 1, t_name, (const double[]){3}, 11.8e-6, 11.8e-6);
-  expect_lo(text, 1, t_name, (const double[]){8}, 29.8e-6, 29.8e-6);
-  expect_lo(text, 1, t_name, (const double[]){2}, -1, 7.8e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){3}, 11.8e-6, 11.8e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){8}, 29.8e-6, 29.8e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){2}, -1, 7.8e-6);
 }
 
 /* The same on ps(4) cores, T = 5 > 4: use(cores, 2us); hold (mtx) delay(200ns); delay(500ns).
@@ -132,7 +121,7 @@ static void test_lock_rounds_ps(void **state) {
     "param T = 5; param K = 3; const w = 2us; const tc = 200ns;\n"
     "resource cores = ps(4); resource mtx = fcfs(1) handoff(1us);\n"
     "process main { par (t = 0, T - 1) repeat (K) { use(cores, w); hold (mtx) delay(tc); delay(500ns) } }\n";
-  expect_lo(text, 1, t_name, (const double[]){5}, 20e-6, 20e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){5}, 20e-6, 20e-6);
 }
 
 /* T = 8 threads on fcfs(2) cores: use(cores, 6us); hold (la) { use(cores, 1us); hold (lb)
@@ -149,7 +138,7 @@ static void test_held_behind(void **state) {
     "param T = 8; const w = 6us; const ta = 1us; const tb = 500ns;\n"
     "resource cores = fcfs(2); resource la = fcfs(1) handoff(500ns); resource lb = fcfs(1) handoff(200ns);\n"
     "process main { par (t = 0, T - 1) { use(cores, w); hold (la) { use(cores, ta); hold (lb) delay(tb) } } }\n";
-  expect_lo(text, 1, t_name, (const double[]){8}, 39.5e-6, 39.5e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){8}, 39.5e-6, 39.5e-6);
 }
 
 /* Arrivals spread: delay(t x 100ns); hold (mtx) delay(1us), hand-off 0.5us, T = 4: arrivals at
@@ -167,18 +156,18 @@ static void test_spread_meeting(void **state) {
     "param T = 4; const d = 100ns; const tc = 1us;\n"
     "resource mtx = fcfs(1) handoff(500ns);\n"
     "process main { par (t = 0, T - 1) { delay(t * d); hold (mtx) delay(tc) } }\n";
-  expect_lo(near, 1, t_name, (const double[]){4}, 5.5e-6, 5.5e-6);
+  redtest_expect_lo(near, 1, t_name, (const double[]){4}, 5.5e-6, 5.5e-6);
   const char *far =
     "param T = 4; const d = 1us; const tc = 1.5us;\n"
     "resource mtx = fcfs(1) handoff(500ns);\n"
     "process main { par (t = 0, T - 1) { delay(t * d); hold (mtx) delay(tc) } }\n";
-  expect_lo(far, 1, t_name, (const double[]){4}, 6.5e-6, 7.5e-6);
+  redtest_expect_lo(far, 1, t_name, (const double[]){4}, 6.5e-6, 7.5e-6);
   const char *dealt =
     "param T = 64; param N = 100000; const t_it = 10ns; const t_add = 300ns;\n"
     "resource core[T]; resource mtx = fcfs(1) handoff(500ns);\n"
     "process main { par (t = 0, T - 1) { use(core[t], (floor(N / T) + (t < N % T ? 1 : 0)) * t_it);\n"
     "  hold (mtx) delay(t_add) } }\n";
-  expect_lo(dealt, 1, t_name, (const double[]){64}, 66.32e-6, 66.32e-6);
+  redtest_expect_lo(dealt, 1, t_name, (const double[]){64}, 66.32e-6, 66.32e-6);
 }
 
 /* A semaphore of 3 around a disk read and work on ps(4) cores: hold (sem) { use(disk, 2us);
@@ -210,7 +199,7 @@ static void test_last_wave(void **state) {
     "param T = 7; const w = 8us; const ta = 1us; const tb = 400ns;\n"
     "resource cores = fcfs(4); resource a; resource b = fcfs(1) handoff(300ns);\n"
     "process main { par (t = 0, T - 1) { use(cores, w); hold (a) { use(cores, ta); hold (b) delay(tb) } } }\n";
-  expect_lo(text, 1, t_name, (const double[]){7}, 20.2e-6, 20.2e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){7}, 20.2e-6, 20.2e-6);
 }
 
 /* A semaphore of 3 around a disk read and work on ps(4) cores, T = 8: t0 .. t2 hold sem from 0
@@ -224,7 +213,7 @@ static void test_sem_line(void **state) {
     "param T = 8; const tr = 2us; const td = 6us;\n"
     "resource sem = fcfs(3); resource disk; resource cores = ps(4);\n"
     "process main { par (t = 1, T) hold (sem) { use(disk, tr); use(cores, td) } }\n";
-  expect_lo(text, 1, t_name, (const double[]){8}, 26e-6, 26e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){8}, 26e-6, 26e-6);
 }
 
 int main(void) {

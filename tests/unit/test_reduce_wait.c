@@ -15,17 +15,6 @@
 
 #include "reduce_case.h"
 
-/* lo is want_lo (a hand derivation, or only at most sim where want_lo < 0) and lo <= sim <= hi
-** within rounding, with the param name set to value. */
-static void expect_lo(const char *text, const char *name, double value, double want_lo, double sim) {
-  double lo, hi;
-  const char *names[] = {name};
-  redtest_eval(text, 1, names, &value, &lo, &hi);
-  if (want_lo >= 0) redtest_near(lo, want_lo);
-  assert_true(lo <= sim * (1 + REDTEST_REL_TOL));
-  assert_true(sim <= hi * (1 + REDTEST_REL_TOL));
-}
-
 /* One server, N requests of 2 us at once, then odd branches compute 5 us more. One server serves
 ** them in index order: branch k starts at 2k. N = 4: branch 3 at 6 .. 8, then 5: 13 (sim 13);
 ** the rule at k = 3: phi = 7, W_3 = 6, m = 1: 7 + 6 = 13 (the load and the least tail: 8).
@@ -34,9 +23,9 @@ static void test_one_server_tails(void **state) {
   (void)state;
   const char *text = "param N = 4;\nresource cpu;\n"
                      "process main { par (i = 0, N - 1) { use(cpu, 2us); delay((i % 2) * 5us) } }\n";
-  expect_lo(text, "N", 4, 13e-6, 13e-6);
-  expect_lo(text, "N", 5, 13e-6, 13e-6);
-  expect_lo(text, "N", 1, 2e-6, 2e-6);
+  redtest_expect_lo1(text, "N", 4, 13e-6, 13e-6);
+  redtest_expect_lo1(text, "N", 5, 13e-6, 13e-6);
+  redtest_expect_lo1(text, "N", 1, 2e-6, 2e-6);
 }
 
 /* Six records of 1, 2, 3, 1, 2, 3 us through S = 3 stages of fcfs(2). First stage: r0 0 .. 1,
@@ -47,10 +36,10 @@ static void test_replicated_line(void **state) {
   (void)state;
   const char *text = "param S = 3;\nparam M = 6;\nresource stage[S] = fcfs(2);\n"
                      "process main { par (m = 0, M - 1) seq (s = 0, S - 1) use(stage[s], (1 + m % 3) * 1us) }\n";
-  expect_lo(text, "S", 3, 12e-6, 13e-6);
+  redtest_expect_lo1(text, "S", 3, 12e-6, 13e-6);
   const char *late = "param S = 3;\nparam M = 6;\nresource stage[S] = fcfs(2);\n"
                      "process main { par (m = 0, M - 1) { delay(2us); seq (s = 0, S - 1) use(stage[s], (1 + m % 3) * 1us) } }\n";
-  expect_lo(late, "S", 3, 14e-6, 15e-6);
+  redtest_expect_lo1(late, "S", 3, 14e-6, 15e-6);
 }
 
 /* Branches that reach the server at different times are not served in index order: branch i
@@ -61,7 +50,7 @@ static void test_heads_apart(void **state) {
   (void)state;
   const char *text = "param N = 4;\nresource cpu;\n"
                      "process main { par (i = 0, N - 1) { delay((3 - i) * 2us); use(cpu, 2us); delay((i % 2) * 5us) } }\n";
-  expect_lo(text, "N", 4, -1, 11e-6);
+  redtest_expect_lo1(text, "N", 4, -1, 11e-6);
 }
 
 /* T = 5 threads of 1 + p % 3 rounds of 4 us on fcfs(2) cores and 3 us of sleep. First round:
@@ -74,8 +63,8 @@ static void test_second_round(void **state) {
   (void)state;
   const char *text = "param T = 5;\nresource cores = fcfs(2);\n"
                      "process main { par (p = 0, T - 1) repeat (1 + p % 3) { use(cores, 4us); delay(3us) } }\n";
-  expect_lo(text, "T", 5, 26e-6, 26e-6);
-  expect_lo(text, "T", 1, 7e-6, 7e-6);
+  redtest_expect_lo1(text, "T", 5, 26e-6, 26e-6);
+  redtest_expect_lo1(text, "T", 1, 7e-6, 7e-6);
 }
 
 int main(void) {
