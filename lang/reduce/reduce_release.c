@@ -256,12 +256,13 @@ static int piecewise_in(AlgExpr *e, AlgSymbol *k, int depth) {
 ** run a .. b of k make, all of them (no `if` on k around it, or `if`s whose conditions are read
 ** by guard_run), is taken as three groups of requests: the run's first branch, its last one, and
 ** those between, each with the least head, duration and tail of its branches. Every request of
-** a group reaches the member no earlier than the group's head, so the release-date bound
-** (release_threshold) holds over the groups; other requests at the member only delay these, so
-** no condition on what runs beside the par. Ranks with blocks of B = ceil(N / P) items, the last
+** a group reaches the member no earlier than the group's head, so the release-date bound holds
+** over every set of the groups (release_subsets; the sets that hold the middle group: an end alone
+** or both ends give at most a branch's own time, all three the stage rules' bound is kept too);
+** other requests at the member only delay these, so no condition on what runs beside the par. Ranks with blocks of B = ceil(N / P) items, the last
 ** one short, then a send of 3 us to rank 0 by every rank w > 0 with items: at N = 1000, P = 16
-** (B = 63) the threshold at 63 us takes all 14 sends but the short block's, T >= 63 + 14 * 3 =
-** 105 us (the least head alone: 55 + 15 * 3 = 100 us). */
+** (B = 63) the first two groups, from 63 us, hold all 14 sends but the short block's: T >= 63 +
+** 14 * 3 = 105 us (the least head with all three: 55 + 15 * 3 = 100 us). */
 AlgExpr *release_run_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
