@@ -135,7 +135,7 @@ static int marks_zero(Notes *n, AlgExpr *closed) {
 
 /* When closed (the bound after alg_close) carries a marker: a note for each big operator over a
 ** loop of the model left open in open (the bound before closing: what alg_close approximated),
-** or one for "a closed form" when none is found. Each node of open is walked once. */
+** or one for a sum the reduction formed when none is (a rule's own index, not a loop of the model). Each node of open is walked once. */
 static void walk_bound(Notes *n, AlgExpr *open, AlgExpr *closed, int bound) {
   if (!closed || !alg_is_approx(closed)) return;
   int zero = marks_zero(n, closed), found = 0;
@@ -161,7 +161,7 @@ static void walk_bound(Notes *n, AlgExpr *open, AlgExpr *closed, int bound) {
   if (!found) {
     SrcLoc none;
     memset(&none, 0, sizeof none);
-    note_add(n, bound, "a closed form", none, zero);
+    note_add(n, bound, "a sum the reduction formed (over no loop of the model)", none, zero);
   }
 }
 

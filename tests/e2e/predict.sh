@@ -127,6 +127,12 @@ grep -q 'note: T_hi rests on an approximation: family nic taken as one resource'
 # a model with exact closed forms has none
 "$PAMC" predict models/halo.pam -m models/machine.mach 2>"$tmp/notes" >/dev/null || die "halo failed"
 [ ! -s "$tmp/notes" ] || die "notes on an exact model: $(cat "$tmp/notes")"
+# a marker whose sum is a rule's own (no loop of the model to name) is named as such, not as "a
+# closed form has no closed form" (the note models/gen/primes.pam printed before)
+"$PAMC" predict models/gen/primes.pam 2>"$tmp/notes" >/dev/null || die "primes failed"
+grep -q 'T_lo rests on an approximation: a sum the reduction formed (over no loop of the model) has no closed form' "$tmp/notes" \
+  || die "primes: the note does not name the reduction's own sum: $(cat "$tmp/notes")"
+grep -q 'closed form has no closed form' "$tmp/notes" && die "primes: self-contradicting note: $(cat "$tmp/notes")"
 
 # --- --plot -------------------------------------------------------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then
