@@ -199,9 +199,13 @@ int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_value
   memcpy(out->hi, plan->scratch_hi, (size_t)npoints * sizeof(double));
   if (run(plan, &plan->t_lo, npoints, 1)) return -1;
   /* est is the lower bound at the midpoints: between lo (its least over the box) and hi, but its
-  ** own rounding may put it an ulp outside; it is kept inside [lo, hi] */
+  ** own rounding may put it an ulp outside; it is kept inside [lo, hi]. T_lo at the midpoints is
+  ** an enclosure: a few ulps wide for a closed form (est its middle), wide where a sum over a range
+  ** above --loop-limit was enclosed rather than walked. Then its middle can lie far above T_lo's
+  ** value (and the time): est is its least end, which T_lo at the midpoints is not below. */
   for (int k = 0; k < npoints; k++) {
-    double est = predict_middle(plan->scratch_lo[k], plan->scratch_hi[k]);
+    double least = plan->scratch_lo[k], most = plan->scratch_hi[k];
+    double est = isfinite(least) && most - least > 1e-9 * fabs(least) ? least : predict_middle(least, most);
     out->est[k] = est > out->hi[k] ? out->hi[k] : est < out->lo[k] ? out->lo[k] : est;
   }
   /* bottleneck: the first of the largest terms at the midpoints (critical path wins ties) */
