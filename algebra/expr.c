@@ -231,6 +231,7 @@ const char *alg_kind_name(AlgKind kind) {
 }
 
 int alg_is_approx(const AlgExpr *e) { return (e->traits & ALG_TRAIT_APPROX) != 0; }
+int alg_has_bigop(const AlgExpr *e) { return (e->traits & ALG_TRAIT_BIGOP) != 0; }
 
 int alg_contains(const AlgExpr *e, const AlgSymbol *sym) {
   if (!(e->symbols_mask & (1ULL << (sym->id % 64)))) return 0;

@@ -141,6 +141,7 @@ AlgSymbol *alg_symbol_of(const AlgExpr *e);       /* ALG_SYM: its symbol; big op
 const char *alg_kind_name(AlgKind kind);          /* "add", "max", "sum", ... (JSON op names) */
 int alg_is_num(const AlgExpr *e, long value);     /* NUM equal to value */
 int alg_is_approx(const AlgExpr *e);              /* contains a LOWER/UPPER marker */
+int alg_has_bigop(const AlgExpr *e);              /* contains a sum, product, max or min over an index */
 int alg_contains(const AlgExpr *e, const AlgSymbol *sym);  /* sym occurs free in e */
 /* Free symbols of e in id order; writes at most cap, returns how many there are. */
 size_t alg_free_symbols(AlgCtx *ctx, const AlgExpr *e, AlgSymbol **out, size_t cap);

@@ -449,10 +449,14 @@ typedef struct Outer {
   const double *reg_lo, *reg_hi;              /* the outer tape's registers for the chunk */
   double scale;                               /* indices walked by the enclosing walks at once
                                                  (their counts multiplied; 1 at the top) */
+  unsigned char *enclosed;                    /* per point of the chunk: set to 1 where a big
+                                                 operator was enclosed, not walked (NULL: not
+                                                 asked) */
 } Outer;
 
 static int tape_eval(const AlgTape *t, size_t npoints, const double *const *in_lo,
-                     const double *const *in_hi, double *out_lo, double *out_hi, double scale);
+                     const double *const *in_hi, double *out_lo, double *out_hi, double scale,
+                     unsigned char *enclosed);
 
 static int eval_bigop(const TapeInsn *in, size_t n, const Outer *outer, const double *llo,
                       const double *lhi, const double *ulo, const double *uhi, double *dlo,
@@ -483,7 +487,8 @@ static int all_positive(const double *lo, size_t n) {
 /* One chunk of n <= ALG_TAPE_CHUNK points starting at point base. */
 TAPE_CLONES static int eval_chunk(const AlgTape *t, size_t n, size_t base,
                                   const double *const *in_lo, const double *const *in_hi,
-                                  double *restrict lo, double *restrict hi, double scale) {
+                                  double *restrict lo, double *restrict hi, double scale,
+                                  unsigned char *enclosed) {
   for (size_t i = 0; i < t->ninsns; i++) {
     const TapeInsn *in = &t->insns[i];
     double *restrict dlo = lo + (size_t)in->dst * ALG_TAPE_CHUNK;
@@ -586,7 +591,7 @@ TAPE_CLONES static int eval_chunk(const AlgTape *t, size_t n, size_t base,
     }
     case OP_BIGOP:
     {
-      Outer outer = {in_lo, in_hi, base, lo, hi, scale};
+      Outer outer = {in_lo, in_hi, base, lo, hi, scale, enclosed};
       if (eval_bigop(in, n, &outer, alo, ahi, blo, bhi, dlo, dhi, t->loop_limit) != 0) return -1;
       break;
     }
@@ -597,18 +602,27 @@ TAPE_CLONES static int eval_chunk(const AlgTape *t, size_t n, size_t base,
 
 int alg_tape_eval(const AlgTape *t, size_t npoints, const double *const *in_lo,
                   const double *const *in_hi, double *out_lo, double *out_hi) {
-  return tape_eval(t, npoints, in_lo, in_hi, out_lo, out_hi, 1);
+  return tape_eval(t, npoints, in_lo, in_hi, out_lo, out_hi, 1, NULL);
 }
 
+int alg_tape_eval_enclosed(const AlgTape *t, size_t npoints, const double *const *in_lo,
+                           const double *const *in_hi, double *out_lo, double *out_hi,
+                           unsigned char *enclosed) {
+  memset(enclosed, 0, npoints);
+  return tape_eval(t, npoints, in_lo, in_hi, out_lo, out_hi, 1, enclosed);
+}
+
+/* enclosed: NULL, or per point (npoints) set to 1 where a big operator was enclosed. */
 static int tape_eval(const AlgTape *t, size_t npoints, const double *const *in_lo,
-                     const double *const *in_hi, double *out_lo, double *out_hi, double scale) {
+                     const double *const *in_hi, double *out_lo, double *out_hi, double scale,
+                     unsigned char *enclosed) {
   size_t regs = t->nregs ? t->nregs : 1;
   double *lo = malloc(regs * ALG_TAPE_CHUNK * sizeof *lo);
   double *hi = malloc(regs * ALG_TAPE_CHUNK * sizeof *hi);
   int status = lo && hi ? 0 : -1;
   for (size_t base = 0; base < npoints && status == 0; base += ALG_TAPE_CHUNK) {
     size_t n = npoints - base < ALG_TAPE_CHUNK ? npoints - base : ALG_TAPE_CHUNK;
-    status = eval_chunk(t, n, base, in_lo, in_hi, lo, hi, scale);
+    status = eval_chunk(t, n, base, in_lo, in_hi, lo, hi, scale, enclosed ? enclosed + base : NULL);
     if (status == 0) {
       memcpy(out_lo + base, lo + (size_t)t->result * ALG_TAPE_CHUNK, n * sizeof *lo);
       memcpy(out_hi + base, hi + (size_t)t->result * ALG_TAPE_CHUNK, n * sizeof *hi);
@@ -700,6 +714,7 @@ static int eval_bigop(const TapeInsn *in, size_t n, const Outer *outer, const do
   double *idx_lo = buf + 2 * m_in * ALG_TAPE_CHUNK, *idx_hi = idx_lo + ALG_TAPE_CHUNK;
   double *vlo = idx_hi + ALG_TAPE_CHUNK, *vhi = vlo + ALG_TAPE_CHUNK;
   double *ext_lo = vhi + ALG_TAPE_CHUNK, *ext_hi = ext_lo + ALG_TAPE_CHUNK;   /* enclosed points' index */
+  unsigned char inner[ALG_TAPE_CHUNK];   /* per index walked: a big operator of the body enclosed */
   ik_ival neutral = kind == ALG_PROD ? ik_make(1.0, 1.0) : ik_make(0.0, 0.0);
   size_t next = 0;
   int status = 0;
@@ -716,12 +731,16 @@ static int eval_bigop(const TapeInsn *in, size_t n, const Outer *outer, const do
         size_t m = 0;
         for (; m < ALG_TAPE_CHUNK && i <= upper.lo; m++, i++) idx_lo[m] = idx_hi[m] = i;
         body_inputs(in, m, outer, k, NULL, idx_lo, idx_hi, buf, ptrs, ptrs + m_in);
-        status = tape_eval(body, m, ptrs, ptrs + m_in, vlo, vhi, (upper.lo - lower.lo + 1) * outer->scale);
+        if (outer->enclosed) memset(inner, 0, m);
+        status = tape_eval(body, m, ptrs, ptrs + m_in, vlo, vhi, (upper.lo - lower.lo + 1) * outer->scale,
+                           outer->enclosed ? inner : NULL);
+        for (size_t j = 0; outer->enclosed && j < m; j++) outer->enclosed[k] |= inner[j];
         for (size_t j = 0; j < m && status == 0; j++, first = 0)
           acc = combine(kind, acc, ik_make(vlo[j], vhi[j]), first);
       }
     } else {
       ext[next] = k;   /* enclosed below, all such points of the chunk in one batch */
+      if (outer->enclosed) outer->enclosed[k] = 1;
       ext_lo[next] = lower.lo;
       ext_hi[next] = upper.hi < lower.lo ? lower.lo : upper.hi;
       next++;
@@ -732,7 +751,7 @@ static int eval_bigop(const TapeInsn *in, size_t n, const Outer *outer, const do
   }
   if (next && status == 0) {
     body_inputs(in, next, outer, 0, ext, ext_lo, ext_hi, buf, ptrs, ptrs + m_in);
-    status = tape_eval(body, next, ptrs, ptrs + m_in, vlo, vhi, outer->scale);
+    status = tape_eval(body, next, ptrs, ptrs + m_in, vlo, vhi, outer->scale, NULL);
     for (size_t j = 0; j < next && status == 0; j++) {
       size_t k = ext[j];
       ik_ival lower = ik_ceil(ik_make(llo[k], lhi[k])), upper = ik_floor(ik_make(ulo[k], uhi[k]));

@@ -47,6 +47,12 @@ size_t alg_tape_nregs(const AlgTape *tape);                 /* registers after r
    point k goes to [out_lo[k], out_hi[k]]. 0 on success, -1 when out of memory. */
 int alg_tape_eval(const AlgTape *tape, size_t npoints, const double *const *in_lo,
                   const double *const *in_hi, double *out_lo, double *out_hi);
+/* As alg_tape_eval, and enclosed[k] (npoints bytes) is 1 where a big operator of point k was
+   enclosed by its interval extension rather than walked index by index (its range above the loop
+   limit or the walk budget), else 0: where an approximated sum's exact value was not reached. */
+int alg_tape_eval_enclosed(const AlgTape *tape, size_t npoints, const double *const *in_lo,
+                           const double *const *in_hi, double *out_lo, double *out_hi,
+                           unsigned char *enclosed);
 /* One point with the symbols' values in env, indexed by symbol id (as alg_eval_tree). */
 AlgInterval alg_tape_eval_env(const AlgTape *tape, const AlgInterval *env);
 

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The declaration a symbol of r stands for, NULL when it is not one of r's. */
@@ -151,6 +152,8 @@ int predict_plan_init(PredictPlan *plan, const ReduceResult *r, const Sweep *swe
   plan->approx = arena_alloc(&plan->arena, (size_t)(r->approx_count + 1) * sizeof *plan->approx);
   memset(plan->approx, 0, (size_t)(r->approx_count + 1) * sizeof *plan->approx);
   plan->approx_on = arena_alloc(&plan->arena, (size_t)PREDICT_BATCH * (size_t)(r->approx_count + 1));
+  for (int b = 0; b < 2; b++) plan->enclosed[b] = arena_alloc(&plan->arena, PREDICT_BATCH);
+  plan->enclosed_mid = arena_alloc(&plan->arena, PREDICT_BATCH);
   for (int i = 0; i < r->approx_count; i++)
     if (r->approx[i].unless && compile(plan, r->approx[i].unless, &plan->approx[i], diags)) return 1;
   return 0;
@@ -176,6 +179,15 @@ static int run(const PredictPlan *plan, const PredictTape *t, int npoints, int a
                        plan->scratch_lo, plan->scratch_hi);
 }
 
+/* As run, and enclosed[k] says whether point k's evaluation enclosed a sum. */
+static int run_enclosed(const PredictPlan *plan, const PredictTape *t, int npoints, int at_mid,
+                        unsigned char *enclosed) {
+  return alg_tape_eval_enclosed(t->tape, (size_t)npoints,
+                                at_mid ? (const double *const *)t->mid_lo : (const double *const *)t->box_lo,
+                                at_mid ? (const double *const *)t->mid_hi : (const double *const *)t->box_hi,
+                                plan->scratch_lo, plan->scratch_hi, enclosed);
+}
+
 double predict_middle(double lo, double hi) {
   if (isfinite(lo) && isfinite(hi)) return lo + (hi - lo) / 2;
   if (lo == hi) return lo;
@@ -193,11 +205,12 @@ int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_value
     memcpy(in->mid_lo, v, (size_t)npoints * sizeof *v);
     memcpy(in->mid_hi, v, (size_t)npoints * sizeof *v);
   }
-  if (run(plan, &plan->t_lo, npoints, 0)) return -1;
+  if (run_enclosed(plan, &plan->t_lo, npoints, 0, plan->enclosed[0])) return -1;
   memcpy(out->lo, plan->scratch_lo, (size_t)npoints * sizeof(double));
-  if (run(plan, &plan->t_hi, npoints, 0)) return -1;
+  if (run_enclosed(plan, &plan->t_hi, npoints, 0, plan->enclosed[1])) return -1;
   memcpy(out->hi, plan->scratch_hi, (size_t)npoints * sizeof(double));
-  if (run(plan, &plan->t_lo, npoints, 1)) return -1;
+  if (run_enclosed(plan, &plan->t_lo, npoints, 1, plan->enclosed_mid)) return -1;
+  for (int k = 0; k < npoints; k++) plan->enclosed[0][k] |= plan->enclosed_mid[k];
   /* est is the lower bound at the midpoints: between lo (its least over the box) and hi, but its
   ** own rounding may put it an ulp outside; it is kept inside [lo, hi]. T_lo at the midpoints is
   ** an enclosure: a few ulps wide for a closed form (est its middle), wide where a sum over a range
@@ -274,6 +287,9 @@ int predict_approx_eval(PredictPlan *plan, int npoints) {
   int count = plan->reduced->approx_count;
   memset(plan->approx_on, 1, (size_t)npoints * (size_t)count);
   for (int i = 0; i < count; i++) {
+    const ReduceApprox *a = &plan->reduced->approx[i];
+    for (int k = 0; a->walkable && k < npoints; k++)   /* every sum walked: exact there */
+      if (!plan->enclosed[a->bound ? 1 : 0][k]) plan->approx_on[(size_t)k * (size_t)count + (size_t)i] = 0;
     const PredictTape *t = &plan->approx[i];
     if (!t->tape) continue;
     if (run_into(t, npoints, plan->value_lo, plan->value_hi)) return -1;

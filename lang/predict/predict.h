@@ -60,6 +60,9 @@ typedef struct PredictPlan {
                                the note holds everywhere) */
   unsigned char *approx_on; /* per point k of the last batch and note i: [k * count + i] is 1 when
                                the note holds at the point (PREDICT_BATCH * approx_count) */
+  unsigned char *enclosed[2]; /* per point of the last batch: T_lo's (over the box or at the
+                               midpoints) / T_hi's evaluation enclosed a sum (PREDICT_BATCH each) */
+  unsigned char *enclosed_mid; /* T_lo at the midpoints' own (PREDICT_BATCH) */
 } PredictPlan;
 
 /* The results of one batch, point k at index k. */
@@ -99,8 +102,8 @@ int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_value
 int predict_checks_first_failure(PredictPlan *plan, int npoints, int *failed, double *value);
 
 /* Fills plan->approx_on for the npoints points of the last predict_eval: a note holds at a point
-** unless its condition is surely true over the consts' box there. Returns 0, or -1 when out of
-** memory. */
+** unless its condition is surely true over the consts' box there, or (a sum's note) its bound's
+** evaluation walked every sum there. Returns 0, or -1 when out of memory. */
 int predict_approx_eval(PredictPlan *plan, int npoints);
 
 /* predict_approx.c: where the bounds rest on an approximation (r->approx): the csv/json column

@@ -52,6 +52,8 @@ typedef struct ReduceApprox {
   int zero;                /* 1: the marked value is 0 (the bound drops the term there) */
   AlgExpr *unless;         /* NULL: the note holds at every point; else not where this condition
                               (params and consts only) is surely true */
+  int walkable;            /* 1: a sum's note that does not hold at a point where evaluation
+                              walked every sum of its bound (alg_tape_eval_enclosed) */
 } ReduceApprox;
 
 typedef struct ReduceResult {

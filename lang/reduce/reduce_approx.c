@@ -130,6 +130,7 @@ static void note_add(Notes *n, int bound, const char *what, SrcLoc loc, int zero
   a->loc = loc;
   a->zero = zero;
   a->unless = unless;
+  a->walkable = 0;
 }
 
 /* "the sum over i" for a big operator over a loop index of the model. */
@@ -162,12 +163,60 @@ static int marks_zero(Notes *n, AlgExpr *closed) {
   return 0;
 }
 
+/* 1 when needle is a node of hay (or the walk runs over its budget: the cautious answer). */
+static int holds_node(AlgExpr *hay, const AlgExpr *needle) {
+  AlgExpr *stack[1024];
+  int top = 0;
+  long visits = 0;
+  stack[top++] = hay;
+  while (top > 0) {
+    AlgExpr *e = stack[--top];
+    if (e == needle || visits++ >= APPROX_MAX_VISITS) return 1;
+    if (top + (int)alg_nkids(e) > (int)(sizeof stack / sizeof stack[0])) return 1;
+    for (size_t i = 0; i < alg_nkids(e); i++) stack[top++] = alg_kid(e, i);
+  }
+  return 0;
+}
+
+/* 1 when at a point where evaluation walks every sum (alg_tape_eval_enclosed), no marker of
+** closed stands for an approximation. A marker is lower/upper(f, exact) with exact =
+** cond(range under the loop limit, the sum, f) (alg_close): where the range is above the limit the
+** sum is enclosed, not walked, so the point is seen; a marker whose exact form no longer holds a
+** sum (closed since, by a param's value) is exact where it does not fall back to f; a marker of
+** the sum alone (no safe form found) is the sum, walked or enclosed. A marker of f alone, or one
+** whose exact form falls back to f with no sum left, is not walkable. */
+static int markers_walkable(AlgExpr *closed) {
+  AlgExpr *stack[1024];
+  int top = 0;
+  long visits = 0;   /* its own budget: the notes' walk keeps n's */
+  stack[top++] = closed;
+  while (top > 0) {
+    if (visits++ >= APPROX_MAX_VISITS) return 0;
+    AlgExpr *e = stack[--top];
+    if (!alg_is_approx(e)) continue;   /* no marker below */
+    if (alg_kind(e) == ALG_LOWER || alg_kind(e) == ALG_UPPER) {
+      if (alg_nkids(e) < 2) {   /* the sum itself (no safe form found): walked or enclosed */
+        if (!alg_has_bigop(e) || alg_is_approx(alg_kid(e, 0))) return 0;
+        continue;
+      }
+      AlgExpr *approx = alg_kid(e, 0), *exact = alg_kid(e, 1);
+      if (!alg_has_bigop(exact) && holds_node(exact, approx)) return 0;
+      if (alg_is_approx(approx) || alg_is_approx(exact)) return 0;   /* markers inside: not read */
+      continue;
+    }
+    if (top + (int)alg_nkids(e) > (int)(sizeof stack / sizeof stack[0])) return 0;
+    for (size_t i = 0; i < alg_nkids(e); i++) stack[top++] = alg_kid(e, i);
+  }
+  return 1;
+}
+
 /* When closed (the bound after alg_close) carries a marker: a note for each big operator over a
 ** loop of the model left open in open (the bound before closing: what alg_close approximated),
 ** or one for a sum the reduction formed when none is (a rule's own index, not a loop of the model). Each node of open is walked once. */
 static void walk_bound(Notes *n, AlgExpr *open, AlgExpr *closed, int bound) {
   if (!closed || !alg_is_approx(closed)) return;
-  int zero = marks_zero(n, closed), found = 0;
+  int zero = marks_zero(n, closed), found = 0, first = n->count;
+  int walkable = markers_walkable(closed);
   AlgExpr *stack[1024];
   int top = 0;
   stack[top++] = open;
@@ -192,6 +241,7 @@ static void walk_bound(Notes *n, AlgExpr *open, AlgExpr *closed, int bound) {
     memset(&none, 0, sizeof none);
     note_add(n, bound, "a sum the reduction formed (over no loop of the model)", none, zero, NULL);
   }
+  for (int i = first; i < n->count; i++) n->items[i].walkable = walkable;
 }
 
 /* Fills out->approx with the notes of T_lo and T_hi: where the closed bound carries a marker, the
