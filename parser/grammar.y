@@ -559,6 +559,7 @@ static void misspelt_keyword(const ParseCtx *ctx, SrcLoc at, char *out, size_t s
     SrcLoc loc = ctx->recent_locs[slot];
     if (loc.line != at.line || loc.col >= at.col) continue;
     const char *near = suggest_closest(ctx->recent_names[slot], keywords, count);
+    if (near && !strcmp(near, ctx->token_text)) continue;   /* the keyword is there already */
     if (near && suggest_distance(near, ctx->recent_names[slot]) == 1) {   /* one slip only */
       snprintf(out, size, "; did you mean '%s' for '%s'?", near, ctx->recent_names[slot]);
       return;
@@ -566,11 +567,26 @@ static void misspelt_keyword(const ParseCtx *ctx, SrcLoc at, char *out, size_t s
   }
 }
 
-/* "expected ';' before 'process'", at the offending token. */
+/* 1 when sym is a keyword of the grammar (`in`, `seq`, `resource`: all lower-case letters). */
+static int is_keyword(yysymbol_kind_t sym) {
+  if (is_word_token(sym) || sym == YYSYMBOL_YYerror || sym == YYSYMBOL_YYUNDEF) return 0;
+  const char *name = yysymbol_name(sym);
+  int letters = 0;
+  while (islower((unsigned char)name[letters])) letters++;
+  return letters > 0 && name[letters] == '\0';
+}
+
+/* "expected ';' before 'process'", at the offending token; a keyword where only a name may
+** stand (`resource in[P];`) is said to be one. */
 static int yyreport_syntax_error(const yypcontext_t *pctx, ParseCtx *ctx) {
   if (ctx->stopped) return 0;
   char wanted[256];
   describe_expected(pctx, wanted, sizeof wanted);
+  if (is_keyword(yypcontext_token(pctx)) && !strcmp(wanted, "name")) {
+    parse_error(ctx, *yypcontext_location(pctx), "'%s' is a keyword of the language and cannot be a "
+                "name (rename it, e.g. '%s_')", ctx->token_text, ctx->token_text);
+    return 0;
+  }
   char found[PARSE_TOKEN_TEXT_MAX + 8];
   if (yypcontext_token(pctx) == YYSYMBOL_YYEOF)
     snprintf(found, sizeof found, "end of input");

@@ -526,6 +526,16 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
       good = bad;
       check_issue(&r->checks[failed], value, &issue);
     }
+    for (int k = 0; k < good; k++)   /* bounds that cross: the model cannot end there */
+      if (batch->lo[k] > batch->hi[k] * (1 + 1e-9)) {
+        good = k;
+        issue.loc = entry->loc;
+        snprintf(issue.message, sizeof issue.message,
+                 "the lower bound (%g s) is above the upper bound (%g s): no run of the model ends "
+                 "here (a deadlock, such as a hold that waits for a server its own thread holds; "
+                 "`pamc simulate` reports where)", batch->lo[k], batch->hi[k]);
+        break;
+      }
     if (predict_approx_eval(&plan, good) != 0) {
       fputs("pamc predict: out of memory\n", stderr);
       result = EXIT_IO;

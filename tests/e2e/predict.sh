@@ -168,6 +168,24 @@ grep -q ',lo: the' "$tmp/blocks.csv" && die "blocks: the approx column names T_l
 "$PAMC" predict "$tmp/blocks.pam" -D P=7 --loop-limit 4 --format csv >"$tmp/blocks.csv" 2>"$tmp/notes" || die "blocks -l 4 failed"
 grep -q 'T_lo rests on an approximation: the sum over w of the par loop' "$tmp/notes" \
   || die "blocks --loop-limit 4: no T_lo note where a sum is enclosed: $(cat "$tmp/notes")"
+# a model that cannot end at a point (a hold that waits for the member its own thread holds at
+# P = 1: fork[min(p, (p+1) % P)] = fork[max(...)]) has no time there: an error, not lo > hi
+cat > "$tmp/forks.pam" <<'MODEL'
+param P = 5;
+resource fork[P];
+process main {
+  par (p = 0, P - 1) repeat (3) {
+    hold (fork[min(p, (p + 1) % P)]) hold (fork[max(p, (p + 1) % P)]) delay(5us);
+    delay(2us)
+  }
+}
+MODEL
+"$PAMC" predict "$tmp/forks.pam" -D P=1,2,5 >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || die "deadlock at P = 1: want status 1, got $rc: $(cat "$tmp/out" "$tmp/err")"
+grep -q 'error: the lower bound (.*) is above the upper bound (.*): no run of the model ends here (a deadlock.* at P=1' "$tmp/err" \
+  || die "deadlock at P = 1: message: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] || die "deadlock at P = 1: partial table: $(cat "$tmp/out")"
+"$PAMC" predict "$tmp/forks.pam" -D P=2,5 >/dev/null 2>&1 || die "no deadlock at P = 2, 5: predict failed"
 # a model with exact closed forms has none
 "$PAMC" predict models/halo.pam -m models/machine.mach 2>"$tmp/notes" >/dev/null || die "halo failed"
 [ ! -s "$tmp/notes" ] || die "notes on an exact model: $(cat "$tmp/notes")"

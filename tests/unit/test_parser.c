@@ -318,6 +318,11 @@ static void test_misplaced_tokens(void **state) {
   check_error("process", "1:8: error: expected name before end of input");
   check_error("process p { else a }", "1:13: error: expected statement or '}' before 'else'");
   check_error("fn f(1) = 2;", "1:6: error: expected name or ')' before '1'");
+  /* a keyword where only a name may stand (audit 4: `resource in[P];` said "expected name
+  ** before 'in'", and `use(in[p])` after a fn `inj` suggested 'in' for 'inj') */
+  check_error("resource in[4];", "1:10: error: 'in' is a keyword of the language and cannot be a name (rename it, e.g. 'in_')");
+  check_error("const seq = 1;", "1:7: error: 'seq' is a keyword of the language and cannot be a name (rename it, e.g. 'seq_')");
+  check_error("fn inj(x) = x; process p = delay(inj(1)) in;", "1:42: error: expected ';' before 'in'");
 }
 
 static void test_lexical_errors_in_context(void **state) {
