@@ -390,6 +390,25 @@ static AlgExpr *sharing_hi(RCtx *c, const Shape *shape, AlgExpr *a, AlgExpr *b) 
   }
 }
 
+/* Rule (round robin with demands that depend on the index): for a member index (+-i + c) % K,
+** the indices i = b, b - K, b - 2K, ... >= a all name one member (the same residue of i), so that
+** member receives sum_{j = 0 .. floor((b - a) / K)} d(b - K j); likewise the member of a receives
+** sum_j d(a + K j). Either is a lower bound on the fullest member's demand, whatever d's shape
+** (the wavefront `use(cpu[i % 8], (i + 1) u)` over a diagonal: the member of the last cell).
+** NULL when the index is not round robin. */
+static AlgExpr *class_demand_lo(RCtx *c, AlgExpr *index, AlgSymbol *i, AlgExpr *a, AlgExpr *b,
+                                AlgExpr *d) {
+  AlgCtx *g = c->alg;
+  Shape shape = index_shape(c, index, i);
+  if (shape.kind != SHAPE_MODULO) return NULL;
+  AlgExpr *last = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, b, a), shape.modulus));
+  AlgSymbol *j = alg_index_new(g, "_class", alg_num_int(g, 0), last);
+  AlgExpr *step = alg_mul(g, shape.modulus, alg_sym(g, j));
+  AlgExpr *at_b = alg_sum(g, j, alg_num_int(g, 0), last, alg_subst(g, d, i, alg_sub(g, b, step)));
+  AlgExpr *at_a = alg_sum(g, j, alg_num_int(g, 0), last, alg_subst(g, d, i, alg_add(g, a, step)));
+  return alg_max(g, at_b, at_a);
+}
+
 /* ------------------------------------------------------------------ loops */
 
 /* Closes the demands of body over index i = a..b into out: sums per member that stays named;
@@ -409,6 +428,8 @@ void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol 
     AlgExpr *fullest = alg_contains(term->d_lo, i) ? NULL
                      : fullest_lo(c, term->res, term->index, i, a, b);
     if (fullest) spread = alg_max(g, spread, alg_mul(g, fullest, term->d_lo));
+    AlgExpr *cls = alg_contains(term->d_lo, i) ? class_demand_lo(c, term->index, i, a, b, term->d_lo) : NULL;
+    if (cls) spread = alg_max(g, spread, cls);
     spread_into(c, fam, spread);
     fam->extra_lo = alg_add(g, fam->extra_lo, alg_sum(g, i, a, b, term->d_lo));
     fam->extra_hi = alg_add(g, fam->extra_hi, alg_sum(g, i, a, b, term->d_hi));
