@@ -1837,6 +1837,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   AlgExpr *steps = lockstep(w);
   if (!steps) steps = a2a_fork_lockstep(w);   /* reduce_a2a.c: the lock step through `||` */
   if (steps && alg_is_num(steps, 1)) { out->U = out->phi_hi; return 1; }
+  AlgExpr *shift_ok;   /* where the shifted rounds' bound holds (durations > 0) */
+  AlgExpr *shift = order_shift_upper(w, body.exact, &shift_ok);   /* reduce_shift.c */
   if (!drifts) again = lengthened(w, env, p);
   AlgExpr *clients = clients_upper(again);
   AlgExpr *capped = capped_upper(w, again, env, p, out);
@@ -1853,7 +1855,11 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   ** resource can be the tighter, `(i + 1) % P` by 2 branches at P = 3) */
   int alone = clients && noted && !w->call_forks && !w->dealt;
   AlgExpr *own = clients ? clients : upper;   /* the rules' bound, beside the families' */
-  AlgExpr *fallback = alone ? clients : own ? alg_min(g, out->U, own) : out->U;
+  if (shift) {   /* the shifted rounds' (reduce_shift.c), where its durations are > 0 */
+    AlgExpr *mine = alg_is_num(shift_ok, 1) ? shift : alg_cond(g, shift_ok, shift, own ? own : out->U);
+    own = own ? alg_min(g, own, mine) : mine;
+  }
+  AlgExpr *fallback = alone ? own : own ? alg_min(g, out->U, own) : out->U;
   /* where the rules' bound is the smaller, U rests on no family (strictly smaller: a rule's bound
   ** that falls back to out->U under a condition is equal to it there) */
   AlgExpr *smaller = !alone && own ? alg_cmp(g, ALG_CMP_LT, own, out->U) : NULL;

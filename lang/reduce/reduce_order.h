@@ -246,6 +246,9 @@ AlgExpr *a2a_fork_lockstep(OWalk *w);
 int a2a_parallel_use(const OWalk *w, int i);
 AlgExpr *a2a_ps_steps_apart(const OWalk *w);
 
+/* reduce_shift.c */
+AlgExpr *order_shift_upper(OWalk *w, AlgExpr *total, AlgExpr **holds);
+
 /* reduce_drift.c */
 AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total);
 

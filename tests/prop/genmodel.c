@@ -977,10 +977,12 @@ static int gen_any_family(GenState *g) {
   return any;
 }
 
-/* All-to-all in rounds (docs/reduction.md, "All-to-all in rounds"): par (i = 0, P - 1)
-** { sometimes a delay first, `if (i == c)` or by i; seq (j = 0 or 1, P - 1) a send to
-** r[(i + j) % P] (one-to-one in i at each round), alone, after a delay by i (`(i % 2) * 1us`:
-** branches of unequal speed), or in a `||` beside a delay or a use of the branch's own member };
+/* All-to-all in rounds (docs/reduction.md, "All-to-all in rounds", "Shifted rounds that start
+** apart"): par (i = 0, P - 1) { sometimes a delay first, `if (i == c)` or by i; seq (j = 0 or 1,
+** P - 1, or 2 P - 1) a send to r[(i + j) % P] or r[(i + 2 P - j) % P] (one-to-one in i at each
+** round), alone, after a delay by i (`(i % 2) * 1us`: branches of unequal speed), beside work the
+** same on every branch (a delay or a use of the branch's own member, before or after it), or in a
+** `||` beside a delay or a use of the branch's own member; sometimes a delay after the rounds };
 ** on a FCFS or a ps family, sometimes repeated outside or beside another request on the family
 ** (what breaks the lock step). -1 when the model has no family that no enclosing hold keeps. */
 static int gen_idiom_a2a(GenState *g) {
@@ -992,8 +994,10 @@ static int gen_idiom_a2a(GenState *g) {
   m->nodes[seq].var = g->nvars; m->nodes[seq].lo = gen_below(g, 2);
   m->nodes[seq].hi_param = 1; m->nodes[seq].hi = m->param_default - 1;
   g->scope_hi[g->nvars++] = GEN_MAX_BOUND;
-  int send = gen_send(g, res, GEN_MEMBER_SHIFT, par_var, m->nodes[seq].var), step = send;
-  int how = gen_below(g, 4);
+  int back = gen_below(g, 4) == 0;   /* the rounds the other way round, sometimes twice round */
+  if (back && gen_below(g, 2)) m->nodes[seq].hi_param = 2;
+  int send = gen_send(g, res, back ? GEN_MEMBER_SHIFT_BACK : GEN_MEMBER_SHIFT, par_var, m->nodes[seq].var), step = send;
+  int how = gen_below(g, 5);
   if (how == 1 || how == 2) {   /* the send beside local work */
     int other = how == 1 ? gen_delay(g) : gen_use(g);
     if (other < 0) other = gen_delay(g);
@@ -1012,6 +1016,19 @@ static int gen_idiom_a2a(GenState *g) {
     m->nodes[wait].dur = d;
     step = gen_new_node(g, GEN_BLOCK);
     m->nodes[step].kids[0] = wait; m->nodes[step].kids[1] = send; m->nodes[step].nkids = 2;
+  } else if (how == 4) {   /* work the same on every branch before or after the send (a delay
+                              free of the branch, or a use of the branch's own member) */
+    int work = gen_below(g, 2) ? gen_use(g) : -1;
+    if (work >= 0 && m->res[m->nodes[work].res].family) {
+      m->nodes[work].member = GEN_MEMBER_VAR; m->nodes[work].member_var = par_var;
+    } else work = -1;
+    if (work < 0) work = gen_new_node(g, GEN_DELAY);
+    GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 1 + gen_below(g, 3), .mod = 0};
+    if (m->const_count > 0 && gen_below(g, 2)) { d.c = gen_below(g, m->const_count); d.lit_us = 0; }
+    m->nodes[work].dur = d;
+    step = gen_new_node(g, GEN_BLOCK);
+    int first = gen_below(g, 2);
+    m->nodes[step].kids[first] = work; m->nodes[step].kids[1 - first] = send; m->nodes[step].nkids = 2;
   }
   g->nvars--;
   m->nodes[seq].kids[0] = step;
@@ -1031,6 +1048,11 @@ static int gen_idiom_a2a(GenState *g) {
     }
     body = gen_new_node(g, GEN_BLOCK);
     m->nodes[body].kids[0] = late; m->nodes[body].kids[1] = seq; m->nodes[body].nkids = 2;
+  }
+  if (gen_below(g, 3) == 0) {   /* work after the rounds, by the branch or not */
+    int after = gen_delay(g), block = gen_new_node(g, GEN_BLOCK);
+    m->nodes[block].kids[0] = body; m->nodes[block].kids[1] = after; m->nodes[block].nkids = 2;
+    body = block;
   }
   g->nvars--;
   m->nodes[par].kids[0] = body;
@@ -1401,6 +1423,7 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
                                          "[i%d * 2 + (i%d == 1 ? 0 : 1)]"};
     gen_put(b, forms[n->member_val % 7], n->member_var, n->member_off);
   } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
+  else if (n->member == GEN_MEMBER_SHIFT_BACK) gen_put(b, "[(i%d + 2 * P - i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_LINE) gen_put(b, "[i%d %c %d]", n->member_var, n->member_off < 0 ? '-' : '+',
                                                   n->member_off < 0 ? -n->member_off : n->member_off);
   else if (n->member_off) gen_put(b, "[(i%d + %d) %% %d]", n->member_var, n->member_off, n->member_val);
@@ -1458,7 +1481,8 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
   case GEN_SEQ:
   case GEN_PAR:
     gen_put(b, "%s (i%d = %d, ", n->kind == GEN_SEQ ? "seq" : "par", n->var, n->lo);
-    if (n->hi_param) gen_put(b, "P - 1) ");
+    if (n->hi_param == 2) gen_put(b, "2 * P - 1) ");
+    else if (n->hi_param) gen_put(b, "P - 1) ");
     else gen_put(b, "%d) ", n->hi);
     gen_put_stmt(b, m, n->kids[0], indent);
     break;
