@@ -18,7 +18,7 @@ static AlgExpr *member_branches(OWalk *w, const OSite *site) {
   if (!site->res->u.resource.count) return NULL;
   if (order_injective(w, site->index)) return alg_num_int(c->alg, 1);
   ODealt d;
-  if (!order_dealt(w, site->index, &d)) return NULL;
+  if (!order_dealt(w, site->res, site->index, &d)) return NULL;
   AlgExpr *n = alg_max(c->alg, zero(c), w->n);
   w->dealt = 1;
   return alg_is_num(d.holds, 1) ? d.most : alg_cond(c->alg, d.holds, d.most, n);

@@ -873,7 +873,8 @@ static int block_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
 /* Rule (members dealt to the branches, round robin or in blocks): how many branches name one
 ** member (at most d->most, and some member at least d->fullest) where d->holds. Returns 1 for
 ** such an index, else 0. */
-static int dealt_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
+static int dealt_counts(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d) {
+  if (w->k2) return order_pair_counts(w, res, index, d);   /* reduce_nest.c */
   AlgExpr *K0 = NULL, *K = shard_modulus(w, index, &K0);
   if (!K) return block_counts(w, index, d);
   AlgCtx *g = w->c->alg;
@@ -882,7 +883,7 @@ static int dealt_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
   return 1;
 }
 
-int order_dealt(const OWalk *w, AlgExpr *index, ODealt *d) { return dealt_counts(w, index, d); }
+int order_dealt(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d) { return dealt_counts(w, res, index, d); }
 
 /* 1 for a class no rule of this file reads: the chain is then no lockstep, tandem line or drift. */
 static int blocks_rules(UseClass cls) { return cls == USE_OTHER || cls == USE_PS; }
@@ -893,7 +894,7 @@ static UseClass use_class(OWalk *w, const Decl *res, AlgExpr *index) {
   if (!index || !by_branch(w, index)) return USE_STAGE;
   if (res->u.resource.count && injective_branches(w, index)) return USE_OWN;
   ODealt d;
-  if (res->u.resource.count && dealt_counts(w, index, &d)) return USE_SHARD;
+  if (res->u.resource.count && dealt_counts(w, res, index, &d)) return USE_SHARD;
   return USE_OTHER;
 }
 
@@ -1573,7 +1574,7 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   AlgExpr *m = reduce_mult(c, st->res);
   AlgExpr *tail = order_tail(w, st, total);
   ODealt d;
-  if (st->cls == USE_SHARD && dealt_counts(w, st->index, &d)) {   /* its fullest member */
+  if (st->cls == USE_SHARD && dealt_counts(w, st->res, st->index, &d)) {   /* its fullest member */
     AlgExpr *q = d.fullest;
     AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, st->head),
                                      alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)),
@@ -1615,7 +1616,7 @@ static AlgExpr *pair_lower(OWalk *w, const OStage *s1, const OStage *s2, AlgExpr
   AlgExpr *q = w->n, *holds = alg_num_int(g, 1);
   ODealt d;
   if (s2->cls == USE_SHARD && (s1->cls == USE_STAGE || (s1->cls == USE_SHARD && s1->index == s2->index))) {
-    if (!dealt_counts(w, s2->index, &d)) return NULL;
+    if (!dealt_counts(w, s2->res, s2->index, &d)) return NULL;
     q = d.first; holds = d.holds;
   } else if (s1->cls != USE_STAGE || s2->cls != USE_STAGE) return NULL;
   AlgExpr *one = alg_num_int(g, 1);
@@ -1750,7 +1751,7 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
   if (stages == 1 && !one->loop) {
     AlgExpr *q = w->n;
     ODealt d;
-    if (one->cls == USE_SHARD && dealt_counts(w, one->index, &d)) {
+    if (one->cls == USE_SHARD && dealt_counts(w, one->res, one->index, &d)) {
       q = d.most;   /* requests at its busiest member */
       *holds = d.holds;
     }
@@ -1777,7 +1778,7 @@ static void dealt_free(OWalk *w) {
   for (int i = 0; i < w->nstages; i++) {
     const OStage *st = &w->stages[i];
     ODealt d;
-    if (st->cls != USE_SHARD || !st->loop_free || !dealt_counts(w, st->index, &d)) continue;
+    if (st->cls != USE_SHARD || !st->loop_free || !dealt_counts(w, st->res, st->index, &d)) continue;
     if (!alg_is_num(d.holds, 1) || !alg_is_nonneg(g, alg_sub(g, reduce_mult(w->c, st->res), d.most))) continue;
     int same = 1;
     for (int j = 0; j < w->nsites && same; j++)

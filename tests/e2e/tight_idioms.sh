@@ -447,4 +447,8 @@ exact bench/tight/ring_nodes_rem.pam P=10 33e-6 "ranks on a ring of nodes, a sho
 # 28 us (the index `floor(p / 2) == 0 ? ceil(P / 2) - 1 : floor(p / 2) - 1` is one-to-one in the
 # block: "a ring over the blocks").
 exact bench/tight/ring_nodes_if.pam P=12 28e-6 "ranks on a ring of nodes, the wrap as an if"
+# Q = 8 groups of 8 ranks, each rank (g, r) computing 10us and sending 2us to port[(g + r + 1) % Q]:
+# every port takes one message from each group, 8 per step: 3 x (10 + 8 x 2) us = 78 us ("members
+# dealt to the pairs of nested pars"; before: hi 3 x (10 + 64 x 2) us, the family as one resource).
+exact bench/tight/nested_shift.pam Q=8 78e-6 "nested pars sending to a shift of the ports"
 exit 0

@@ -490,6 +490,36 @@ static int gen_par_outside(GenState *g, int par, int res, int one_in, int reps) 
   return top;
 }
 
+/* Nested pars over one family (docs/reduction.md, "Members dealt to the pairs of nested pars"):
+** par (i = 0, hi) par (j = 0, hi') over a chain of steps, one of the two over 0 .. P - 1 (index
+** a), the other over 0 .. 0-3 (b); the family's members named by a shift of a, or of a + b (every
+** member of 0 .. P - 1 gets one request per value of b), or by maps that are not one-to-one in a
+** (GEN_MEMBER_NEST); the whole sometimes repeated, or beside a use of the family (gen_par_outside). */
+static int gen_idiom_nested(GenState *g) {
+  GenModel *m = g->m;
+  if (g->nvars + 2 > GEN_MAX_DEPTH) return -1;
+  int inner_p = gen_below(g, 2);   /* 1: the inner par runs over P */
+  int outer = gen_par_open(g, !inner_p, inner_p ? gen_below(g, GEN_MAX_BOUND + 1) : m->param_default - 1);
+  int inner = gen_par_open(g, inner_p, inner_p ? m->param_default - 1 : gen_below(g, GEN_MAX_BOUND + 1));
+  int a = m->nodes[inner_p ? inner : outer].var, b = m->nodes[inner_p ? outer : inner].var;
+  int count = 1 + gen_below(g, GEN_MAX_KIDS), body = gen_new_node(g, GEN_BLOCK), fam = -1;
+  for (int k = 0; k < count; k++) {
+    int step = gen_idiom_step(g, a, -1);
+    GenNode *n = &m->nodes[step];
+    if (n->kind == GEN_USE && m->res[n->res].family) {
+      n->member = GEN_MEMBER_NEST; n->member_var = a; n->member_off = b;
+      n->member_val = gen_below(g, 3) ? gen_below(g, 4) : 4 + gen_below(g, 3);
+      fam = n->res;
+    }
+    m->nodes[body].kids[k] = step;
+    m->nodes[body].nkids = k + 1;
+  }
+  g->nvars -= 2;
+  m->nodes[inner].kids[0] = body;
+  m->nodes[outer].kids[0] = inner;
+  return fam >= 0 ? gen_par_outside(g, outer, fam, 3, 2) : outer;
+}
+
 /* The first ps resource (a use may name it anywhere, even inside holds), or -1. */
 static int gen_ps_resource(GenState *g) {
   for (int k = 0; k < g->m->res_count; k++)
@@ -1127,6 +1157,10 @@ static int gen_idiom(GenState *g) {
     if (a2a >= 0) return a2a;
   }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
+  if (gen_below(g, 8) == 0) {
+    int nested = gen_idiom_nested(g);
+    if (nested >= 0) return nested;
+  }
   if (gen_below(g, 6) == 0) {
     int butterfly = gen_idiom_butterfly(g);
     if (butterfly >= 0) return butterfly;
@@ -1447,6 +1481,14 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
                                          "[(i%d * 2 + i%d + 3) %% 6]", "[(i%d * 2 + i%d + 1) %% 5]",
                                          "[i%d * 2 + (i%d == 1 ? 0 : 1)]"};
     gen_put(b, forms[n->member_val % 7], n->member_var, n->member_off);
+  } else if (n->member == GEN_MEMBER_NEST) {
+    static const char *const forms[7] = {"[(i%d + 1) %% P]", "[(i%d + i%d) %% P]", "[(i%d + i%d + 1) %% P]",
+                                         "[(i%d + P - 1) %% P]", "[(i%d + 1) %% 2]", "[i%d %% P]",
+                                         "[i%d == 0 ? 1 %% P : (i%d + 1) %% P]"};
+    int v = n->member_val % 7, x = n->member_var, y = n->member_off;
+    if (v == 1 || v == 2) gen_put(b, forms[v], x, y);
+    else if (v == 5) gen_put(b, forms[v], y);
+    else gen_put(b, forms[v], x, x);
   } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_AFFINE && n->member_val == 0) gen_put(b, "[(i%d * i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_AFFINE) gen_put(b, "[(%d * i%d + %d) %% P]", n->member_val, n->member_var, n->member_off);

@@ -67,6 +67,12 @@ typedef enum GenMember {
                            the cell to the right) */
   GEN_MEMBER_LINE,      /* i + c (c = member_off, -2 .. 2): a neighbour on a line without wrap,
                            under an `if` that keeps it in the family (GEN_COND_FROM, _BELOW) */
+  GEN_MEMBER_NEST,      /* in nested pars (gen_idiom_nested; a: index depth member_var, over
+                           0 .. P - 1, b: depth member_off; member_val: 0 (a + 1) % P, 1
+                           (a + b) % P, 2 (a + b + 1) % P, 3 (a + P - 1) % P, one-to-one in a
+                           onto all P members; 4 (a + 1) % 2 (not when P > 2), 5 b % P (not
+                           one-to-one in a), 6 (a == 0 ? 1 % P : (a + 1) % P) (a member named
+                           twice in a)) */
   GEN_MEMBER_XOR,       /* the partner i xor 2^j of a butterfly (i: member_var, j: index depth
                            member_off; member_val: 0 i + 2^j, 1 i - 2^j, 2 the `?:` on
                            i % 2^(j + 1) < 2^j, 3 the same on <= (the lower half one wider:
