@@ -93,6 +93,9 @@ typedef struct OSite {
   AlgExpr *copies;      /* copies run at once by one branch: the sizes of the pars inside the
                            body around it, multiplied (1 when none) */
   int loop_free;        /* 1: its index names no loop index of the body */
+  AlgExpr *values;      /* when it names some (loop_free 0): how many values those indices take
+                           over all branches at most, the product over them of (largest end -
+                           least end + 1) of their ranges; NULL when unknown */
   int twin;             /* 1: the else side of a pair, counted with its then side */
   int looped;           /* 1: inside a loop of the body (its requests come again) */
   AlgExpr *wait;        /* pass 2: an upper bound on the wait of one of its requests */
