@@ -876,7 +876,7 @@ static int block_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
 static int dealt_counts(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d) {
   if (w->k2) return order_pair_counts(w, res, index, d);   /* reduce_nest.c */
   AlgExpr *K0 = NULL, *K = shard_modulus(w, index, &K0);
-  if (!K) return block_counts(w, index, d);
+  if (!K) return block_counts(w, index, d) || order_except_counts(w, index, d);   /* reduce_except.c */
   AlgCtx *g = w->c->alg;
   d->most = d->fullest = d->first = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));
   d->holds = shard_holds(w, K0);
@@ -1616,7 +1616,7 @@ static AlgExpr *pair_lower(OWalk *w, const OStage *s1, const OStage *s2, AlgExpr
   AlgExpr *q = w->n, *holds = alg_num_int(g, 1);
   ODealt d;
   if (s2->cls == USE_SHARD && (s1->cls == USE_STAGE || (s1->cls == USE_SHARD && s1->index == s2->index))) {
-    if (!dealt_counts(w, s2->res, s2->index, &d)) return NULL;
+    if (!dealt_counts(w, s2->res, s2->index, &d) || !d.first) return NULL;
     q = d.first; holds = d.holds;
   } else if (s1->cls != USE_STAGE || s2->cls != USE_STAGE) return NULL;
   AlgExpr *one = alg_num_int(g, 1);

@@ -150,7 +150,7 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
       n->member = GEN_MEMBER_BLOCK; n->member_off = gen_below(g, 8);
       n->member_val = (n->member_off == 1 ? 2 : 1) + gen_below(g, 3 - (n->member_off == 1));   /* in range */
       break;
-    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 15); break;
+    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 18); break;
     case 0: n->member = GEN_MEMBER_VAR; break;
     case 1:
       n->member = gen_below(g, 3) ? GEN_MEMBER_RING : GEN_MEMBER_AFFINE; n->member_off = gen_below(g, 3);
@@ -1164,6 +1164,31 @@ static int gen_last_stage(GenState *g, int seq, int chain) {
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
+/* top, or sometimes `top || { use(f[c], d); [use(f[c'], d')] }` (either order): a monitor thread
+** or a root's own I/O on one or two fixed members of a family f beside the par (docs/reduction.md,
+** "Demand per member of a family"); f a family no enclosing hold keeps. */
+static int gen_beside(GenState *g, int top) {
+  GenModel *m = g->m;
+  if (gen_below(g, 4) != 0 || m->node_count + 4 >= GEN_MAX_NODES) return top;
+  int res = -1;
+  for (int k = 0; k < m->res_count && res < 0; k++)
+    if (m->res[k].family && (m->res[k].ps_tenths || k > g->held_max)) res = k;
+  if (res < 0) return top;
+  int uses = 1 + gen_below(g, 2), other = uses == 1 ? -1 : gen_new_node(g, GEN_BLOCK), first = -1;
+  for (int k = 0; k < uses; k++) {
+    int use = gen_new_node(g, GEN_USE);
+    GenNode *n = &m->nodes[use];
+    n->res = res; n->member = GEN_MEMBER_CONST; n->member_val = gen_below(g, 3);
+    n->dur = gen_dur(g);
+    if (other < 0) first = use;
+    else { m->nodes[other].kids[k] = use; m->nodes[other].nkids = k + 1; }
+  }
+  if (other < 0) other = first;
+  int fork = gen_new_node(g, GEN_PARALLEL), side = gen_below(g, 2);
+  m->nodes[fork].kids[side] = top; m->nodes[fork].kids[1 - side] = other; m->nodes[fork].nkids = 2;
+  return fork;
+}
+
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
   if (gen_below(g, 6) == 0) {   /* threads at locks, first: the rules for them read many shapes */
@@ -1237,9 +1262,9 @@ static int gen_idiom(GenState *g) {
   }
   g->nvars--;
   m->nodes[par].kids[0] = body;
-  if (repeat < 0) return par;
+  if (repeat < 0) return gen_beside(g, par);
   m->nodes[repeat].kids[0] = par;
-  return repeat;
+  return gen_beside(g, repeat);
 }
 
 static int gen_stmt(GenState *g, int depth);
@@ -1488,7 +1513,13 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     ** names a member twice (i % 3 == 0 ? i + 1 : i - 1) */
     static const char *const conds[3] = {"[i%d %% 3 == 2 ? i%d - 2 : i%d + 1]", "[i%d + 1 - (i%d %% 2 == 1 ? 2 : 0)]",
                                          "[i%d %% 3 == 0 ? i%d + 1 : i%d - 1]"};
-    if (n->member_val >= 12) gen_put(b, conds[n->member_val - 12], n->member_var, n->member_var, n->member_var);
+    /* a ring shift with one exception (docs/reduction.md, "A map one-to-one but for an
+    ** exception"): rank 0 sends to 2 % P (member 2 named twice), rank 2 to 0 (0 twice where
+    ** P >= 4), rank 0 to 1 on the ring backwards ((P - i) % P: 1 twice) */
+    static const char *const excepts[3] = {"[i%d == 0 ? 2 %% P : (i%d + 1) %% P]", "[i%d == 2 ? 0 : (i%d + 1) %% P]",
+                                           "[i%d == 0 ? 1 %% P : (P - i%d) %% P]"};
+    if (n->member_val >= 15) gen_put(b, excepts[n->member_val - 15], n->member_var, n->member_var);
+    else if (n->member_val >= 12) gen_put(b, conds[n->member_val - 12], n->member_var, n->member_var, n->member_var);
     else if (n->member_val >= 8) gen_put(b, rows[n->member_val - 8], n->member_var, n->member_var, n->member_var);
     else if (n->member_val == 6) gen_put(b, "[i%d %% 2]", n->member_var);   /* dealt round robin */
     else if (n->member_val == 7) gen_put(b, "[(i%d + 1) %% 3]", n->member_var);
