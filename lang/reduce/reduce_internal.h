@@ -91,6 +91,9 @@ typedef struct RCtx {
   const Decl **guarded;   /* plain resources only ever requested under one lock: never queue
                              (reduce_lock_guards; arena) */
   int nguarded;           /* length of guarded */
+  struct RPointsMemo *points_memo; /* member maps decided by evaluation (reduce_points.c; arena,
+                             made on first use) */
+  int npoints_memo;       /* answers recorded so far (the memo keeps the last ones) */
 } RCtx;
 
 /* What the wait of one branch of a par needs beyond the demands: the resources its waits can
@@ -148,6 +151,7 @@ AlgSymbol *reduce_index_new(RCtx *c, const char *what, SrcLoc loc, const char *n
                             AlgExpr *b);
 const char *reduce_loop_kind(const Stmt *s);
 void reduce_note_family(RCtx *c, const Decl *family);
+void reduce_note_families_unless(RCtx *c, int from, AlgExpr *exact);
 void reduce_approx_finish(RCtx *c, ReduceResult *out, AlgExpr *L, AlgExpr *U);
 
 /* reduce_memo.c */
@@ -185,10 +189,14 @@ void reduce_lock_guards(RCtx *c, const Decl *entry);
 int reduce_lock_guarded(const RCtx *c, const Decl *res);
 
 /* reduce_order.c */
-int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted);
+int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact);
 /* 1 when the member index e names distinct members for distinct i in lo..hi (the rule of
 ** one-to-one member maps, docs/reduction.md). */
 int reduce_order_injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
+
+/* reduce_points.c: 1 when e is one-to-one in i over lo..hi by evaluation at every point (numbers
+** for lo and hi, loop indices with number bounds for the other symbols, a bounded count). */
+int reduce_points_injective(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
 
 /* reduce_expr.c */
 void reduce_fail(RCtx *c, SrcLoc loc, const char *msg);
