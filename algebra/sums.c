@@ -184,6 +184,8 @@ static AlgExpr *sum_threshold(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, Alg
 
 static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term);
 
+/* Depth of a summand inner_equality looks for a test in (deeper: not closed this way). */
+#define SUMS_MAX_EQ_DEPTH 32
 /* Comparisons of a summand that sum_inner_threshold tries (beyond: it gives up). */
 #define ALG_MAX_INNER_TESTS 8
 
@@ -220,6 +222,47 @@ static AlgExpr *sum_inner_threshold(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lowe
   return NULL;
 }
 
+/* e with the test a == b replaced by v (0 or 1) wherever it sits, written either way round, and
+   a != b by 1 - v. */
+static AlgExpr *replace_equality(AlgCtx *ctx, AlgExpr *e, AlgExpr *a, AlgExpr *b, long v) {
+  AlgExpr *forms[4] = {alg_cmp(ctx, ALG_CMP_EQ, a, b), alg_cmp(ctx, ALG_CMP_EQ, b, a),
+                       alg_cmp(ctx, ALG_CMP_NE, a, b), alg_cmp(ctx, ALG_CMP_NE, b, a)};
+  for (int f = 0; f < 4; f++)
+    if (forms[f]->kind == ALG_EQ || forms[f]->kind == ALG_NE) e = alg_replace(ctx, e, forms[f], num(ctx, f < 2 ? v : 1 - v));
+  return e;
+}
+
+/* The first test index == c or index != c (c free of index) inside e, or NULL. */
+static AlgExpr *inner_equality(AlgExpr *e, AlgSymbol *index, int depth) {
+  if (depth >= SUMS_MAX_EQ_DEPTH || !alg_contains(e, index)) return NULL;
+  if ((e->kind == ALG_EQ || e->kind == ALG_NE) &&
+      ((e->kids[0] == index->node && !alg_contains(e->kids[1], index)) ||
+       (e->kids[1] == index->node && !alg_contains(e->kids[0], index))))
+    return e;
+  if (e->kind >= ALG_SUM && e->kind <= ALG_MINOVER) return NULL;   /* binds an index of its own */
+  for (size_t k = 0; k < e->nkids; k++) {
+    AlgExpr *t = inner_equality(e->kids[k], index, depth + 1);
+    if (t) return t;
+  }
+  return NULL;
+}
+
+/* sum_{i=lower}^{upper} f(i == c) where the index enters the summand only through the tests
+   i == c and i != c (either way round; wherever they sit: nested `?:` on the same test, a max):
+   the summand is f(1) at i = c and f(0) elsewhere, so the sum is sum_indicator's of
+   (i == c ? f(1) : f(0)). A stage that one item skips in a loop over the stages,
+   sum over s of (s == 1 ? 0 : s == 1 ? 10 : 2), is 2 count + (lower <= 1 <= upper ? -2 : 0). NULL
+   otherwise. */
+static AlgExpr *sum_inner_equality(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
+  AlgExpr *test = inner_equality(term, index, 0);
+  if (!test) return NULL;
+  AlgExpr *c = test->kids[0] == index->node ? test->kids[1] : test->kids[0];
+  AlgExpr *yes = replace_equality(ctx, term, index->node, c, 1);
+  AlgExpr *no = replace_equality(ctx, term, index->node, c, 0);
+  if (alg_contains(yes, index) || alg_contains(no, index)) return NULL;
+  return sum_indicator(ctx, index, lower, upper, alg_cond(ctx, alg_cmp(ctx, ALG_CMP_EQ, index->node, c), yes, no));
+}
+
 /* c * (a + b + ...) with c free of the index: c times the sums of the terms, each closed; or
    NULL (the canonical form keeps such products undistributed: (P/2^(i+1) + 1) / 8). */
 static AlgExpr *sum_scaled(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
@@ -252,6 +295,8 @@ static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr 
   if (threshold) return threshold;
   AlgExpr *inner = sum_inner_threshold(ctx, index, lower, upper, term);
   if (inner) return inner;
+  AlgExpr *equal = sum_inner_equality(ctx, index, lower, upper, term);
+  if (equal) return equal;
   AlgExpr *scaled = sum_scaled(ctx, index, lower, upper, term);
   if (scaled) return scaled;
   return sum_geometric(ctx, index, lower, upper, term);

@@ -1347,6 +1347,21 @@ static OTime walk_call(OWalk *w, REnv *env, const Stmt *s) {
   return r;
 }
 
+/* The stages from .. to - 1 of one branch of a `||` (their heads still counted from the branch's
+** start): marked skew when the branch may pass its arrivals on in another order than they came
+** (skip_forks_keep_order): more than one stage that may queue, a time before one that depends on
+** k, a loop inside the branch around it, or several servers with a duration that depends on k. */
+static void mark_skew(OWalk *w, int from, int to) {
+  int queues = 0;
+  for (int j = from; j < to; j++) queues += w->stages[j].cls != USE_OWN;
+  for (int j = from; j < to; j++) {
+    OStage *st = &w->stages[j];
+    if (st->cls == USE_OWN) continue;
+    st->skew = queues > 1 || st->cls != USE_STAGE || by_branch(w, st->head) || st->loops != w->nloops ||
+               (!alg_is_num(reduce_mult(w->c, st->res), 1) && by_branch(w, st->t));
+  }
+}
+
 /* S1 || ... || Sn in the body: its time is the longest branch's; a stage inside branch i still
 ** has, after its request, only the rest of branch i and what follows the `||` to run, so its gap
 ** grows by (the fork's time - branch i's time) (its tail: docs/reduction.md, "Pars whose
@@ -1377,12 +1392,14 @@ static OTime walk_fork(OWalk *w, REnv *env, const Stmt *s) {
   }
   from[n] = w->nstages;
   OTime r = {alg_max_n(g, (size_t)n, exact), alg_max_n(g, (size_t)n, stepmax)};
-  for (int i = 0; i < n && !w->lengthen; i++)
+  for (int i = 0; i < n && !w->lengthen; i++) {
+    mark_skew(w, from[i], from[i + 1]);
     for (int j = from[i]; j < from[i + 1]; j++) {
       OStage *st = &w->stages[j];
       AlgExpr *gap = alg_sub(g, r.exact, parts[i].exact);
       st->gap = st->gap ? alg_add(g, st->gap, gap) : gap;
     }
+  }
   return r;
 }
 
@@ -1730,7 +1747,7 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   *holds = alg_num_int(g, 1);
-  if (w->other || w->forks || w->guarded) return NULL;
+  if (w->other || (w->forks && !skip_forks_keep_order(w))) return NULL;   /* reduce_skip.c */
   AlgExpr *t_max = NULL, *per_server = NULL;
   int stages = 0;
   const OStage *one = NULL;
@@ -1763,7 +1780,9 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
       queue = alg_min(g, queue, alg_max(g, zero(c), work));
     return alg_add(g, stepmax, queue);
   }
-  return alg_add(g, stepmax, alg_mul(g, alg_max(g, zero(c), waits), per_server));
+  AlgExpr *queue = alg_mul(g, alg_max(g, zero(c), waits), per_server);
+  AlgExpr *skips = w->guarded ? skip_tandem_upper(w) : NULL;   /* items that skip stages */
+  return alg_add(g, stepmax, skips ? alg_min(g, queue, skips) : queue);
 }
 
 /* Rule (no queue at a member dealt to few branches): in a chain (no `||` or par inside: a branch

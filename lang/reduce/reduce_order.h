@@ -81,6 +81,10 @@ typedef struct OStage {
   AlgExpr *kloop_iter;  /* the loop body's contention-free time at iteration j (may name kloop) */
   AlgExpr *kloop_head;  /* the request's head within iteration j (may name kloop) */
   AlgExpr *kloop_t;     /* its duration at iteration j (may name kloop) */
+  int skew;             /* 1: in a `||` branch that may pass its arrivals on in another order
+                           (another stage in that branch, a time before it in the branch that
+                           depends on k, a loop inside the branch, or several servers and a
+                           duration that depends on k): no line through the fork (reduce_skip.c) */
 } OStage;
 
 /* One use statement met by the walk, whatever its class (the bounded-clients rule). Pass 1
@@ -245,6 +249,14 @@ AlgExpr *release_threshold(RCtx *c, AlgExpr *m, int s, AlgExpr **count, AlgExpr 
                            AlgExpr **tail);
 AlgExpr *release_stage_lower(OWalk *w, const OStage *st, AlgExpr *total);
 AlgExpr *release_run_lower(OWalk *w, const OStage *st, AlgExpr *total);
+long release_period(RCtx *c, AlgExpr *e, AlgSymbol *k);
+AlgExpr *release_class_count(const OWalk *w, long L, long i);
+
+/* reduce_skip.c */
+AlgExpr *order_unrolled(RCtx *c, AlgExpr *e);
+int skip_forks_keep_order(const OWalk *w);
+AlgExpr *skip_tandem_upper(OWalk *w);
+AlgExpr *skip_at_iterations(RCtx *c, const OStage *st, AlgExpr *x);
 /* reduce_a2a.c */
 AlgExpr *a2a_fork_lockstep(OWalk *w);
 int a2a_parallel_use(const OWalk *w, int i);

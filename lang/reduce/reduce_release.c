@@ -172,25 +172,49 @@ static AlgExpr *at_class(const OWalk *w, AlgExpr *x, long L, long i) {
 ** the request reaches the member in any context (other work only delays a branch), and other
 ** requests at the member only delay these: no condition on what runs beside the par. Ranks
 ** computing 10 (1 + p % 4) us, then sending 1.1 us to one root nic, at P = 16: the last wave of
-** 4 reaches it at 40 us: T >= 40 + 4 * 1.1 = 44.4 us (the least head alone: 10 + 16 * 1.1). */
+** 4 reaches it at 40 us: T >= 40 + 4 * 1.1 = 44.4 us (the least head alone: 10 + 16 * 1.1).
+** Rule (a stage skipped under a guard periodic in k): the same where an `if` on k around the
+** stage (its kguard) depends on k only through such terms too (the period L then also a multiple
+** of the guard's): class i makes its requests where the guard holds at k = ka + i (it holds for
+** the whole class or for none of it), and holds count(i) of them there, none elsewhere. A class
+** that skips the stage counts no request; durations and tails without a period dividing L are
+** taken at their least over all branches (a smaller value, still a lower bound). A guard that
+** names the loop index too is taken at each iteration. Odd items skipping stage 1 of 10 us of
+** `seq (s = 0, 3) if (not (s == 1 and i % 2 == 1)) use(st[s], s == 1 ? 10us : 2us)`, M = 7: the
+** 4 even items reach st[1] at 2 us and run 4 us after it: 2 + 40 + 4 = 46 us, the simulated
+** time. */
 AlgExpr *release_stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  if (w->k2 || w->subset || st->cls != USE_STAGE || st->kguard || st->kloop || st->bad || st->reps) return NULL;
+  if (w->k2 || w->subset || st->cls != USE_STAGE || st->kloop || st->bad || st->reps) return NULL;
   if (st->loops > 1 || (st->loops == 1 && !st->loop) || st->res->u.resource.discipline == DISC_PS) return NULL;
   long L = period_in(c, st->head, w->k, 0);
-  if (L < 2) return NULL;
+  long G = st->kguard ? period_in(c, st->kguard, w->k, 0) : 1;   /* a guard periodic in k */
+  if (!L || !G) return NULL;
+  L = L / gcd(L, G) * G;
+  if (L < 2 || L > RELEASE_MAX_PERIOD) return NULL;
   AlgExpr *count[RELEASE_MAX_PERIOD], *head[RELEASE_MAX_PERIOD], *t[RELEASE_MAX_PERIOD], *tail[RELEASE_MAX_PERIOD];
   AlgExpr *rest = order_tail(w, st, total);
   for (long i = 0; i < L; i++) {
-    AlgExpr *left = alg_sub(g, alg_sub(g, w->n, alg_num_int(g, 1)), alg_num_int(g, i));
-    count[i] = alg_max(g, zero(c), alg_add(g, alg_func(g, ALG_FLOOR, alg_div(g, left, alg_num_int(g, L))), alg_num_int(g, 1)));
-    head[i] = alg_subst(g, st->head, w->k, alg_add(g, w->ka, alg_num_int(g, i)));
+    AlgExpr *k = alg_add(g, w->ka, alg_num_int(g, i));
+    count[i] = release_class_count(w, L, i);
+    if (st->kguard) count[i] = alg_cond(g, alg_subst(g, st->kguard, w->k, k), count[i], zero(c));
+    head[i] = alg_subst(g, st->head, w->k, k);
     t[i] = at_class(w, st->t, L, i);
     tail[i] = at_class(w, rest, L, i);
   }
   AlgExpr *lo = release_threshold(c, reduce_mult(c, st->res), (int)L, count, head, t, tail);
-  return order_closed(c, order_over_loop(c, st, lo));
+  lo = st->kguard ? skip_at_iterations(c, st, lo) : order_over_loop(c, st, lo);
+  return order_closed(c, lo);
+}
+
+long release_period(RCtx *c, AlgExpr *e, AlgSymbol *k) { return period_in(c, e, k, 0); }
+
+/* The branches of class i of L (k = ka + i modulo L): max(0, floor((n - 1 - i) / L) + 1). */
+AlgExpr *release_class_count(const OWalk *w, long L, long i) {
+  AlgCtx *g = w->c->alg;
+  AlgExpr *left = alg_sub(g, alg_sub(g, w->n, alg_num_int(g, 1)), alg_num_int(g, i));
+  return alg_max(g, zero(w->c), alg_add(g, alg_func(g, ALG_FLOOR, alg_div(g, left, alg_num_int(g, L))), alg_num_int(g, 1)));
 }
 
 /* The sign of s, free of the branch index: 1 when s >= 0, -1 when s <= 0 (for every admissible

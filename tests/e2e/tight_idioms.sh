@@ -447,6 +447,22 @@ exact bench/tight/ring_nodes_rem.pam P=10 33e-6 "ranks on a ring of nodes, a sho
 # 28 us (the index `floor(p / 2) == 0 ? ceil(P / 2) - 1 : floor(p / 2) - 1` is one-to-one in the
 # block: "a ring over the blocks").
 exact bench/tight/ring_nodes_if.pam P=12 28e-6 "ranks on a ring of nodes, the wrap as an if"
+# M = 7 records through 5 stages, records 2 and 5 skipping stage 2 (8 us; the others 1 us): the 5
+# others reach it at 2 us at the earliest and run 2 us after it: lo = 2 + 5 x 8 + 2 = 44 us, the
+# simulated time (the guard periodic in m: "a stage skipped under a guard periodic in k"); hi: D =
+# 12 us and theta = 1 us: 12 + 6 x 1 + 4 x 7 = 46 us ("a tandem line some items skip"; before: lo
+# 13.6 us, hi 68 us).
+set -- $(bounds bench/tight/pipeline_skip.pam M=7)
+close "$1" 44e-6 || die "pipeline with a stage skipped lo $1, want 44 us"
+close "$3" 46e-6 || die "pipeline with a stage skipped hi $3, want 46 us"
+# M = 7 items: decode 2 us, then gpu 6 us beside dsp 4 us, then write 1 us: the fork is a stage of
+# the line taking its longest branch: 2 + 6 + 1 + 6 x 6 = 45 us, lo = hi = the simulated time
+# (before: hi 63 us, every request summed).
+exact bench/tight/pipeline_fork.pam M=7 45e-6 "pipeline with a forked stage"
+# M = 7 requests, 6 of them (not 3) looking up the index 3 us, then 5 us beside a 2 us log write:
+# lo = 6 x 3 + 5 = 23 us, the simulated time (before: 18 us).
+set -- $(bounds bench/tight/pipeline_tail_fork.pam M=7)
+close "$1" 23e-6 || die "lookups some requests skip lo $1, want 23 us"
 # Q = 8 groups of 8 ranks, each rank (g, r) computing 10us and sending 2us to port[(g + r + 1) % Q]:
 # every port takes one message from each group, 8 per step: 3 x (10 + 8 x 2) us = 78 us ("members
 # dealt to the pairs of nested pars"; before: hi 3 x (10 + 64 x 2) us, the family as one resource).

@@ -1161,6 +1161,53 @@ static int gen_last_stage(GenState *g, int seq, int chain) {
   return block;
 }
 
+/* A step of gen_idiom_skip: a chain step (gen_idiom_step) under `if (i % K == c)` or, in a
+** loop over stages j, `if (not (j == c and i % K == c2))` (the items of a class skip stage c);
+** or a `||` of two chain steps (a stage forked onto two units, a log write beside a compute). */
+static int gen_skip_step(GenState *g, int par_var, int step_var) {
+  GenModel *m = g->m;
+  int how = gen_below(g, 3);
+  if (how == 0) return gen_idiom_step(g, par_var, step_var);
+  if (how == 1) {
+    int fork = gen_new_node(g, GEN_PARALLEL);
+    for (int k = 0; k < 2; k++) m->nodes[fork].kids[k] = gen_idiom_step(g, par_var, step_var);
+    m->nodes[fork].nkids = 2;
+    return fork;
+  }
+  int kid = gen_idiom_step(g, par_var, step_var), K = 2 + gen_below(g, 2);
+  int id = gen_line_if(g, GEN_COND_MOD, par_var, gen_below(g, K), kid, -1);
+  GenNode *n = &m->nodes[id];
+  n->cond_mod = K;
+  if (step_var >= 0 && gen_below(g, 2)) {
+    n->cond = GEN_COND_SKIP; n->cond_var2 = step_var;
+    n->cond_val = gen_below(g, GEN_MAX_BOUND + 1); n->cond_val2 = gen_below(g, K);
+  }
+  return id;
+}
+
+/* Items through a line of stages that some skip or that fork (docs/reduction.md, "Tandem line",
+** reduce_skip.c): par (i = 0, P - 1) over a block of 1 .. GEN_MAX_KIDS steps of gen_skip_step,
+** sometimes inside `seq (j = 0, ...)` over the stages. */
+static int gen_idiom_skip(GenState *g) {
+  GenModel *m = g->m;
+  int par = gen_par_open(g, 1, m->param_default - 1), par_var = m->nodes[par].var;
+  int seq = -1, step_var = -1;
+  if (gen_below(g, 2)) {
+    seq = gen_new_node(g, GEN_SEQ);
+    GenNode *q = &m->nodes[seq];
+    q->var = g->nvars; q->lo = 0; q->hi = 1 + gen_below(g, GEN_MAX_BOUND);
+    g->scope_hi[g->nvars++] = q->hi;
+    step_var = q->var;
+  }
+  int count = 1 + gen_below(g, GEN_MAX_KIDS), body = gen_new_node(g, GEN_BLOCK);
+  for (int k = 0; k < count; k++) m->nodes[body].kids[k] = gen_skip_step(g, par_var, step_var);
+  m->nodes[body].nkids = count;
+  if (seq >= 0) { g->nvars--; m->nodes[seq].kids[0] = body; body = seq; }
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  return par;
+}
+
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
@@ -1220,6 +1267,7 @@ static int gen_idiom(GenState *g) {
     int checker = gen_idiom_checker(g);
     if (checker >= 0) return checker;
   }
+  if (gen_below(g, 7) == 0) return gen_idiom_skip(g);
   if (gen_below(g, 6) == 0) return gen_idiom_dealt(g);
   if (gen_below(g, 6) == 0) return gen_idiom_rounds(g);
   if (gen_below(g, 6) == 0) {
@@ -1654,6 +1702,9 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
       gen_put(b, ") %s ", n->cond_val ? "<=" : "<"); gen_put_dist(b, n, n->cond_mod, 0); gen_put(b, ") ");
     } else if (n->cond == GEN_COND_UP) {
       gen_put(b, "if (i%d + ", n->cond_var); gen_put_dist(b, n, n->cond_mod, 0); gen_put(b, " < P) ");
+    } else if (n->cond == GEN_COND_SKIP) {
+      gen_put(b, "if (not (i%d == %d and i%d %% %d == %d)) ", n->cond_var2, n->cond_val, n->cond_var, n->cond_mod,
+              n->cond_val2);
     } else if (n->cond == GEN_COND_PARTNER) {
       gen_put(b, "if (");
       gen_put_partner(b, n, n->cond_var, n->cond_mod, n->cond_val);

@@ -102,7 +102,10 @@ typedef enum GenCond {
      the block, i % 2^(j + 1) < 2^j (cond_val 1: <=; 2: floor(i / 2^j) % 2 == 0); the partner
      above in range, i + 2^j < P;
      the partner of form cond_val (GEN_MEMBER_XOR) < P */
-  GEN_COND_HALF, GEN_COND_UP, GEN_COND_PARTNER
+  GEN_COND_HALF, GEN_COND_UP, GEN_COND_PARTNER,
+  /* a stage some items skip (gen_idiom_skip only): not (j == c and i % K == c2), j the index at
+     depth cond_var2 (a pipeline's stage), i at cond_var */
+  GEN_COND_SKIP
 } GenCond;
 
 typedef struct GenNode {
@@ -133,6 +136,7 @@ typedef struct GenNode {
   int cond_var;             /* if: index depth */
   int cond_val, cond_mod;   /* if: compared value, modulus */
   int cond_val2;            /* if: second value (RANGE: upper end; OR: residue) */
+  int cond_var2;            /* if GEN_COND_SKIP: the stage index depth */
   int callee;               /* GEN_CALL: -1 defines the process, else the defining node's id */
   int count_form;           /* repeat: 0 the count hi; else a count by the index at depth
                                count_var (gen_put_stmt): 1 floor(hi / P) + (i < hi % P ? 1 : 0),

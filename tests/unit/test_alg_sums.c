@@ -360,6 +360,41 @@ static void test_periodic_sum(void **state) {
   free(env);
 }
 
+/* Sums whose body reads the index only through tests i == c and i != c (a stage some items skip
+   in a loop over the stages, the slow stage's duration): (i == c ? 0 : i == c ? 10 : 2) and
+   max(0, (i != c ? 3 : 0) - 1) * x over 0 .. N - 1 are closed, the one term at i = c apart;
+   checked against a loop for N in 0 .. 12 and c in -1 .. 13 (c outside the range included). */
+static void test_equality_sum(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *zero = alg_num_int(ctx, 0), *one = alg_num_int(ctx, 1);
+  AlgExpr *n = check_sym(c, c->N), *x = check_sym(c, c->x), *cv = check_sym(c, c->a);
+  AlgSymbol *i = alg_index_new(ctx, "i", zero, alg_sub(ctx, n, one));
+  AlgExpr *iv = check_sym(c, i), *at = alg_cmp(ctx, ALG_CMP_EQ, iv, cv);
+  AlgExpr *slow = alg_cond(ctx, at, zero, alg_cond(ctx, at, alg_num_int(ctx, 10), alg_num_int(ctx, 2)));
+  AlgExpr *other = alg_mul(ctx, x, alg_max(ctx, zero, alg_sub(ctx, alg_cond(ctx, alg_cmp(ctx, ALG_CMP_NE, cv, iv),
+                                                                        alg_num_int(ctx, 3), zero), one)));
+  AlgExpr *skips = alg_sum(ctx, i, zero, alg_sub(ctx, n, one), slow);
+  AlgExpr *others = alg_sum(ctx, i, zero, alg_sub(ctx, n, one), other);
+  assert_false(has_bigop(skips));
+  assert_false(has_bigop(others));
+  AlgInterval *env = env_new(c);
+  for (long N = 0; N <= 12; N++)
+    for (long C = -1; C <= 13; C++) {
+      double xv = check_uniform(&c->rng, -2, 2), want_skips = 0, want_others = 0;
+      for (long k = 0; k <= N - 1; k++) {
+        want_skips += k == C ? 0 : 2;
+        want_others += xv * (k != C ? 2 : 0);
+      }
+      set(env, c->N, (double)N);
+      set(env, c->a, (double)C);
+      set(env, c->x, xv);
+      assert_value(c, skips, env, want_skips);
+      assert_value(c, others, env, want_others);
+    }
+  free(env);
+}
+
 /* alg_close on random open big operators: lower <= exact <= upper, also under negation. */
 static void test_close_random(void **state) {
   CheckCtx *c = *state;
@@ -702,6 +737,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_close_tree_levels, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_exact_below_limit, setup, teardown),
     cmocka_unit_test_setup_teardown(test_periodic_sum, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_equality_sum, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
