@@ -481,7 +481,12 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
   PredictBatch *batch = malloc(sizeof *batch);
   double *values = malloc((size_t)SWEEP_MAX_AXES * PREDICT_BATCH * sizeof *values);
   FILE *held = tmpfile();
-  if (!batch || !values || !held) {
+  int notes = r->approx_count;
+  unsigned char *seen = calloc((size_t)notes + 1, 1);   /* per note: it holds at some point */
+  char *approx = malloc(PREDICT_APPROX_SIZE);
+  if (!batch || !values || !held || !seen || !approx) {
+    free(seen);
+    free(approx);
     free(batch);
     free(values);
     if (held) fclose(held);
@@ -521,10 +526,19 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
       good = bad;
       check_issue(&r->checks[failed], value, &issue);
     }
+    if (predict_approx_eval(&plan, good) != 0) {
+      fputs("pamc predict: out of memory\n", stderr);
+      result = EXIT_IO;
+      break;
+    }
     for (int k = 0; k < good && result == EXIT_OK; k++) {
       for (int a = 0; a < sweep->axis_count; a++) point[a] = axis_values[a][k];
       const RunsConfig *m = o->measured ? predict_measured_row(o->measured, point, batch->lo[k],
                                                                batch->est[k], batch->hi[k]) : NULL;
+      const unsigned char *on = &plan.approx_on[(size_t)k * (size_t)notes];
+      for (int i = 0; i < notes; i++) seen[i] |= on[i];
+      predict_approx_column(r, on, approx, PREDICT_APPROX_SIZE);
+      o->approx = approx;
       print_row(held, o, point, batch->lo[k], batch->est[k], batch->hi[k],
                 r->terms[batch->bottleneck[k]].name, m);
       if (o->plot && sweep->axis_count > 0) {
@@ -551,6 +565,7 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
     }
     if (n < PREDICT_BATCH) break;
   }
+  predict_approx_notes(r, seen, diags);   /* the notes that hold at some point of the sweep */
   if (result == EXIT_OK) print_footer(held, o);
   if (result == EXIT_OK && release_rows(held)) {
     fputs("pamc predict: cannot write or read back the temporary file of the rows\n", stderr);
@@ -561,6 +576,8 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
     predict_measured_summary(o->measured, o->rows, o->format == FORMAT_TABLE ? stdout : stderr);
   free(values);
   free(batch);
+  free(seen);
+  free(approx);
   predict_plan_free(&plan);
   return result;
 }
@@ -610,10 +627,7 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
     } else {
       PredictPlot plot;
       char err[512], title[PREDICT_PLOT_LABEL_SIZE * 4];
-      char approx[1024];
-      predict_approx_column(&r, approx, sizeof approx);
-      predict_approx_notes(&r, &diags);
-      Output o = {format, NULL, 0, &r, approx, 0, NULL, measured_path ? &measured : NULL, speedup, 0, 0,
+      Output o = {format, NULL, 0, &r, "", 0, NULL, measured_path ? &measured : NULL, speedup, 0, 0,
                   axis_decls, sweep.axis_count};
       o.columns = make_columns(&prog, opts, &sweep, &o.column_count);
       if (plot_out) {

@@ -148,6 +148,11 @@ int predict_plan_init(PredictPlan *plan, const ReduceResult *r, const Sweep *swe
     for (int j = 0; j < 3; j++)
       if (parts[j] && compile(plan, parts[j], &plan->checks[3 * k + j], diags)) return 1;
   }
+  plan->approx = arena_alloc(&plan->arena, (size_t)(r->approx_count + 1) * sizeof *plan->approx);
+  memset(plan->approx, 0, (size_t)(r->approx_count + 1) * sizeof *plan->approx);
+  plan->approx_on = arena_alloc(&plan->arena, (size_t)PREDICT_BATCH * (size_t)(r->approx_count + 1));
+  for (int i = 0; i < r->approx_count; i++)
+    if (r->approx[i].unless && compile(plan, r->approx[i].unless, &plan->approx[i], diags)) return 1;
   return 0;
 }
 
@@ -158,6 +163,8 @@ void predict_plan_free(PredictPlan *plan) {
     if (plan->terms[t].tape) alg_tape_free(plan->terms[t].tape);
   for (int t = 0; plan->checks && plan->reduced && t < 3 * plan->reduced->check_count; t++)
     if (plan->checks[t].tape) alg_tape_free(plan->checks[t].tape);
+  for (int t = 0; plan->approx && plan->reduced && t < plan->reduced->approx_count; t++)
+    if (plan->approx[t].tape) alg_tape_free(plan->approx[t].tape);
   arena_free(&plan->arena);
   memset(plan, 0, sizeof *plan);
 }
@@ -257,4 +264,19 @@ int predict_checks_first_failure(PredictPlan *plan, int npoints, int *failed, do
       }
   }
   return first;
+}
+
+int predict_approx_eval(PredictPlan *plan, int npoints) {
+  int count = plan->reduced->approx_count;
+  memset(plan->approx_on, 1, (size_t)npoints * (size_t)count);
+  for (int i = 0; i < count; i++) {
+    const PredictTape *t = &plan->approx[i];
+    if (!t->tape) continue;
+    if (run_into(t, npoints, plan->value_lo, plan->value_hi)) return -1;
+    for (int k = 0; k < npoints; k++) {   /* surely true: the interval leaves out 0 */
+      double lo = plan->value_lo[k], hi = plan->value_hi[k];
+      if (lo > 0 || hi < 0) plan->approx_on[(size_t)k * (size_t)count + (size_t)i] = 0;
+    }
+  }
+  return 0;
 }

@@ -17,6 +17,7 @@
 /* Points evaluated per batch: the tapes' inputs and outputs of one batch stay in cache, and a
 ** sweep of any size is streamed in this much memory. */
 #define PREDICT_BATCH 1024
+#define PREDICT_APPROX_SIZE 1024   /* the approx column of one row, truncated (bytes) */
 /* Longest message of a PredictIssue (a check message and the values of the point). */
 #define PREDICT_MESSAGE_SIZE 512
 /* Statements one check of a point visits at most (loop bodies are checked over the whole index
@@ -55,6 +56,10 @@ typedef struct PredictPlan {
   PredictTape *checks;      /* per reduced->checks entry: its value, value_hi, limit (3 each;
                                tape NULL where the check has none) */
   double *value_lo, *value_hi, *limit_lo, *limit_hi; /* check outputs (PREDICT_BATCH each) */
+  PredictTape *approx;      /* per reduced->approx entry: its condition `unless` (tape NULL where
+                               the note holds everywhere) */
+  unsigned char *approx_on; /* per point k of the last batch and note i: [k * count + i] is 1 when
+                               the note holds at the point (PREDICT_BATCH * approx_count) */
 } PredictPlan;
 
 /* The results of one batch, point k at index k. */
@@ -93,10 +98,16 @@ int predict_eval(PredictPlan *plan, int npoints, const double *const *axis_value
 ** offending value. -1 when out of memory. */
 int predict_checks_first_failure(PredictPlan *plan, int npoints, int *failed, double *value);
 
+/* Fills plan->approx_on for the npoints points of the last predict_eval: a note holds at a point
+** unless its condition is surely true over the consts' box there. Returns 0, or -1 when out of
+** memory. */
+int predict_approx_eval(PredictPlan *plan, int npoints);
+
 /* predict_approx.c: where the bounds rest on an approximation (r->approx): the csv/json column
-** ("" when none) and a note per place. */
-void predict_approx_column(const ReduceResult *r, char *buf, size_t size);
-void predict_approx_notes(const ReduceResult *r, DiagList *diags);
+** ("" when none) and a note per place.
+** on[i] says whether note i holds (at a point, or at some point of a sweep); on NULL: all do. */
+void predict_approx_column(const ReduceResult *r, const unsigned char *on, char *buf, size_t size);
+void predict_approx_notes(const ReduceResult *r, const unsigned char *on, DiagList *diags);
 
 /* What the check of a point found. */
 typedef struct PredictIssue {

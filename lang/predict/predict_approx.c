@@ -14,13 +14,14 @@ static void place_text(const ReduceApprox *a, char *buf, size_t size) {
   snprintf(buf, size, " (%s:%d)", a->loc.file, a->loc.line);
 }
 
-/* The approx column: "" when both bounds are exact closed forms, else "lo: WHAT (FILE:LINE);
-** hi: ..." (truncated to size). */
-void predict_approx_column(const ReduceResult *r, char *buf, size_t size) {
+/* The approx column: "" when both bounds are exact closed forms (or no note holds), else
+** "lo: WHAT (FILE:LINE); hi: ..." (truncated to size). */
+void predict_approx_column(const ReduceResult *r, const unsigned char *on, char *buf, size_t size) {
   size_t used = 0;
   buf[0] = 0;
   for (int i = 0; i < r->approx_count && used + 1 < size; i++) {
     const ReduceApprox *a = &r->approx[i];
+    if (on && !on[i]) continue;
     char place[256];
     place_text(a, place, sizeof place);
     int n = snprintf(buf + used, size - used, "%s%s: %s%s%s", used ? "; " : "", a->bound ? "hi" : "lo",
@@ -30,10 +31,11 @@ void predict_approx_column(const ReduceResult *r, char *buf, size_t size) {
   }
 }
 
-/* One note per place where a bound rests on an approximation, at that place. */
-void predict_approx_notes(const ReduceResult *r, DiagList *diags) {
+/* One note per place where a bound rests on an approximation (that holds), at that place. */
+void predict_approx_notes(const ReduceResult *r, const unsigned char *on, DiagList *diags) {
   for (int i = 0; i < r->approx_count; i++) {
     const ReduceApprox *a = &r->approx[i];
+    if (on && !on[i]) continue;
     const char *bound = a->bound ? "T_hi" : "T_lo";
     if (!strncmp(a->what, "family ", 7))
       diag_report(diags, DIAG_NOTE, a->loc, "%s rests on an approximation: %s (the members its uses "

@@ -215,14 +215,15 @@ static void reduce_repeat(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
 ** order-aware rules (reduce_order.c) read it whole, the `if` walked with the index symbolic, each
 ** side's uses made by the branches where its condition holds; their bounds hold beside the
 ** pieces' (T_lo the larger, T_hi the smaller). Returns what reduce_order_par returns. */
-static int order_whole(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b, Summary *out, int noted) {
+static int order_whole(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b, Summary *out, int noted,
+                       AlgExpr **exact) {
   if (env->depth >= EVAL_MAX_INDICES) return 0;
   RPiece whole;
   memset(&whole, 0, sizeof whole);
   whole.index = reduce_index_new(c, reduce_loop_kind(s), s->loc, s->u.loop.var.name, a, b);
   whole.lo = a; whole.hi = b; whole.stmt = s->u.loop.body;
   whole.value = alg_sym(c->alg, whole.index);
-  return reduce_order_par(c, env, &whole, out, noted);
+  return reduce_order_par(c, env, &whole, out, noted, exact);
 }
 
 /* par(i=a,b) S(i): phi = max_i phi(i), D = sum_i D(i), L = max(max_i L(i), max_r D_r/m_r),
@@ -268,12 +269,16 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   }
   /* reduce_order.c: when U no longer rests on the families taken as one resource for this par's
   ** waits, their notes go (the body's own U feeds no bound of the par: the par's U is built from
-  ** the bodies' phi; a body that calls a process with || inside keeps them) */
+  ** the bodies' phi; a body that calls a process with || inside keeps them); where the rule makes
+  ** U the par's contention-free time only under a condition, the notes say so (predict drops
+  ** them at the points where it holds) */
+  AlgExpr *exact = NULL;
   if (count == 1) reduce_lock_par(c, env, &pieces[0], out);
-  if (count == 1 && reduce_order_par(c, env, &pieces[0], out, c->nfam_locs > families))
+  if (count == 1 && reduce_order_par(c, env, &pieces[0], out, c->nfam_locs > families, &exact))
     c->nfam_locs = families;
-  else if (count > 1 && order_whole(c, env, s, a, b, out, c->nfam_locs > families))
+  else if (count > 1 && order_whole(c, env, s, a, b, out, c->nfam_locs > families, &exact))
     c->nfam_locs = families;
+  else reduce_note_families_unless(c, families, exact);
   reduce_ps_batch(c, env, pieces, count, out);   /* one request each on ps: reduce_ps_batch.c */
   reduce_fcfs_batch(c, env, pieces, count, out);   /* one request each on fcfs: reduce_fcfs_batch.c */
 }

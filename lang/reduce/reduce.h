@@ -50,6 +50,8 @@ typedef struct ReduceApprox {
                               resource" (malloc) */
   SrcLoc loc;              /* the loop or the family declaration; file NULL when unknown */
   int zero;                /* 1: the marked value is 0 (the bound drops the term there) */
+  AlgExpr *unless;         /* NULL: the note holds at every point; else not where this condition
+                              (params and consts only) is surely true */
 } ReduceApprox;
 
 typedef struct ReduceResult {

@@ -27,6 +27,9 @@ typedef struct RIndexLoc {
 /* A family whose waits were taken as the whole family's (an upper-bound approximation). */
 typedef struct RFamLoc {
   const Decl *family;     /* the family declaration */
+  AlgExpr *unless;        /* NULL: the note holds everywhere; else it does not hold where this
+                             condition over the params and consts is true (a par proved free of
+                             waits there: reduce_note_families_unless) */
 } RFamLoc;
 
 /* Grows an arena array of count items of size to hold one more (doubling). */
@@ -59,11 +62,32 @@ const char *reduce_loop_kind(const Stmt *s) {
   return s->kind == ST_PAR ? "par" : s->kind == ST_REPEAT ? "repeat" : "seq";
 }
 
-/* Records that the upper bound took family's waits as one resource's. */
+/* Records that the upper bound took family's waits as one resource's, wherever it is used: a
+** family noted again loses the condition an earlier par gave its note. */
 void reduce_note_family(RCtx *c, const Decl *family) {
-  for (int i = 0; i < c->nfam_locs; i++) if (c->fam_locs[i].family == family) return;
+  for (int i = 0; i < c->nfam_locs; i++)
+    if (c->fam_locs[i].family == family) { c->fam_locs[i].unless = NULL; return; }
   c->fam_locs = grow(c, c->fam_locs, c->nfam_locs, &c->fam_locs_cap, sizeof *c->fam_locs);
-  c->fam_locs[c->nfam_locs++].family = family;
+  c->fam_locs[c->nfam_locs].family = family;
+  c->fam_locs[c->nfam_locs++].unless = NULL;
+}
+
+/* 1 when e names no loop index (only params and consts: predict can evaluate it at a point). */
+static int over_params(RCtx *c, const AlgExpr *e) {
+  AlgSymbol *symbols[64];
+  size_t n = alg_free_symbols(c->alg, e, symbols, sizeof symbols / sizeof symbols[0]);
+  if (n > sizeof symbols / sizeof symbols[0]) return 0;
+  for (size_t i = 0; i < n; i++) if (alg_symbol_kind(symbols[i]) == ALG_SYM_INDEX) return 0;
+  return 1;
+}
+
+/* The notes of families first noted at index from on (by one par) do not hold where exact is
+** true: there the par's upper bound is its contention-free time, no family's waits in it. A
+** condition that names a loop index cannot be evaluated by predict: the notes stay as they are. */
+void reduce_note_families_unless(RCtx *c, int from, AlgExpr *exact) {
+  if (!exact || !over_params(c, exact)) return;
+  for (int i = from; i < c->nfam_locs; i++)
+    c->fam_locs[i].unless = c->fam_locs[i].unless ? alg_or(c->alg, c->fam_locs[i].unless, exact) : exact;
 }
 
 static const RIndexLoc *index_loc(const RCtx *c, const AlgSymbol *index) {
@@ -81,11 +105,15 @@ typedef struct Notes {
   long visits;            /* nodes walked */
 } Notes;
 
-static void note_add(Notes *n, int bound, const char *what, SrcLoc loc, int zero) {
+/* Adds a note (once per bound, text and place; a repeated note holds where either does: its
+** conditions `unless` are joined with `and`, NULL meaning "holds everywhere"). */
+static void note_add(Notes *n, int bound, const char *what, SrcLoc loc, int zero, AlgExpr *unless) {
   for (int i = 0; i < n->count; i++)
     if (n->items[i].bound == bound && n->items[i].loc.line == loc.line && n->items[i].loc.col == loc.col &&
         n->items[i].loc.file == loc.file && !strcmp(n->items[i].what, what)) {
       n->items[i].zero = n->items[i].zero || zero;
+      AlgExpr *before = n->items[i].unless;
+      n->items[i].unless = before && unless ? alg_and(n->c->alg, before, unless) : NULL;
       return;
     }
   if (n->count >= 2 * APPROX_MAX_NOTES) return;
@@ -101,6 +129,7 @@ static void note_add(Notes *n, int bound, const char *what, SrcLoc loc, int zero
   a->what = what;
   a->loc = loc;
   a->zero = zero;
+  a->unless = unless;
 }
 
 /* "the sum over i" for a big operator over a loop index of the model. */
@@ -135,7 +164,7 @@ static int marks_zero(Notes *n, AlgExpr *closed) {
 
 /* When closed (the bound after alg_close) carries a marker: a note for each big operator over a
 ** loop of the model left open in open (the bound before closing: what alg_close approximated),
-** or one for "a closed form" when none is found. Each node of open is walked once. */
+** or one for a sum the reduction formed when none is (a rule's own index, not a loop of the model). Each node of open is walked once. */
 static void walk_bound(Notes *n, AlgExpr *open, AlgExpr *closed, int bound) {
   if (!closed || !alg_is_approx(closed)) return;
   int zero = marks_zero(n, closed), found = 0;
@@ -153,7 +182,7 @@ static void walk_bound(Notes *n, AlgExpr *open, AlgExpr *closed, int bound) {
     AlgKind k = alg_kind(e);
     if (k == ALG_SUM || k == ALG_PROD || k == ALG_MAXOVER || k == ALG_MINOVER) {
       const RIndexLoc *at = index_loc(n->c, alg_symbol_of(e));
-      if (at) { note_add(n, bound, bigop_text(n, e, at), at->loc, zero); found = 1; }
+      if (at) { note_add(n, bound, bigop_text(n, e, at), at->loc, zero, NULL); found = 1; }
     }
     for (size_t i = 0; i < alg_nkids(e) && top < (int)(sizeof stack / sizeof stack[0]); i++)
       stack[top++] = alg_kid(e, i);
@@ -161,7 +190,7 @@ static void walk_bound(Notes *n, AlgExpr *open, AlgExpr *closed, int bound) {
   if (!found) {
     SrcLoc none;
     memset(&none, 0, sizeof none);
-    note_add(n, bound, "a closed form", none, zero);
+    note_add(n, bound, "a sum the reduction formed (over no loop of the model)", none, zero, NULL);
   }
 }
 
@@ -183,7 +212,7 @@ void reduce_approx_finish(RCtx *c, ReduceResult *out, AlgExpr *L, AlgExpr *U) {
     snprintf(text, sizeof text, "family %s taken as one resource", family->name.name);
     char *copy = arena_alloc(&c->arena, strlen(text) + 1);
     strcpy(copy, text);
-    note_add(&n, 1, copy, family->loc, 0);
+    note_add(&n, 1, copy, family->loc, 0, c->fam_locs[i].unless);
   }
   free(n.seen);
   /* the texts live in the arena, freed with the reduction: copy them into the result */

@@ -148,6 +148,7 @@ AlgSymbol *reduce_index_new(RCtx *c, const char *what, SrcLoc loc, const char *n
                             AlgExpr *b);
 const char *reduce_loop_kind(const Stmt *s);
 void reduce_note_family(RCtx *c, const Decl *family);
+void reduce_note_families_unless(RCtx *c, int from, AlgExpr *exact);
 void reduce_approx_finish(RCtx *c, ReduceResult *out, AlgExpr *L, AlgExpr *U);
 
 /* reduce_memo.c */
@@ -185,7 +186,7 @@ void reduce_lock_guards(RCtx *c, const Decl *entry);
 int reduce_lock_guarded(const RCtx *c, const Decl *res);
 
 /* reduce_order.c */
-int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted);
+int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact);
 /* 1 when the member index e names distinct members for distinct i in lo..hi (the rule of
 ** one-to-one member maps, docs/reduction.md). */
 int reduce_order_injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);

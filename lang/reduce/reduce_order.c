@@ -1757,9 +1757,11 @@ static AlgExpr *clients_upper(const OWalk *again) {
 ** chain they cover, or a body with `||` inside that reduce_fork.c covers. env is the par's
 ** scope; p the piece (its value bound as the next index). noted: the families taken as one
 ** resource while this par was reduced (reduce_approx.c). Returns 1 when out->U no longer rests
-** on any of them (the caller forgets their notes). */
-int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted) {
+** on any of them (the caller forgets their notes); else *exact is NULL or the condition where
+** out->U is the par's contention-free time (the notes do not hold there). */
+int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact) {
   AlgCtx *g = c->alg;
+  *exact = NULL;
   if (env->depth >= EVAL_MAX_INDICES) return 0;
   OWalk *w = walk_new(c, p);
   OTime body = walk_body(w, env, p);
@@ -1815,6 +1817,7 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
     int sure = alg_is_num(apart, 1);
     if (c->concurrent == 0) out->L = alg_max(g, out->L, sure ? lo : alg_cond(g, apart, lo, zero(c)));
     out->U = sure ? hi : alg_cond(g, apart, hi, out->U);
+    if (!w->call_forks) *exact = apart;
     return sure;
   }
   AlgExpr *holds;   /* where the tandem line's bound holds (shards: the dealt counts) */
@@ -1849,9 +1852,13 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   ** or a site counts the branches of a dealt member (ceil(n / K), a block: the family as one
   ** resource can be the tighter, `(i + 1) % P` by 2 branches at P = 3) */
   int alone = clients && noted && !w->call_forks && !w->dealt;
-  AlgExpr *fallback = alone ? clients : clients ? alg_min(g, out->U, clients)
-                    : upper ? alg_min(g, out->U, upper) : out->U;
+  AlgExpr *own = clients ? clients : upper;   /* the rules' bound, beside the families' */
+  AlgExpr *fallback = alone ? clients : own ? alg_min(g, out->U, own) : out->U;
+  /* where the rules' bound is the smaller, U rests on no family (strictly smaller: a rule's bound
+  ** that falls back to out->U under a condition is equal to it there) */
+  AlgExpr *smaller = !alone && own ? alg_cmp(g, ALG_CMP_LT, own, out->U) : NULL;
   if (steps) out->U = alg_cond(g, steps, out->phi_hi, fallback);
   else out->U = fallback;
+  if (!w->call_forks) *exact = steps && smaller ? alg_or(g, steps, smaller) : steps ? steps : smaller;
   return alone && !steps;
 }

@@ -124,9 +124,31 @@ MODEL
 "$PAMC" predict "$tmp/ring2.pam" -D P=10 >/dev/null 2>"$tmp/notes" || die "ring2 failed"
 grep -q 'note: T_hi rests on an approximation: family nic taken as one resource' "$tmp/notes" \
   || die "no family note where the bound rests on it: $(cat "$tmp/notes")"
+# a family the lock-step rule proves free of waits under a condition over the params: no note and
+# an empty approx column at the points where the condition holds (a ring shift: exact at every P)
+"$PAMC" predict bench/tight/ring_exchange.pam -D P=2,3,64,1000 --format csv >"$tmp/ring.csv" 2>"$tmp/notes" \
+  || die "ring_exchange failed"
+grep -q 'taken as one resource' "$tmp/notes" && die "ring_exchange: a family note where hi is exact: $(cat "$tmp/notes")"
+[ "$(cut -d, -f6 "$tmp/ring.csv" | sed 1d | sort -u)" = "" ] || die "ring_exchange: approx column not empty: $(cat "$tmp/ring.csv")"
+# the same family beside a use the rule cannot read keeps its note (the family is the fallback)
+cat > "$tmp/ring3.pam" <<'MODEL'
+param P = 8 in 1 .. 1000;
+resource nic[P];
+process main { par (p = 0, P - 1) { use(nic[(p + 1) % P], 1us); use(nic[(p * p) % P], 5us) } }
+MODEL
+"$PAMC" predict "$tmp/ring3.pam" -D P=2,10 --format csv >"$tmp/ring3.csv" 2>"$tmp/notes" || die "ring3 failed"
+grep -q 'note: T_hi rests on an approximation: family nic taken as one resource' "$tmp/notes" \
+  || die "ring3: no family note where hi rests on it: $(cat "$tmp/notes")"
+sed -n 3p "$tmp/ring3.csv" | grep -q 'hi: family nic taken as one resource' || die "ring3: approx column: $(cat "$tmp/ring3.csv")"
 # a model with exact closed forms has none
 "$PAMC" predict models/halo.pam -m models/machine.mach 2>"$tmp/notes" >/dev/null || die "halo failed"
 [ ! -s "$tmp/notes" ] || die "notes on an exact model: $(cat "$tmp/notes")"
+# a marker whose sum is a rule's own (no loop of the model to name) is named as such, not as "a
+# closed form has no closed form" (the note models/gen/primes.pam printed before)
+"$PAMC" predict models/gen/primes.pam 2>"$tmp/notes" >/dev/null || die "primes failed"
+grep -q 'T_lo rests on an approximation: a sum the reduction formed (over no loop of the model) has no closed form' "$tmp/notes" \
+  || die "primes: the note does not name the reduction's own sum: $(cat "$tmp/notes")"
+grep -q 'closed form has no closed form' "$tmp/notes" && die "primes: self-contradicting note: $(cat "$tmp/notes")"
 
 # --- --plot -------------------------------------------------------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then
