@@ -286,6 +286,7 @@ static const IdiomModel idioms[] = {
   {"lock_sem.pam", "T", "a semaphore of 4 around a link and ps(8) cores"},
   {"lock_ps_counter.pam", "T", "T threads on ps(4) cores, K rounds of work then a mutex with a wake-up cost"},
   {"slots_rounds.pam", "T", "T threads, K rounds of work then a query on a pool of 2 connections, wake-up 200ns"},
+  {"nested_shift.pam", "Q", "par (g) par (r) over Q x Q ranks, a send to port[(g + r + 1) % Q]"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

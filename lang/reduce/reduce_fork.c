@@ -18,23 +18,40 @@ static AlgExpr *member_branches(OWalk *w, const OSite *site) {
   if (!site->res->u.resource.count) return NULL;
   if (order_injective(w, site->index)) return alg_num_int(c->alg, 1);
   ODealt d;
-  if (!order_dealt(w, site->index, &d)) return NULL;
+  if (!order_dealt(w, site->res, site->index, &d)) return NULL;
   AlgExpr *n = alg_max(c->alg, zero(c), w->n);
   w->dealt = 1;
   return alg_is_num(d.holds, 1) ? d.most : alg_cond(c->alg, d.holds, d.most, n);
 }
 
+/* Rule (clients of a member that follows a loop of the body): a site whose member e(k, j) names
+** the indices j of loops of the body, with e one-to-one (or dealt) in the branch for every
+** value of j held fixed, is named at member q by at most member_branches branches for each
+** value of j, so by at most member_branches times the number of values the j take over all
+** branches (site->values) over the whole run, however the branches drift apart; a branch's
+** requests of the site come one at a time. Rank p sending to (p + j) % P for j = 1 .. 1 + p % 3:
+** at most 3 clients a member. NULL when member_branches is, or the values are unknown. */
+static AlgExpr *looped_branches(OWalk *w, const OSite *site) {
+  AlgExpr *per = member_branches(w, site);
+  if (site->loop_free || !per) return per;
+  if (!site->values) return NULL;
+  w->dealt = 1;   /* a count over the whole run: the family as one resource may be the tighter */
+  return alg_min(w->c->alg, alg_mul(w->c->alg, per, site->values), alg_max(w->c->alg, zero(w->c), w->n));
+}
+
 /* How many requests one site can have outstanding at any one member: the branches that name the
 ** member (member_branches: 1 when it is one-to-one in the branch, whose requests of the site come
-** one at a time; a block or a residue class of branches when dealt), n when every branch names
-** the same member (or a plain resource); NULL when its member follows a loop of the body
-** (branches drifting apart could meet at a member) or is none of these; each times the copies a
-** par inside the body makes of the site. */
+** one at a time; a block or a residue class of branches when dealt; looped_branches when it
+** follows a loop of the body), n when every branch names the same member (or a plain resource);
+** NULL when it is none of these; each times the copies a par inside the body makes of the
+** site. */
 AlgExpr *fork_site_clients(OWalk *w, const OSite *site) {
   RCtx *c = w->c;
-  if (!site->loop_free) return NULL;
-  if (!site->index || !order_by_branch(w, site->index)) return alg_mul(c->alg, site->copies, alg_max(c->alg, zero(c), w->n));
-  AlgExpr *per = member_branches(w, site);
+  if (!site->index || !order_by_branch(w, site->index)) {
+    if (!site->loop_free) return NULL;
+    return alg_mul(c->alg, site->copies, alg_max(c->alg, zero(c), w->n));
+  }
+  AlgExpr *per = looped_branches(w, site);
   return per ? alg_mul(c->alg, per, site->copies) : NULL;
 }
 
@@ -107,7 +124,7 @@ static AlgExpr *member_clients(OWalk *w, const Decl *res, AlgExpr **work) {
       same[nsame++] = j;
       t_max = alg_max(g, t_max, o->tmax);
     }
-    AlgExpr *wide = alg_mul(g, member_branches(w, site), fork_width(w, same, nsame, 0));
+    AlgExpr *wide = alg_mul(g, looped_branches(w, site), fork_width(w, same, nsame, 0));
     count = alg_add(g, count, wide);
     *work = alg_add(g, *work, alg_mul(g, wide, t_max));
   }

@@ -91,6 +91,9 @@ typedef struct RCtx {
   const Decl **guarded;   /* plain resources only ever requested under one lock: never queue
                              (reduce_lock_guards; arena) */
   int nguarded;           /* length of guarded */
+  struct RPointsMemo *points_memo; /* member maps decided by evaluation (reduce_points.c; arena,
+                             made on first use) */
+  int npoints_memo;       /* answers recorded so far (the memo keeps the last ones) */
 } RCtx;
 
 /* What the wait of one branch of a par needs beyond the demands: the resources its waits can
@@ -190,6 +193,10 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
 /* 1 when the member index e names distinct members for distinct i in lo..hi (the rule of
 ** one-to-one member maps, docs/reduction.md). */
 int reduce_order_injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
+
+/* reduce_points.c: 1 when e is one-to-one in i over lo..hi by evaluation at every point (numbers
+** for lo and hi, loop indices with number bounds for the other symbols, a bounded count). */
+int reduce_points_injective(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
 
 /* reduce_expr.c */
 void reduce_fail(RCtx *c, SrcLoc loc, const char *msg);

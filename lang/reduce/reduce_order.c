@@ -53,9 +53,56 @@ static AlgExpr *term_of(AlgExpr *e, AlgSymbol *i) {
   return one;
 }
 
+static int integer_valued(RCtx *c, AlgExpr *x);
+
+/* Rule (a product of powers of one base is an integer): x = N * b^e1 * ... * b^ej * R (j >= 1) with N a
+** number, b an integer >= 2, the exponents and R integer-valued. Write N = b^(v - m) * r with r
+** an integer (m the power of b in N's denominator, which must hold no other factor; v the power
+** of b in its numerator): then x = r * b^(e1 + ... + ej + v - m) * R, an integer when that
+** exponent is >= 0 for every admissible value. So 2^(-1) * 2^(L - k) (the distance
+** P / 2^(k + 1) of a recursive halving on P = 2^L, k = 0..L-1, once split_powers has read
+** 2^(L - k - 1) apart) and 64 * 2^(-k) (k <= 6) are integers. With at_least_one, x >= 1 too when
+** r > 0 and the factors of R are integers >= 1 (positive_integer): r b^(e...) R is then a product
+** of integers >= 1. */
+static int positive_integer(RCtx *c, AlgExpr *x);
+static int power_product_integer(RCtx *c, AlgExpr *x, int at_least_one) {
+  AlgCtx *g = c->alg;
+  if (alg_kind(x) != ALG_MUL && alg_kind(x) != ALG_POW) return 0;
+  AlgExpr *num = NULL, *base = NULL, *exps[16];
+  size_t ne = 0, nf = alg_kind(x) == ALG_MUL ? alg_nkids(x) : 1;
+  for (size_t j = 0; j < nf; j++) {
+    AlgExpr *f = alg_kind(x) == ALG_MUL ? alg_kid(x, j) : x;
+    if (alg_kind(f) == ALG_NUM) {
+      if (num) return 0;
+      num = f;
+    } else if (alg_kind(f) == ALG_POW && alg_kind(alg_kid(f, 0)) == ALG_NUM && integer_valued(c, alg_kid(f, 0)) &&
+               mpz_cmp_ui(mpq_numref(alg_num_value(alg_kid(f, 0))), 2) >= 0 && (!base || base == alg_kid(f, 0)) &&
+               integer_valued(c, alg_kid(f, 1)) && ne < 16) {
+      base = alg_kid(f, 0);
+      exps[ne++] = alg_kid(f, 1);
+    } else if (at_least_one ? !positive_integer(c, f) : !integer_valued(c, f)) return 0;
+  }
+  if (!base) return 0;
+  mpz_t b, n, d;
+  mpz_inits(b, n, d, NULL);
+  mpz_set(b, mpq_numref(alg_num_value(base)));
+  if (num) { mpz_set(n, mpq_numref(alg_num_value(num))); mpz_set(d, mpq_denref(alg_num_value(num))); }
+  else { mpz_set_ui(n, 1); mpz_set_ui(d, 1); }
+  long shift = 0;   /* v - m */
+  while (mpz_sgn(n) != 0 && mpz_divisible_p(n, b) && shift < 4096) { mpz_divexact(n, n, b); shift++; }
+  while (mpz_divisible_p(d, b) && shift > -4096) { mpz_divexact(d, d, b); shift--; }
+  int whole = mpz_cmp_ui(d, 1) == 0 && (!at_least_one || mpz_sgn(n) > 0);
+  mpz_clears(b, n, d, NULL);
+  if (!whole) return 0;
+  AlgExpr *e = alg_num_int(g, shift);
+  for (size_t j = 0; j < ne; j++) e = alg_add(g, e, exps[j]);
+  return alg_is_nonneg(g, e);
+}
+
 /* 1 when x is an integer for every admissible value: integer numbers, loop indices and integer
-** params, floors and ceilings (of anything), and sums, products, remainders and powers
-** (exponent >= 0) of such. */
+** params, floors and ceilings (of anything), sums, products, remainders and powers
+** (exponent >= 0) of such, and products of powers of one base whose exponents add up to >= 0
+** (power_product_integer). */
 static int integer_valued(RCtx *c, AlgExpr *x) {
   switch (alg_kind(x)) {
   case ALG_NUM: return mpz_cmp_ui(mpq_denref(alg_num_value(x)), 1) == 0;
@@ -64,14 +111,26 @@ static int integer_valued(RCtx *c, AlgExpr *x) {
     return alg_symbol_kind(sym) == ALG_SYM_INDEX || alg_symbol_assume(sym).integer;
   }
   case ALG_FLOOR: case ALG_CEIL: return 1;
-  case ALG_ADD: case ALG_MUL: case ALG_MOD:
+  case ALG_ADD: case ALG_MOD:
     for (size_t j = 0; j < alg_nkids(x); j++) if (!integer_valued(c, alg_kid(x, j))) return 0;
+    return 1;
+  case ALG_MUL:
+    for (size_t j = 0; j < alg_nkids(x); j++) if (!integer_valued(c, alg_kid(x, j))) return power_product_integer(c, x, 0);
     return 1;
   case ALG_POW:
     return integer_valued(c, alg_kid(x, 0)) && integer_valued(c, alg_kid(x, 1)) &&
            alg_is_nonneg(c->alg, alg_kid(x, 1));
   default: return 0;
   }
+}
+
+/* 1 when x is an integer >= 1 for every admissible value: integer-valued and its interval bound
+** at least 1, a product of powers of one base read as an integer >= 1 (power_product_integer:
+** 2^(L - k) / 2 over k = 0..L-1, whose interval bound takes L and k apart), or x - 1 >= 0 proved
+** (loop indices at the worst end of their range). */
+static int positive_integer(RCtx *c, AlgExpr *x) {
+  return integer_valued(c, x) && (alg_bounds(c->alg, x).lo >= 1 || power_product_integer(c, x, 1) ||
+                                  alg_is_nonneg(c->alg, alg_sub(c->alg, x, alg_num_int(c->alg, 1))));
 }
 
 /* (+-i + c) % K with K - (hi - lo + 1) >= 0: its modulus K, else NULL. */
@@ -419,14 +478,26 @@ static int rebuilt_kind(AlgKind kind) {
 }
 
 /* Rule (powers read apart): b^(x + c) = b^c * b^x for a number b > 0 and an integer c (|c| <= 64),
-** rewritten through sums, products, remainders, floors, ceilings, conditionals and comparisons
-** (an exact rewrite; any other node is left as it is). So the butterfly's partner
+** (b^x)^y = b^(x y) and (a b)^y = a^y b^y for an integer y (a quotient by a power, 64 / 2^(k + 1),
+** is 64 * 2^(-k - 1), so 32 * 2^(-k); 1 / (2 * 2^(k - L)) is 2^(-1) * 2^(L - k)), rewritten through sums, products, remainders, floors, ceilings, conditionals
+** and comparisons (an exact rewrite; any other node is left as it is). So the butterfly's partner
 ** `p % 2^(k + 1) < 2^k ? p + 2^k : p - 2^k` reads its block as 2 * 2^k, twice the half 2^k. */
 static AlgExpr *split_powers(RCtx *c, AlgExpr *e, int depth) {
   AlgCtx *g = c->alg;
   AlgKind kind = alg_kind(e);
   size_t nk = alg_nkids(e);
   if (depth > ORDER_MAX_COND_DEPTH * 4 || nk == 0 || nk > 8 || !rebuilt_kind(kind)) return e;
+  AlgExpr *base = kind == ALG_POW && alg_kind(alg_kid(e, 0)) == ALG_POW ? alg_kid(alg_kid(e, 0), 0) : NULL;
+  if (base && alg_kind(base) == ALG_NUM && mpq_sgn(alg_num_value(base)) > 0 && alg_kind(alg_kid(e, 1)) == ALG_NUM &&
+      integer_valued(c, alg_kid(e, 1)))
+    return split_powers(c, alg_pow(g, base, alg_mul(g, alg_kid(alg_kid(e, 0), 1), alg_kid(e, 1))), depth + 1);
+  if (kind == ALG_POW && alg_kind(alg_kid(e, 0)) == ALG_MUL && alg_kind(alg_kid(e, 1)) == ALG_NUM &&
+      integer_valued(c, alg_kid(e, 1)) && alg_nkids(alg_kid(e, 0)) <= 8) {
+    AlgExpr *f[8];
+    for (size_t j = 0; j < alg_nkids(alg_kid(e, 0)); j++)
+      f[j] = split_powers(c, alg_pow(g, alg_kid(alg_kid(e, 0), j), alg_kid(e, 1)), depth + 1);
+    return alg_mul_n(g, alg_nkids(alg_kid(e, 0)), f);
+  }
   AlgExpr *kids[8];
   int moved = 0;
   for (size_t j = 0; j < nk; j++) {
@@ -451,8 +522,8 @@ static AlgExpr *bit_of(RCtx *c, AlgExpr *x, AlgSymbol *i) {
   if (alg_kind(x) != ALG_MOD || !alg_is_num(alg_kid(x, 1), 2) || alg_kind(alg_kid(x, 0)) != ALG_FLOOR) return NULL;
   AlgExpr *arg = alg_kid(alg_kid(x, 0), 0);
   if (!alg_contains(arg, i)) return NULL;
-  AlgExpr *h = alg_div(g, alg_sym(g, i), arg);   /* i / (i / h) = h */
-  return !alg_contains(h, i) && integer_valued(c, h) && alg_bounds(g, h).lo > 0 ? h : NULL;   /* an integer > 0 */
+  AlgExpr *h = split_powers(c, alg_div(g, alg_sym(g, i), arg), 0);   /* i / (i / h) = h */
+  return !alg_contains(h, i) && positive_integer(c, h) ? h : NULL;
 }
 
 /* The value of a comparison kind (ALG_EQ, _NE, _LT, _LE) of the numbers a and b. */
@@ -525,7 +596,7 @@ static int injective_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgE
   e = split_powers(c, e, 0);
   if (alg_is_nonneg(g, lo)) e = read_bits(c, e, i, 0);
   AlgExpr *Q = digit_base(c, e, i, 0);
-  if (!Q || !integer_valued(c, Q) || alg_bounds(g, Q).lo < 1 || !alg_is_nonneg(g, lo)) return 0;
+  if (!Q || !positive_integer(c, Q) || !alg_is_nonneg(g, lo)) return 0;
   AlgExpr *olo = alg_func(g, ALG_FLOOR, alg_div(g, lo, Q)), *ohi = alg_func(g, ALG_FLOOR, alg_div(g, hi, Q));
   AlgExpr *nlo = alg_num_int(g, 0), *nhi = alg_sub(g, Q, alg_num_int(g, 1));
   AlgSymbol *o = alg_index_new(g, "o", olo, ohi), *n = alg_index_new(g, "n", nlo, nhi);
@@ -540,7 +611,8 @@ static int injective_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgE
 #include <stdlib.h>
 static int injective_branches(OWalk *w, AlgExpr *e) {
   if (alg_is_nonneg(w->c->alg, alg_sub(w->c->alg, alg_num_int(w->c->alg, 1), w->n))) return 1;
-  if (!w->k2) return injective_in(w->c, e, w->k, w->ka, w->kb) || injective_digits(w->c, e, w->k, w->ka, w->kb);
+  if (!w->k2) return injective_in(w->c, e, w->k, w->ka, w->kb) || injective_digits(w->c, e, w->k, w->ka, w->kb) ||
+                     reduce_points_injective(w->c, e, w->k, w->ka, w->kb);
   return injective_pair(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb) ||
          injective_pair(w->c, e, w->k, w->ka, w->kb, w->k2, w->k2a, w->k2b) ||
          injective_wrap(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb);
@@ -610,18 +682,57 @@ static int enough_servers(OWalk *w, const Decl *res) {
   return alg_is_nonneg(w->c->alg, alg_sub(w->c->alg, reduce_mult(w->c, res), w->n));
 }
 
+/* Divisors of a number slope that affine_gcd lists (beyond: the slope is read as an expression). */
+#define ORDER_MAX_GCD_SLOPE 4096
+
+/* gcd(a, K) for integers a and K >= 1, as an expression: the largest d dividing both, written
+** max over the divisors d of |a| of (K % d == 0 ? d : 1) for a number a (1 for a = +-1; a
+** number at each point where K is one), else max over d = 1..K of (a % d == 0 and K % d == 0 ?
+** d : 1) (gcd(0, K) = K). */
+static AlgExpr *affine_gcd(RCtx *c, AlgExpr *a, AlgExpr *K) {
+  AlgCtx *g = c->alg;
+  AlgExpr *one = alg_num_int(g, 1), *zero_ = zero(c);
+  if (alg_kind(a) == ALG_NUM && mpz_cmpabs_ui(mpq_numref(alg_num_value(a)), ORDER_MAX_GCD_SLOPE) <= 0) {
+    unsigned long v = mpz_get_ui(mpq_numref(alg_num_value(a)));   /* |a| */
+    AlgExpr *best = one;
+    for (unsigned long d = 2; d <= v; d++) {
+      if (v % d) continue;
+      AlgExpr *dd = alg_num_int(g, (long)d);
+      best = alg_max(g, best, alg_cond(g, alg_cmp(g, ALG_CMP_EQ, alg_mod(g, K, dd), zero_), dd, one));
+    }
+    return best;
+  }
+  AlgSymbol *d = alg_index_new(g, "d", one, K);
+  AlgExpr *dv = alg_sym(g, d);
+  AlgExpr *both = alg_and(g, alg_cmp(g, ALG_CMP_EQ, alg_mod(g, a, dv), zero_), alg_cmp(g, ALG_CMP_EQ, alg_mod(g, K, dv), zero_));
+  return alg_max_over(g, d, one, K, alg_cond(g, both, dv, one));
+}
+
 /* Rule (members dealt round robin): an index (+-k + c) % K + rest, K an integer >= 1 free of k
 ** and rest free of k, sends the n = b - a + 1 branches to members by residue class of k: n
 ** consecutive integers fall at most ceil(n / K) in one class, and exactly that many in some
-** class. Returns K, or NULL. (`core[t % C]`: T threads dealt over C cores.) */
-static AlgExpr *shard_modulus(const OWalk *w, AlgExpr *index) {
+** class. Returns K, or NULL. (`core[t % C]`: T threads dealt over C cores.)
+** Rule (members dealt by an affine map): the same with a k + c for +-k, a an integer free of k (a
+** number, or integer-valued: the index of a loop around the par): two remainders by K > 0 are
+** equal exactly when their arguments differ by a multiple of K, so k and k' name one member
+** exactly when K divides a (k - k'), i.e. when K / g divides k - k' (g = gcd(a, K): a / g and
+** K / g have no common factor): the branches are dealt round robin over the K / g residue
+** classes of k mod K / g, one member each. Returns K / g (g = affine_gcd, 1 for +-k; *modulus =
+** K, whose test shard_holds makes), so at most ceil(n g / K) branches name one member and the
+** first class holds that many.
+** `nic[(2 * p + 1) % P]`: one-to-one for odd P, two branches per member for even P;
+** `port[(p * k) % P]` in round k: gcd(k, P) per member. */
+static AlgExpr *shard_modulus(const OWalk *w, AlgExpr *index, AlgExpr **modulus) {
   RCtx *c = w->c;
   if (w->k2 || !index) return NULL;
   AlgExpr *term = term_of(index, w->k);
   if (!term || alg_kind(term) != ALG_MOD) return NULL;
   AlgExpr *slope = slope_in(c, alg_kid(term, 0), w->k), *K = alg_kid(term, 1);
-  if (!slope || !(alg_is_num(slope, 1) || alg_is_num(slope, -1)) || alg_contains(K, w->k)) return NULL;
-  return K;
+  if (!slope || alg_contains(K, w->k)) return NULL;
+  *modulus = K;
+  if (alg_is_num(slope, 1) || alg_is_num(slope, -1)) return K;
+  if (!integer_valued(c, slope)) return NULL;
+  return alg_div(c->alg, K, affine_gcd(c, slope, K));
 }
 
 /* Where the round-robin rule holds: K an integer >= 1 (1 when proved for every admissible
@@ -762,16 +873,17 @@ static int block_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
 /* Rule (members dealt to the branches, round robin or in blocks): how many branches name one
 ** member (at most d->most, and some member at least d->fullest) where d->holds. Returns 1 for
 ** such an index, else 0. */
-static int dealt_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
-  AlgExpr *K = shard_modulus(w, index);
+static int dealt_counts(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d) {
+  if (w->k2) return order_pair_counts(w, res, index, d);   /* reduce_nest.c */
+  AlgExpr *K0 = NULL, *K = shard_modulus(w, index, &K0);
   if (!K) return block_counts(w, index, d);
   AlgCtx *g = w->c->alg;
   d->most = d->fullest = d->first = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));
-  d->holds = shard_holds(w, K);
+  d->holds = shard_holds(w, K0);
   return 1;
 }
 
-int order_dealt(const OWalk *w, AlgExpr *index, ODealt *d) { return dealt_counts(w, index, d); }
+int order_dealt(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d) { return dealt_counts(w, res, index, d); }
 
 /* 1 for a class no rule of this file reads: the chain is then no lockstep, tandem line or drift. */
 static int blocks_rules(UseClass cls) { return cls == USE_OTHER || cls == USE_PS; }
@@ -782,7 +894,7 @@ static UseClass use_class(OWalk *w, const Decl *res, AlgExpr *index) {
   if (!index || !by_branch(w, index)) return USE_STAGE;
   if (res->u.resource.count && injective_branches(w, index)) return USE_OWN;
   ODealt d;
-  if (res->u.resource.count && dealt_counts(w, index, &d)) return USE_SHARD;
+  if (res->u.resource.count && dealt_counts(w, res, index, &d)) return USE_SHARD;
   return USE_OTHER;
 }
 
@@ -798,6 +910,27 @@ static OTime fail(OWalk *w) {
   w->ok = 0;
   OTime r = {zero(w->c), zero(w->c)};
   return r;
+}
+
+/* How many values the loops of the body that index names take over all branches at most: the
+** product over them of max(0, hi' - lo' + 1), hi' the largest end of the loop's range over the
+** loops around it and the branches, lo' the least (a range that depends on the branch or an
+** outer loop is taken over its hull). */
+static AlgExpr *loop_values(OWalk *w, AlgExpr *index) {
+  AlgCtx *g = w->c->alg;
+  AlgExpr *count = alg_num_int(g, 1);
+  for (int i = 0; i < w->nall; i++) {
+    if (w->all_par[i] || !alg_contains(index, w->all[i])) continue;
+    AlgExpr *lo = w->all_lo[i], *hi = w->all_hi[i];
+    for (int j = i - 1; j >= 0; j--) {
+      if (alg_contains(lo, w->all[j])) lo = alg_bigop(g, ALG_MINOVER, w->all[j], w->all_lo[j], w->all_hi[j], lo);
+      if (alg_contains(hi, w->all[j])) hi = alg_max_over(g, w->all[j], w->all_lo[j], w->all_hi[j], hi);
+    }
+    lo = over_branches(w, ALG_MINOVER, lo);
+    hi = over_branches(w, ALG_MAXOVER, hi);
+    count = alg_mul(g, count, alg_max(g, zero(w->c), alg_add(g, alg_sub(g, hi, lo), alg_num_int(g, 1))));
+  }
+  return count;
 }
 
 /* Records use(res[index], t) as the next site of the walk (pass 1); beyond ORDER_MAX_SITES, notes
@@ -826,6 +959,7 @@ static void record_site(OWalk *w, const Decl *res, AlgExpr *index, AlgExpr *t) {
   }
   site->tmax = over_branches(w, ALG_MAXOVER, tmax);
   site->runs = over_branches(w, ALG_MAXOVER, runs);
+  if (!site->loop_free) site->values = loop_values(w, index);
 }
 
 static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
@@ -997,7 +1131,8 @@ static OTime walk_indexed(OWalk *w, REnv *env, const Stmt *body, AlgSymbol *j, A
 /* Rule (a loop whose range depends on the branch, on members of its own): seq (j = a(k), b(k)) S
 ** where every use of S the walk records names a member one-to-one in k (USE_OWN), or one member
 ** for all branches directly in the loop (a counted stage, reduce_stage.c: only its own lower
-** bound reads it): the loop is one step of the chain, of contention-free time
+** bound reads it; a use whose member follows j is left to the bounded clients, no stage rule
+** reading it, w->other set): the loop is one step of the chain, of contention-free time
 ** sum_j phi_S(j) for branch k (exact in k, its max over k as the step's), and a use after it
 ** sees that time in its head. The rules that use it read: lockstep needs equal times (the walk
 ** marks the chain as varying), the tandem line needs its OWN members used by branch k alone,
@@ -1012,12 +1147,16 @@ static OTime walk_loop_by_branch(OWalk *w, REnv *env, const Stmt *body, const ch
   OTime part = walk_indexed(w, env, body, j, a, b, bound_in_env);
   if (!w->ok) return part;
   AlgExpr *exact = alg_sum(g, j, a, b, part.exact);
+  int kept = from;   /* a stage whose member follows j: no stage rule reads it (its site stays) */
+  for (int i = from; i < w->nstages; i++)
+    if (!w->stages[i].index || !alg_contains(w->stages[i].index, j)) w->stages[kept++] = w->stages[i];
+  if (kept < w->nstages) w->other = 1;
+  w->nstages = kept;
   for (int i = from; i < w->nstages; i++)   /* a stage of one member: counted (reduce_stage.c) */
     if (w->stages[i].cls != USE_OWN && w->stages[i].cls != USE_PS &&
         !order_counted_stage(&w->stages[i], j, a, b, part.exact, exact, w->nloops)) return fail(w);
   for (int i = from; i < w->nstages; i++) {   /* the loop's index is bound nowhere outside */
     OStage *st = &w->stages[i];
-    if (st->index && alg_contains(st->index, j)) return fail(w);
     st->t = alg_max_over(g, j, a, b, st->t);
     st->least = alg_min_over(g, j, a, b, st->least);
     st->head = zero(c);
@@ -1435,7 +1574,7 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   AlgExpr *m = reduce_mult(c, st->res);
   AlgExpr *tail = order_tail(w, st, total);
   ODealt d;
-  if (st->cls == USE_SHARD && dealt_counts(w, st->index, &d)) {   /* its fullest member */
+  if (st->cls == USE_SHARD && dealt_counts(w, st->res, st->index, &d)) {   /* its fullest member */
     AlgExpr *q = d.fullest;
     AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, st->head),
                                      alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)),
@@ -1477,7 +1616,7 @@ static AlgExpr *pair_lower(OWalk *w, const OStage *s1, const OStage *s2, AlgExpr
   AlgExpr *q = w->n, *holds = alg_num_int(g, 1);
   ODealt d;
   if (s2->cls == USE_SHARD && (s1->cls == USE_STAGE || (s1->cls == USE_SHARD && s1->index == s2->index))) {
-    if (!dealt_counts(w, s2->index, &d)) return NULL;
+    if (!dealt_counts(w, s2->res, s2->index, &d)) return NULL;
     q = d.first; holds = d.holds;
   } else if (s1->cls != USE_STAGE || s2->cls != USE_STAGE) return NULL;
   AlgExpr *one = alg_num_int(g, 1);
@@ -1612,7 +1751,7 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
   if (stages == 1 && !one->loop) {
     AlgExpr *q = w->n;
     ODealt d;
-    if (one->cls == USE_SHARD && dealt_counts(w, one->index, &d)) {
+    if (one->cls == USE_SHARD && dealt_counts(w, one->res, one->index, &d)) {
       q = d.most;   /* requests at its busiest member */
       *holds = d.holds;
     }
@@ -1639,7 +1778,7 @@ static void dealt_free(OWalk *w) {
   for (int i = 0; i < w->nstages; i++) {
     const OStage *st = &w->stages[i];
     ODealt d;
-    if (st->cls != USE_SHARD || !st->loop_free || !dealt_counts(w, st->index, &d)) continue;
+    if (st->cls != USE_SHARD || !st->loop_free || !dealt_counts(w, st->res, st->index, &d)) continue;
     if (!alg_is_num(d.holds, 1) || !alg_is_nonneg(g, alg_sub(g, reduce_mult(w->c, st->res), d.most))) continue;
     int same = 1;
     for (int j = 0; j < w->nsites && same; j++)

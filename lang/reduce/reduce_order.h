@@ -92,6 +92,9 @@ typedef struct OSite {
   AlgExpr *copies;      /* copies run at once by one branch: the sizes of the pars inside the
                            body around it, multiplied (1 when none) */
   int loop_free;        /* 1: its index names no loop index of the body */
+  AlgExpr *values;      /* when it names some (loop_free 0): how many values those indices take
+                           over all branches at most, the product over them of (largest end -
+                           least end + 1) of their ranges; NULL when unknown */
   int twin;             /* 1: the else side of a pair, counted with its then side */
   int looped;           /* 1: inside a loop of the body (its requests come again) */
   AlgExpr *wait;        /* pass 2: an upper bound on the wait of one of its requests */
@@ -170,7 +173,7 @@ int order_injective(OWalk *w, AlgExpr *e);
 AlgExpr *order_digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i);
 AlgExpr *order_split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgExpr *o, AlgExpr *n);
 AlgExpr *order_term_of(AlgExpr *e, AlgSymbol *i);
-int order_dealt(const OWalk *w, AlgExpr *index, ODealt *d);
+int order_dealt(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d);
 int order_by_branch(const OWalk *w, AlgExpr *e);
 AlgExpr *order_over_branches(const OWalk *w, AlgKind kind, AlgExpr *e);
 AlgExpr *order_over_loop(RCtx *c, const OStage *st, AlgExpr *x);
@@ -245,6 +248,9 @@ AlgExpr *release_run_lower(OWalk *w, const OStage *st, AlgExpr *total);
 AlgExpr *a2a_fork_lockstep(OWalk *w);
 int a2a_parallel_use(const OWalk *w, int i);
 AlgExpr *a2a_ps_steps_apart(const OWalk *w);
+
+/* reduce_nest.c */
+int order_pair_counts(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d);
 
 /* reduce_drift.c */
 AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total);

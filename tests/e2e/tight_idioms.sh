@@ -433,6 +433,17 @@ close "$3" 30e-6 || die "two locks in a row hi $3, want 30 us"
 exact bench/tight/butterfly_edges.pam P=12 46e-6 "butterfly through an if"
 # The partner as one `?:` under a guard, P = 16: 4 steps of 1 + 3 us: 16 us.
 exact bench/tight/butterfly_cond.pam P=16 16e-6 "butterfly through ?:"
+# Recursive halving through a helper process, L = 4: step k sends 1us + 64000 / 2^(k + 1) ns to
+# p +- 16 / 2^(k + 1), then works 2us: 35 + 19 + 11 + 7 = 72 us, lo = hi (before: hi with the nic
+# family as one resource).
+exact bench/tight/halving_helper.pam L=4 72e-6 "recursive halving through a helper"
+# nic[(3p + 1) % P] at P = 12: gcd(3, 12) = 3 ranks per nic, 2 + 3 x 5 = 17 us a round, 34 us
+# (before: hi 2 x (2 + 12 x 5) us, the family as one resource).
+exact bench/tight/affine_map.pam P=12 34e-6 "an affine map, three ranks per member"
+# Pairwise all-to-all by a fn that sums the bits of p xor k, P = 16: 15 rounds of 1 + 2 us, one
+# request per member each (found one-to-one by evaluation at -D P=16): 45 us (before: hi with the
+# family as one resource).
+exact bench/tight/xor_alltoall.pam P=16 45e-6 "all-to-all in the xor order by a fn"
 # P = 20 ranks 8 to a node (8, 8, 4): 25us of compute on the node's 8 cores, then each node's ranks
 # send 2us to the previous node's nic, at most 8 there: 5 x (25 + 16) = 205 us, lo = hi ("a ring
 # over the blocks"; before: lo 5 x 27 us, hi with the family as one resource).
@@ -443,4 +454,8 @@ exact bench/tight/ring_nodes_rem.pam P=10 33e-6 "ranks on a ring of nodes, a sho
 # 28 us (the index `floor(p / 2) == 0 ? ceil(P / 2) - 1 : floor(p / 2) - 1` is one-to-one in the
 # block: "a ring over the blocks").
 exact bench/tight/ring_nodes_if.pam P=12 28e-6 "ranks on a ring of nodes, the wrap as an if"
+# Q = 8 groups of 8 ranks, each rank (g, r) computing 10us and sending 2us to port[(g + r + 1) % Q]:
+# every port takes one message from each group, 8 per step: 3 x (10 + 8 x 2) us = 78 us ("members
+# dealt to the pairs of nested pars"; before: hi 3 x (10 + 64 x 2) us, the family as one resource).
+exact bench/tight/nested_shift.pam Q=8 78e-6 "nested pars sending to a shift of the ports"
 exit 0

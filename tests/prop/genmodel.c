@@ -152,10 +152,17 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
       break;
     case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 15); break;
     case 0: n->member = GEN_MEMBER_VAR; break;
-    case 1: n->member = GEN_MEMBER_RING; n->member_off = gen_below(g, 3); break;
+    case 1:
+      n->member = gen_below(g, 3) ? GEN_MEMBER_RING : GEN_MEMBER_AFFINE; n->member_off = gen_below(g, 3);
+      n->member_val = 2 + gen_below(g, 2);   /* the affine map's slope */
+      break;
     case 2: n->member = GEN_MEMBER_RING_BACK; break;
     case 3:
-      if (step_var >= 0) { n->member = GEN_MEMBER_SHIFT; n->member_off = step_var; }
+      if (step_var >= 0 && gen_below(g, 3) == 0) { n->member = GEN_MEMBER_AFFINE; n->member_val = 0; n->member_off = step_var; }
+      else if (step_var >= 0 && gen_below(g, 2) == 0) {   /* the pairwise (xor) order, by a fn */
+        n->member = GEN_MEMBER_XORFN; n->member_val = gen_below(g, 4) == 0; n->member_off = step_var;
+      }
+      else if (step_var >= 0) { n->member = GEN_MEMBER_SHIFT; n->member_off = step_var; }
       else n->member = GEN_MEMBER_RING, n->member_off = 1;
       break;
     case 4:
@@ -483,6 +490,36 @@ static int gen_par_outside(GenState *g, int par, int res, int one_in, int reps) 
   return top;
 }
 
+/* Nested pars over one family (docs/reduction.md, "Members dealt to the pairs of nested pars"):
+** par (i = 0, hi) par (j = 0, hi') over a chain of steps, one of the two over 0 .. P - 1 (index
+** a), the other over 0 .. 0-3 (b); the family's members named by a shift of a, or of a + b (every
+** member of 0 .. P - 1 gets one request per value of b), or by maps that are not one-to-one in a
+** (GEN_MEMBER_NEST); the whole sometimes repeated, or beside a use of the family (gen_par_outside). */
+static int gen_idiom_nested(GenState *g) {
+  GenModel *m = g->m;
+  if (g->nvars + 2 > GEN_MAX_DEPTH) return -1;
+  int inner_p = gen_below(g, 2);   /* 1: the inner par runs over P */
+  int outer = gen_par_open(g, !inner_p, inner_p ? gen_below(g, GEN_MAX_BOUND + 1) : m->param_default - 1);
+  int inner = gen_par_open(g, inner_p, inner_p ? m->param_default - 1 : gen_below(g, GEN_MAX_BOUND + 1));
+  int a = m->nodes[inner_p ? inner : outer].var, b = m->nodes[inner_p ? outer : inner].var;
+  int count = 1 + gen_below(g, GEN_MAX_KIDS), body = gen_new_node(g, GEN_BLOCK), fam = -1;
+  for (int k = 0; k < count; k++) {
+    int step = gen_idiom_step(g, a, -1);
+    GenNode *n = &m->nodes[step];
+    if (n->kind == GEN_USE && m->res[n->res].family) {
+      n->member = GEN_MEMBER_NEST; n->member_var = a; n->member_off = b;
+      n->member_val = gen_below(g, 3) ? gen_below(g, 4) : 4 + gen_below(g, 3);
+      fam = n->res;
+    }
+    m->nodes[body].kids[k] = step;
+    m->nodes[body].nkids = k + 1;
+  }
+  g->nvars -= 2;
+  m->nodes[inner].kids[0] = body;
+  m->nodes[outer].kids[0] = inner;
+  return fam >= 0 ? gen_par_outside(g, outer, fam, 3, 2) : outer;
+}
+
 /* The first ps resource (a use may name it anywhere, even inside holds), or -1. */
 static int gen_ps_resource(GenState *g) {
   for (int k = 0; k < g->m->res_count; k++)
@@ -629,7 +666,9 @@ static int gen_partner_if(GenState *g, GenCond cond, int var, int step, int val,
 ** send to the partner i xor 2^j, written as `if (i % 2^(j + 1) < 2^j) { if (i + 2^j < P)
 ** use(r[i + 2^j]) } else use(r[i - 2^j])` or as one use on the `?:` under `if (partner < P)`;
 ** one time in 4 with <= for < (still one-to-one), one in 4 with i - 2^j + 1 for i - 2^j (which
-** names a member twice), one in 3 with the test on the bit, floor(i / 2^j) % 2 == 0. The guards keep the members below P <= GEN_FAMILY_SIZE (the lower side
+** names a member twice), one in 3 with the test on the bit, floor(i / 2^j) % 2 == 0; one in 2
+** in the halving order, distance 2^(J - j) written so or as 2^(J + 1) / 2^(j + 1); one in 3
+** inside a helper process that takes the indices as its arguments. The guards keep the members below P <= GEN_FAMILY_SIZE (the lower side
 ** is at least 2^j, or 2^j + 1 under <=, so its member is >= 0). -1 when the model has no FCFS
 ** family that no enclosing hold keeps. */
 static int gen_idiom_butterfly(GenState *g) {
@@ -645,6 +684,7 @@ static int gen_idiom_butterfly(GenState *g) {
   if (outside) par = gen_par_open(g, 1, m->param_default - 1);
   int i = m->nodes[par].var, le = gen_below(g, 4) == 0, twice = gen_below(g, 4) == 0, send;
   int bit = gen_below(g, 3) == 0;   /* the test written on the bit: floor(i / 2^j) % 2 == 0 */
+  int dist = gen_below(g, 2) ? 0 : 1 + gen_below(g, 2), first = m->node_count;
   if (gen_below(g, 2)) {
     int up = gen_send(g, res, GEN_MEMBER_XOR, i, step), down = gen_send(g, res, GEN_MEMBER_XOR, i, step);
     m->nodes[down].member_val = twice ? 5 : 1;
@@ -655,12 +695,22 @@ static int gen_idiom_butterfly(GenState *g) {
     m->nodes[use].member_val = twice ? 4 : bit ? 6 : 2 + le;
     send = gen_partner_if(g, GEN_COND_PARTNER, i, step, m->nodes[use].member_val, use, -1);
   }
+  for (int id = first; id < m->node_count; id++) {   /* the halving order: H = 2^(T - j) */
+    m->nodes[id].dist = dist;
+    m->nodes[id].dist_top = m->nodes[seq].hi;
+  }
   int body = send;
   if (gen_below(g, 2)) {
     body = gen_new_node(g, GEN_BLOCK);
     m->nodes[body].kids[0] = gen_idiom_step(g, i, outside ? -1 : step);
     m->nodes[body].kids[1] = send;
     m->nodes[body].nkids = 2;
+  }
+  if (gen_below(g, 3) == 0 && m->node_count + 1 < GEN_MAX_NODES) {   /* a helper process on the rank and the step: p(i0, .., i<n - 1>) */
+    int call = gen_new_node(g, GEN_CALL);
+    m->nodes[call].kids[0] = body;
+    m->nodes[call].call_vars = g->nvars;
+    body = call;
   }
   g->nvars -= 2;
   if (outside) { m->nodes[par].kids[0] = body; m->nodes[seq].kids[0] = par; return seq; }
@@ -1036,8 +1086,10 @@ static int gen_any_family(GenState *g) {
 }
 
 /* All-to-all in rounds (docs/reduction.md, "All-to-all in rounds"): par (i = 0, P - 1)
-** { sometimes a delay first, `if (i == c)` or by i; seq (j = 0 or 1, P - 1) a send to
-** r[(i + j) % P] (one-to-one in i at each round), alone, after a delay by i (`(i % 2) * 1us`:
+** { sometimes a delay first, `if (i == c)` or by i; seq (j = 0 or 1, P - 1) (one time in 4
+** seq (j = 1, 1 + i % 3), rounds by the rank) a send to
+** r[(i + j) % P] (one-to-one in i at each round; one time in 6 (i * j) % P, one in 6 xr(i, j) % P
+** or bor(i, j) % P, GEN_MEMBER_XORFN), alone, after a delay by i (`(i % 2) * 1us`:
 ** branches of unequal speed), or in a `||` beside a delay or a use of the branch's own member };
 ** on a FCFS or a ps family, sometimes repeated outside or beside another request on the family
 ** (what breaks the lock step). -1 when the model has no family that no enclosing hold keeps. */
@@ -1051,6 +1103,12 @@ static int gen_idiom_a2a(GenState *g) {
   m->nodes[seq].hi_param = 1; m->nodes[seq].hi = m->param_default - 1;
   g->scope_hi[g->nvars++] = GEN_MAX_BOUND;
   int send = gen_send(g, res, GEN_MEMBER_SHIFT, par_var, m->nodes[seq].var), step = send;
+  if (gen_below(g, 4) == 0) {   /* 1 + i % 3 rounds, by the rank (the member follows j and i) */
+    m->nodes[seq].hi_param = 2; m->nodes[seq].count_var = par_var; m->nodes[seq].lo = 1;
+  }
+  int order = gen_below(g, 6);   /* 4: the multiplicative order (i * j) % P; 5: the xor order */
+  if (order == 4) { m->nodes[send].member = GEN_MEMBER_AFFINE; m->nodes[send].member_val = 0; }
+  if (order == 5) { m->nodes[send].member = GEN_MEMBER_XORFN; m->nodes[send].member_val = gen_below(g, 4) == 0; }
   int how = gen_below(g, 4);
   if (how == 1 || how == 2) {   /* the send beside local work */
     int other = how == 1 ? gen_delay(g) : gen_use(g);
@@ -1161,6 +1219,10 @@ static int gen_idiom(GenState *g) {
     if (a2a >= 0) return a2a;
   }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
+  if (gen_below(g, 8) == 0) {
+    int nested = gen_idiom_nested(g);
+    if (nested >= 0) return nested;
+  }
   if (gen_below(g, 6) == 0) {
     int butterfly = gen_idiom_butterfly(g);
     if (butterfly >= 0) return butterfly;
@@ -1390,13 +1452,32 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
     gen_put(b, ") * max(0, min(2, %d - 2 * i%d))", d->share_n, d->share_var);
 }
 
-/* The butterfly's partner of i<i> at step i<j> (GEN_MEMBER_XOR's forms). */
-static void gen_put_partner(GenBuf *b, int i, int j, int form) {
-  if (form == 0) gen_put(b, "i%d + 2 ^ i%d", i, j);
-  else if (form == 1 || form == 5) gen_put(b, "i%d - 2 ^ i%d%s", i, j, form == 5 ? " + 1" : "");
-  else if (form == 6) gen_put(b, "(floor(i%d / 2 ^ i%d) %% 2 == 0 ? i%d + 2 ^ i%d : i%d - 2 ^ i%d)", i, j, i, j, i, j);
-  else gen_put(b, "(i%d %% 2 ^ (i%d + 1) %s 2 ^ i%d ? i%d + 2 ^ i%d : i%d - 2 ^ i%d%s)", i, j, form == 3 ? "<=" : "<", j, i,
-               j, i, j, form == 4 ? " + 1" : "");
+/* The distance H of a butterfly's step i<j> as node n writes it (n->dist), and its block 2 H
+** (block). */
+static void gen_put_dist(GenBuf *b, const GenNode *n, int j, int block) {
+  if (n->dist == 0) gen_put(b, block ? "2 ^ (i%d + 1)" : "2 ^ i%d", j);
+  else if (n->dist == 1) gen_put(b, block ? "2 * 2 ^ (%d - i%d)" : "2 ^ (%d - i%d)", n->dist_top, j);
+  else gen_put(b, block ? "2 * (2 ^ %d / 2 ^ (i%d + 1))" : "(2 ^ %d / 2 ^ (i%d + 1))", n->dist_top + 1, j);
+}
+
+/* The butterfly's partner of i<i> at step i<j> (GEN_MEMBER_XOR's forms), distances as n writes
+** them. */
+static void gen_put_partner(GenBuf *b, const GenNode *n, int i, int j, int form) {
+  if (form == 0 || form == 1 || form == 5) {
+    gen_put(b, "i%d %c ", i, form == 0 ? '+' : '-');
+    gen_put_dist(b, n, j, 0);
+    gen_put(b, "%s", form == 5 ? " + 1" : "");
+    return;
+  }
+  if (form == 6) {
+    gen_put(b, "(floor(i%d / ", i); gen_put_dist(b, n, j, 0); gen_put(b, ") %% 2 == 0 ? ");
+  } else {
+    gen_put(b, "(i%d %% (", i); gen_put_dist(b, n, j, 1); gen_put(b, ") %s ", form == 3 ? "<=" : "<");
+    gen_put_dist(b, n, j, 0); gen_put(b, " ? ");
+  }
+  gen_put(b, "i%d + ", i); gen_put_dist(b, n, j, 0);
+  gen_put(b, " : i%d - ", i); gen_put_dist(b, n, j, 0);
+  gen_put(b, "%s)", form == 4 ? " + 1" : "");
 }
 
 /* The member of a use or hold of a family: [i0], [2], [(i1 + 1) % 3], ... */
@@ -1428,7 +1509,7 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
   }
   else if (n->member == GEN_MEMBER_XOR) {
     gen_put(b, "[");
-    gen_put_partner(b, n->member_var, n->member_off, n->member_val);
+    gen_put_partner(b, n, n->member_var, n->member_off, n->member_val);
     gen_put(b, "]");
   }
   else if (n->member == GEN_MEMBER_RING) gen_put(b, "[(i%d + %d) %% P]", n->member_var, n->member_off);
@@ -1462,7 +1543,19 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
                                          "[(i%d * 2 + i%d + 3) %% 6]", "[(i%d * 2 + i%d + 1) %% 5]",
                                          "[i%d * 2 + (i%d == 1 ? 0 : 1)]"};
     gen_put(b, forms[n->member_val % 7], n->member_var, n->member_off);
+  } else if (n->member == GEN_MEMBER_NEST) {
+    static const char *const forms[7] = {"[(i%d + 1) %% P]", "[(i%d + i%d) %% P]", "[(i%d + i%d + 1) %% P]",
+                                         "[(i%d + P - 1) %% P]", "[(i%d + 1) %% 2]", "[i%d %% P]",
+                                         "[i%d == 0 ? 1 %% P : (i%d + 1) %% P]"};
+    int v = n->member_val % 7, x = n->member_var, y = n->member_off;
+    if (v == 1 || v == 2) gen_put(b, forms[v], x, y);
+    else if (v == 5) gen_put(b, forms[v], y);
+    else gen_put(b, forms[v], x, x);
   } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
+  else if (n->member == GEN_MEMBER_AFFINE && n->member_val == 0) gen_put(b, "[(i%d * i%d) %% P]", n->member_var, n->member_off);
+  else if (n->member == GEN_MEMBER_AFFINE) gen_put(b, "[(%d * i%d + %d) %% P]", n->member_val, n->member_var, n->member_off);
+  else if (n->member == GEN_MEMBER_XORFN)
+    gen_put(b, "[%s(i%d, i%d) %% P]", n->member_val ? "bor" : "xr", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_LINE) gen_put(b, "[i%d %c %d]", n->member_var, n->member_off < 0 ? '-' : '+',
                                                   n->member_off < 0 ? -n->member_off : n->member_off);
   else if (n->member_off) gen_put(b, "[(i%d + %d) %% %d]", n->member_var, n->member_off, n->member_val);
@@ -1471,6 +1564,11 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
 
 static void gen_v2_put_const(GenBuf *b, const GenConst *c, int k);
 static void gen_v2_put_resource(GenBuf *b, const GenResource *r, int k);
+
+/* The arguments (or parameters) i0, .., i<n - 1> of a helper process. */
+static void gen_put_call_vars(GenBuf *b, int n) {
+  for (int k = 0; k < n; k++) gen_put(b, "%si%d", k ? ", " : "", k);
+}
 
 /* The node whose process a GEN_CALL node calls, or -1 when it names no process (a shrunk one). */
 static int gen_callee(const GenModel *m, const GenNode *n) {
@@ -1485,7 +1583,11 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
   switch (n->kind) {
   case GEN_CALL:
     if (gen_callee(m, n) < 0) gen_put(b, "skip");
-    else gen_put(b, "p%d()", gen_callee(m, n));
+    else {
+      gen_put(b, "p%d(", gen_callee(m, n));
+      gen_put_call_vars(b, m->nodes[gen_callee(m, n)].call_vars);
+      gen_put(b, ")");
+    }
     break;
   case GEN_HOLD:
     gen_put(b, "hold (r%d", n->res);
@@ -1520,7 +1622,8 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
   case GEN_SEQ:
   case GEN_PAR:
     gen_put(b, "%s (i%d = %d, ", n->kind == GEN_SEQ ? "seq" : "par", n->var, n->lo);
-    if (n->hi_param) gen_put(b, "P - 1) ");
+    if (n->hi_param == 2) gen_put(b, "1 + i%d %% 3) ", n->count_var);
+    else if (n->hi_param) gen_put(b, "P - 1) ");
     else gen_put(b, "%d) ", n->hi);
     gen_put_stmt(b, m, n->kids[0], indent);
     break;
@@ -1551,13 +1654,16 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
     else if (n->cond == GEN_COND_BLOCK)
       gen_put(b, "if (i%d > %d and i%d * ceil(%d / P) < %d) ", n->cond_var, n->cond_val, n->cond_var, n->cond_val2,
               n->cond_val2);
-    else if (n->cond == GEN_COND_HALF)
-      if (n->cond_val == 2) gen_put(b, "if (floor(i%d / 2 ^ i%d) %% 2 == 0) ", n->cond_var, n->cond_mod);
-    else gen_put(b, "if (i%d %% 2 ^ (i%d + 1) %s 2 ^ i%d) ", n->cond_var, n->cond_mod, n->cond_val ? "<=" : "<", n->cond_mod);
-    else if (n->cond == GEN_COND_UP) gen_put(b, "if (i%d + 2 ^ i%d < P) ", n->cond_var, n->cond_mod);
-    else if (n->cond == GEN_COND_PARTNER) {
+    else if (n->cond == GEN_COND_HALF && n->cond_val == 2) {
+      gen_put(b, "if (floor(i%d / ", n->cond_var); gen_put_dist(b, n, n->cond_mod, 0); gen_put(b, ") %% 2 == 0) ");
+    } else if (n->cond == GEN_COND_HALF) {
+      gen_put(b, "if (i%d %% (", n->cond_var); gen_put_dist(b, n, n->cond_mod, 1);
+      gen_put(b, ") %s ", n->cond_val ? "<=" : "<"); gen_put_dist(b, n, n->cond_mod, 0); gen_put(b, ") ");
+    } else if (n->cond == GEN_COND_UP) {
+      gen_put(b, "if (i%d + ", n->cond_var); gen_put_dist(b, n, n->cond_mod, 0); gen_put(b, " < P) ");
+    } else if (n->cond == GEN_COND_PARTNER) {
       gen_put(b, "if (");
-      gen_put_partner(b, n->cond_var, n->cond_mod, n->cond_val);
+      gen_put_partner(b, n, n->cond_var, n->cond_mod, n->cond_val);
       gen_put(b, " < P) ");
     }
     else gen_put(b, "if (not (i%d < %d) or i%d %% %d == %d) ", n->cond_var, n->cond_val, n->cond_var,
@@ -1584,7 +1690,13 @@ static void gen_put_processes(GenBuf *b, const GenModel *m, int id, char *define
   if (target < 0 || defined[target]) return;
   defined[target] = 1;
   if (target != id) gen_put_processes(b, m, m->nodes[target].kids[0], defined);
-  gen_put(b, "process p%d {\n  ", target);
+  gen_put(b, "process p%d", target);
+  if (m->nodes[target].call_vars) {
+    gen_put(b, "(");
+    gen_put_call_vars(b, m->nodes[target].call_vars);
+    gen_put(b, ")");
+  }
+  gen_put(b, " {\n  ");
   gen_put_stmt(b, m, m->nodes[target].kids[0], 1);
   gen_put(b, "\n}\n");
 }
@@ -1609,6 +1721,12 @@ char *gen_model_text(const GenModel *m, const char *header) {
   for (int k = 0; k < m->res_count; k++) {
     if (m->res[k].dropped) continue;
     gen_v2_put_resource(&b, &m->res[k], k);
+  }
+  int bits = 0;   /* the fns of GEN_MEMBER_XORFN, when a use names them */
+  for (int k = 0; k < m->node_count; k++) bits |= m->nodes[k].member == GEN_MEMBER_XORFN && m->nodes[k].kind != GEN_SKIP;
+  if (bits) {
+    gen_put(&b, "fn xr(a, b) = sum(i = 0, 2, 2 ^ i * ((floor(a / 2 ^ i) + floor(b / 2 ^ i)) %% 2));\n");
+    gen_put(&b, "fn bor(a, b) = sum(i = 0, 2, 2 ^ i * min(1, floor(a / 2 ^ i) %% 2 + floor(b / 2 ^ i) %% 2));\n");
   }
   char defined[GEN_MAX_NODES] = {0};
   gen_put_processes(&b, m, m->root, defined);

@@ -67,11 +67,24 @@ typedef enum GenMember {
                            the cell to the right) */
   GEN_MEMBER_LINE,      /* i + c (c = member_off, -2 .. 2): a neighbour on a line without wrap,
                            under an `if` that keeps it in the family (GEN_COND_FROM, _BELOW) */
+  GEN_MEMBER_NEST,      /* in nested pars (gen_idiom_nested; a: index depth member_var, over
+                           0 .. P - 1, b: depth member_off; member_val: 0 (a + 1) % P, 1
+                           (a + b) % P, 2 (a + b + 1) % P, 3 (a + P - 1) % P, one-to-one in a
+                           onto all P members; 4 (a + 1) % 2 (not when P > 2), 5 b % P (not
+                           one-to-one in a), 6 (a == 0 ? 1 % P : (a + 1) % P) (a member named
+                           twice in a)) */
   GEN_MEMBER_XOR,       /* the partner i xor 2^j of a butterfly (i: member_var, j: index depth
                            member_off; member_val: 0 i + 2^j, 1 i - 2^j, 2 the `?:` on
                            i % 2^(j + 1) < 2^j, 3 the same on <= (the lower half one wider:
                            still one-to-one), 4 the `?:` with i - 2^j + 1 below (names a member
                            twice), 5 i - 2^j + 1, 6 the `?:` on floor(i / 2^j) % 2 == 0) */
+  GEN_MEMBER_AFFINE,    /* (a * i + c) % P (i: member_var; a = member_val 2 or 3, c =
+                           member_off: one-to-one only when gcd(a, P) = 1), or with member_val 0
+                           (i * j) % P, j the index at depth member_off (round j of a
+                           multiplicative all-to-all: gcd(j, P) branches per member) */
+  GEN_MEMBER_XORFN,     /* xr(i, j) % P, xr a `fn` summing the bits of i xor j (one-to-one in
+                           i when P is a power of two), or with member_val 1 bor(i, j) % P, the
+                           bitwise or (not one-to-one); j the index at depth member_off */
 } GenMember;
 
 /* Condition of an `if` on an enclosing index: var == v, var < v, var % k == v. */
@@ -96,7 +109,8 @@ typedef struct GenNode {
   int nkids;                /* children of a block or || chain */
   int var;                  /* loops: depth of the index they bind (name i<depth>) */
   int lo, hi;               /* loop bounds (repeat: count in hi) */
-  int hi_param;             /* 1: upper bound written `P - 1` (P's default is hi + 1) */
+  int hi_param;             /* 1: upper bound written `P - 1` (P's default is hi + 1); 2 (seq):
+                               `1 + i<count_var> % 3`, a count of rounds by the rank */
   int res;                  /* use, hold: resource id */
   GenMember member;         /* use or hold of a family: how the member is chosen */
   int member_var;           /* GEN_MEMBER_VAR / MOD: index depth */
@@ -123,6 +137,14 @@ typedef struct GenNode {
                                5 (i - 1 < hi ? 1 : 0) + floor(hi / 2),
                                6 the block max(0, min(hi, (i + 1) B) - i B), B = ceil(hi / P) */
   int count_var;            /* repeat with count_form: the index depth it reads */
+  int dist;                 /* a butterfly's use or `if` (GEN_MEMBER_XOR, GEN_COND_HALF, _UP,
+                               _PARTNER): how the distance H of step j is written: 0 2 ^ j; the
+                               halving order H = 2^(T - j), T = dist_top: 1 2 ^ (T - j), 2 the
+                               quotient 2 ^ (T + 1) / 2 ^ (j + 1) (as P / 2^(k + 1) on P = 2^L) */
+  int dist_top;             /* T (the last step of the seq) */
+  int call_vars;            /* GEN_CALL defining a process: > 0 when it takes the enclosing
+                               indices i0 .. i<call_vars - 1> as its arguments, named so (a
+                               helper process on the rank and the step: `process p(i0, i1)`) */
 } GenNode;
 
 typedef struct GenResource {

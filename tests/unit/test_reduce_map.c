@@ -169,8 +169,165 @@ static void test_ring_of_nodes_if(void **state) {
   assert_true(lo <= 18e-6 * (1 + REDTEST_REL_TOL) && hi >= 18e-6 * (1 - REDTEST_REL_TOL));
 }
 
+/* Recursive halving on P = 2^L ranks, the partner computed inside a helper process from its
+** arguments: in step k the distance is H = P / 2^(k + 1) (written as that quotient, as
+** 2^(L - k - 1), or by a seq k = 1..L as 2^(L - k)), rank p works d = 2us and sends t = 1us to
+** p + H when floor(p / H) % 2 == 0, else to p - H. Schedule: the lower half of each block of 2H
+** sends up by H and the upper half down, so member q gets one request per step (from q xor H),
+** at d: no request waits, each step takes d + t = 3us. sim = lo = hi = 3 L us (before: H read as
+** no integer (a power with a negative exponent, 2^(-1) * 2^(L - k)), the family as one resource,
+** hi = L (d + P t)). */
+static void test_halving_helper(void **state) {
+  (void)state;
+  static const char *const dists[] = {"P / 2 ^ (k + 1)", "2 ^ (L - k - 1)", "2 ^ L / 2 ^ (k + 1)"};
+  const char *names[] = {"L"};
+  char text[1024];
+  for (size_t f = 0; f < sizeof dists / sizeof dists[0]; f++)
+    for (int l = 0; l <= 7; l++) {
+      snprintf(text, sizeof text,
+               "param L = 3 in 0 .. 12; const P = 2 ^ L; const d = 2us; const t = 1us;\n"
+               "resource nic[P];\n"
+               "process rnd(p, k) { delay(d);\n"
+               "  if (floor(p / (%s)) %% 2 == 0) use(nic[p + %s], t) else use(nic[p - %s], t) }\n"
+               "process main { seq (k = 0, L - 1) par (p = 0, P - 1) rnd(p, k) }\n",
+               dists[f], dists[f], dists[f]);
+      double L = l, T = 3e-6 * l;
+      redtest_expect(text, 1, names, &L, T, T, T);
+    }
+  const char *from_one =
+    "param L = 3 in 0 .. 12; const d = 2us; const t = 1us;\n"
+    "resource nic[2 ^ L];\n"
+    "process rnd(p, k) { delay(d);\n"
+    "  if (floor(p / 2 ^ (L - k)) % 2 == 1) use(nic[p - 2 ^ (L - k)], t) else use(nic[p + 2 ^ (L - k)], t) }\n"
+    "process main { seq (k = 1, L) par (p = 0, 2 ^ L - 1) rnd(p, k) }\n";
+  for (int l = 0; l <= 7; l++) {
+    double L = l, T = 3e-6 * l;
+    redtest_expect(from_one, 1, names, &L, T, T, T);
+  }
+}
+
+/* The same with a partner that names a member twice, p - H + 1 below: at L = 2 step 0 (H = 2)
+** sends p = 0, 1, 2, 3 to 2, 3, 1, 2: two requests at member 2, 2 + 1 + 1 = 4us; step 1 (H = 1)
+** sends to 1, 1, 3, 3: 4us again; sim = 8us, which the bounds must hold (read as one-to-one they
+** would claim hi = 6us). */
+static void test_halving_twice(void **state) {
+  (void)state;
+  const char *text =
+    "param L = 2 in 0 .. 12; const P = 2 ^ L; const d = 2us; const t = 1us;\n"
+    "resource nic[P];\n"
+    "process rnd(p, k) { delay(d);\n"
+    "  if (floor(p / (P / 2 ^ (k + 1))) % 2 == 0) use(nic[p + P / 2 ^ (k + 1)], t)\n"
+    "  else use(nic[p - P / 2 ^ (k + 1) + 1], t) }\n"
+    "process main { seq (k = 0, L - 1) par (p = 0, P - 1) rnd(p, k) }\n";
+  const char *names[] = {"L"};
+  double L = 2, lo, hi;
+  redtest_eval(text, 1, names, &L, &lo, &hi);
+  assert_true(lo <= 8e-6 * (1 + REDTEST_REL_TOL) && hi >= 8e-6 * (1 - REDTEST_REL_TOL));
+}
+
+/* gcd of two positive integers (the tests' own count, independent of the reduction's). */
+static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
+
+/* P ranks each work d = 2us, then send t = 5us to nic[(a p + 1) % P]: p and p' share a member
+** exactly when P divides a (p - p'), so each member of the image gets g = gcd(a, P) requests at
+** d, served one after another: sim = d + g t. lo (the fullest member's g requests after the least
+** head) and hi (the tandem line with one stage of g requests per member) are both d + g t (before:
+** hi = d + P t, the family as one resource, and lo = d + t). */
+static void test_affine_map(void **state) {
+  (void)state;
+  static const int slopes[] = {2, 3, -2, 6};
+  static const int ps[] = {1, 2, 3, 4, 5, 6, 7, 9, 12, 100};
+  const char *names[] = {"P"};
+  char text[1024];
+  for (size_t a = 0; a < sizeof slopes / sizeof slopes[0]; a++)
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+      snprintf(text, sizeof text,
+               "param P = 8 in 1 .. 10000; const d = 2us; const t = 5us;\n"
+               "resource nic[P];\n"
+               "process main { par (p = 0, P - 1) { delay(d); use(nic[(%d * p + 1) %% P], t) } }\n",
+               slopes[a]);
+      int g = gcd(slopes[a] < 0 ? -slopes[a] : slopes[a], ps[k]);
+      double P = ps[k], T = 2e-6 + g * 5e-6;
+      redtest_expect(text, 1, names, &P, T, T, T);
+    }
+}
+
+/* Round k = 1..P-1 of a multiplicative exchange, port[(p * k) % P], t = 2us: gcd(k, P) requests
+** per member of the image at the start of the round, so round k takes gcd(k, P) t and sim = t
+** * sum_k gcd(k, P): 24us at P = 8 (gcds 1, 2, 1, 4, 1, 2, 1), 18us at P = 6, 12us at P = 7. hi
+** is that sum (before: P t per round); lo holds below it. */
+static void test_affine_rounds(void **state) {
+  (void)state;
+  const char *text =
+    "param P = 8 in 1 .. 10000; const t = 2us;\n"
+    "resource port[P];\n"
+    "process main { seq (k = 1, P - 1) par (p = 0, P - 1) use(port[(p * k) % P], t) }\n";
+  const char *names[] = {"P"};
+  static const int ps[] = {1, 2, 6, 7, 8, 12};
+  for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
+    int sum = 0;
+    for (int k = 1; k < ps[j]; k++) sum += gcd(k, ps[j]);
+    double P = ps[j], sim = 2e-6 * sum, lo, hi;
+    redtest_eval(text, 1, names, &P, &lo, &hi);
+    redtest_near(hi, sim);
+    assert_true(lo <= sim * (1 + REDTEST_REL_TOL));
+  }
+}
+
+/* All-to-all in the pairwise order on 8 ranks, written with numbers (as `pamc predict -D L=3`
+** sees it): round k = 1..7, rank p works d = 2us, then sends t = 1us to nic[xr(p, k)], xr a fn
+** that sums the bits of p xor k. For each k, p -> p xor k is a bijection of 0..7: one request per
+** member per round, none waits, 7 (d + t) = 21us (before: hi = 7 (d + 8 t) = 70us, the family as
+** one resource). The same with bor, the bitwise or, is not one-to-one: round k sends
+** 2^popcount(k) ranks to each member of the image, all at d, so sim = 7 d + t (2 + 2 + 4 + 2 + 4
+** + 4 + 8) = 40us, which the bounds must hold. */
+static void test_xor_by_points(void **state) {
+  (void)state;
+  const char *xor_text =
+    "const d = 2us; const t = 1us;\n"
+    "fn xr(a, b) = sum(i = 0, 2, 2 ^ i * ((floor(a / 2 ^ i) + floor(b / 2 ^ i)) % 2));\n"
+    "resource nic[8];\n"
+    "process main { seq (k = 1, 7) par (p = 0, 7) { delay(d); use(nic[xr(p, k)], t) } }\n";
+  redtest_expect(xor_text, 0, NULL, NULL, 21e-6, 21e-6, 21e-6);
+  const char *or_text =
+    "const d = 2us; const t = 1us;\n"
+    "fn bor(a, b) = sum(i = 0, 2, 2 ^ i * min(1, floor(a / 2 ^ i) % 2 + floor(b / 2 ^ i) % 2));\n"
+    "resource nic[8];\n"
+    "process main { seq (k = 1, 7) par (p = 0, 7) { delay(d); use(nic[bor(p, k)], t) } }\n";
+  double lo, hi;
+  redtest_eval(or_text, 0, NULL, NULL, &lo, &hi);
+  assert_true(lo <= 40e-6 * (1 + REDTEST_REL_TOL) && hi >= 40e-6 * (1 - REDTEST_REL_TOL));
+}
+
+/* Rank p sends t = 3us to (p + k) % P for k = 1 .. 1 + p % 3 (a loop whose range follows the
+** rank, the member following both). For each k the map is one-to-one in p, and k takes 3 values
+** over all ranks, so a member has at most 3 clients over the whole run: a request finds at most
+** 2 others ahead, waits at most 2t, and the longest rank (3 sends) ends by 3 (t + 2t) = 27us: hi
+** for P >= 5, where the family as one resource gives the demand 3us * sum_p (1 + p % 3) >= 27us
+** (5997us at P = 1000). Schedule: member q's requests come from q - 1 at 0, q - 2 at t, q - 3 at
+** 2t (its k-th request at (k - 1) t), all apart: sim = lo = the longest rank, 3t = 9us. */
+static void test_looped_member(void **state) {
+  (void)state;
+  const char *text =
+    "param P = 8 in 1 .. 10000; const t = 3us;\n"
+    "resource nic[P];\n"
+    "process main { par (p = 0, P - 1) seq (k = 1, 1 + p % 3) use(nic[(p + k) % P], t) }\n";
+  const char *names[] = {"P"};
+  static const int ps[] = {5, 8, 100, 1000};
+  for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
+    double P = ps[j];
+    redtest_expect(text, 1, names, &P, 9e-6, 9e-6, 27e-6);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_looped_member),
+    cmocka_unit_test(test_xor_by_points),
+    cmocka_unit_test(test_affine_map),
+    cmocka_unit_test(test_affine_rounds),
+    cmocka_unit_test(test_halving_helper),
+    cmocka_unit_test(test_halving_twice),
     cmocka_unit_test(test_butterfly_forms),
     cmocka_unit_test(test_butterfly_unguarded),
     cmocka_unit_test(test_butterfly_not_one_to_one),
