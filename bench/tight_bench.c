@@ -287,6 +287,9 @@ static const IdiomModel idioms[] = {
   {"lock_ps_counter.pam", "T", "T threads on ps(4) cores, K rounds of work then a mutex with a wake-up cost"},
   {"slots_rounds.pam", "T", "T threads, K rounds of work then a query on a pool of 2 connections, wake-up 200ns"},
   {"nested_shift.pam", "Q", "par (g) par (r) over Q x Q ranks, a send to port[(g + r + 1) % Q]"},
+  {"alltoall_late.pam", "P", "all-to-all rounds after rank 0 reads 4 us: cpu[p] pack, port[(p + k) % P] send"},
+  {"ring_monitor.pam", "P", "ring exchange beside a monitor thread's log on nic[0]"},
+  {"shift_exception.pam", "P", "shift to (p + 1) % P, rank 0 to rank 2 instead"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

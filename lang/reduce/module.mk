@@ -5,4 +5,5 @@ LANG_SRCS += lang/reduce/reduce.c lang/reduce/reduce_expr.c lang/reduce/reduce_d
              lang/reduce/reduce_order.c lang/reduce/reduce_fork.c lang/reduce/reduce_drift.c \
              lang/reduce/reduce_ps_order.c lang/reduce/reduce_ps_batch.c lang/reduce/reduce_stage.c \
              lang/reduce/reduce_grid.c lang/reduce/reduce_lock.c lang/reduce/reduce_release.c lang/reduce/reduce_rounds.c lang/reduce/reduce_budget.c lang/reduce/reduce_a2a.c lang/reduce/reduce_grid_ahead.c lang/reduce/reduce_fcfs_batch.c lang/reduce/reduce_line.c lang/reduce/reduce_wait.c \
-             lang/reduce/reduce_nest.c lang/reduce/reduce_points.c
+             lang/reduce/reduce_nest.c lang/reduce/reduce_points.c lang/reduce/reduce_member.c \
+             lang/reduce/reduce_except.c lang/reduce/reduce_shift.c

@@ -250,6 +250,7 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
     out->L = alg_max(g, out->L, alg_max_over(g, p->index, p->lo, p->hi, bodies[k].L));
   }
   out->L = alg_max(g, out->L, reduce_load_lo(c, out));
+  if (count == 1) reduce_member_visits(c, out, &bodies[0], pieces[0].index, pieces[0].lo, pieces[0].hi);
   AlgExpr **sizes = arena_alloc(&c->arena, (size_t)count * sizeof *sizes);
   for (int k = 0; k < count; k++)
     sizes[k] = alg_max(g, alg_num_int(g, 0), alg_add(g, alg_sub(g, pieces[k].hi, pieces[k].lo), alg_num_int(g, 1)));

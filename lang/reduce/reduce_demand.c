@@ -52,8 +52,15 @@ static RFam *fam_get(RCtx *c, Summary *s, const Decl *res) {
   s->fams = grown;
   RFam *fam = &s->fams[s->nfams++];
   fam->res = res; fam->spread_lo = NULL; fam->extra_lo = fam->extra_hi = zero(c);
+  fam->each_lo = fam->each_hi = zero(c);
+  fam->visits = fam->own_hi = NULL;
   return fam;
 }
+
+const RFam *reduce_family_of(const Summary *s, const Decl *res) { return fam_find(s, res); }
+
+/* x + y where NULL stands for an unknown bound (the sum is then unknown too). */
+static AlgExpr *add_known(RCtx *c, AlgExpr *x, AlgExpr *y) { return x && y ? alg_add(c->alg, x, y) : NULL; }
 
 static RTerm *term_find(const Summary *s, const Decl *res, AlgExpr *index) {
   for (int i = 0; i < s->nterms; i++)
@@ -86,7 +93,7 @@ void reduce_add_demand(RCtx *c, Summary *s, const Decl *res, AlgExpr *index, Alg
   if (!term) term = term_new(c, s, res, index);
   term->d_lo = alg_add(c->alg, term->d_lo, lo);
   term->d_hi = alg_add(c->alg, term->d_hi, hi);
-  if (res->u.resource.count) fam_get(c, s, res);
+  if (res->u.resource.count) fam_get(c, s, res)->visits = NULL;   /* no longer the par's alone */
 }
 
 /* Adds the demands of from to into (terms and unnamed demand add; spreads take the max). */
@@ -100,6 +107,9 @@ void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from) {
     if (from->fams[i].spread_lo) spread_into(c, fam, from->fams[i].spread_lo);
     fam->extra_lo = alg_add(c->alg, fam->extra_lo, from->fams[i].extra_lo);
     fam->extra_hi = alg_add(c->alg, fam->extra_hi, from->fams[i].extra_hi);
+    fam->each_lo = alg_add(c->alg, fam->each_lo, from->fams[i].each_lo);
+    fam->each_hi = add_known(c, fam->each_hi, from->fams[i].each_hi);
+    fam->visits = NULL;   /* the sum is no longer the par's alone */
   }
 }
 
@@ -168,6 +178,7 @@ static MergeSlot *merge_slot(MergeTable *t, const Decl *res, AlgExpr *index, int
 /* Where reduce_merge_all gathers the addends of every slot (malloc). */
 typedef struct MergeAddends {
   AlgExpr **lo, **hi;     /* d_lo / d_hi or extra_lo / extra_hi, by slot */
+  AlgExpr **each_lo, **each_hi; /* family slots: each_lo / each_hi, beside extra_lo / extra_hi */
   AlgExpr **spread;       /* family slots: spreads to take the max of */
 } MergeAddends;
 
@@ -190,6 +201,8 @@ static void merge_visit(MergeTable *t, const Summary *s, int pass, MergeAddends 
     if (pass) {
       add->lo[slot->first_lo + (size_t)slot->nlo] = f->extra_lo;
       add->hi[slot->first_lo + (size_t)slot->nlo] = f->extra_hi;
+      add->each_lo[slot->first_lo + (size_t)slot->nlo] = f->each_lo;
+      add->each_hi[slot->first_lo + (size_t)slot->nlo] = f->each_hi;
       if (f->spread_lo) add->spread[slot->first_spread + (size_t)slot->nspread] = f->spread_lo;
     }
     slot->nlo++;
@@ -211,7 +224,7 @@ void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n) {
   for (int k = 0; k < n; k++) total += (size_t)parts[k].nterms + (size_t)parts[k].nfams;
   if (total == 0) return;
   MergeTable t = {NULL, 0, 0};
-  MergeAddends add = {NULL, NULL, NULL};
+  MergeAddends add = {NULL, NULL, NULL, NULL, NULL};
   merge_visit(&t, into, 0, &add);
   for (int k = 0; k < n; k++) merge_visit(&t, &parts[k], 0, &add);
   size_t nlo = 0, nspread = 0;   /* room for the addends counted in pass 0 */
@@ -224,6 +237,8 @@ void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n) {
   }
   add.lo = merge_alloc(nlo, sizeof *add.lo);
   add.hi = merge_alloc(nlo, sizeof *add.hi);
+  add.each_lo = merge_alloc(nlo, sizeof *add.each_lo);
+  add.each_hi = merge_alloc(nlo, sizeof *add.each_hi);
   add.spread = merge_alloc(nspread, sizeof *add.spread);
   merge_visit(&t, into, 1, &add);
   for (int k = 0; k < n; k++) merge_visit(&t, &parts[k], 1, &add);
@@ -247,6 +262,13 @@ void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n) {
     }
     RFam *f = &fams[into->nfams++];
     f->res = slot->res; f->extra_lo = lo; f->extra_hi = hi;
+    f->visits = f->own_hi = NULL;
+    f->each_lo = f->each_hi = zero(c);
+    for (int j = 0; j < slot->nlo; j++) {   /* the family's RFams: each_lo and each_hi add */
+      AlgExpr *elo = add.each_lo[slot->first_lo + (size_t)j], *ehi = add.each_hi[slot->first_lo + (size_t)j];
+      if (elo && !alg_is_num(elo, 0)) f->each_lo = alg_add(g, f->each_lo, elo);
+      f->each_hi = ehi && f->each_hi ? (alg_is_num(ehi, 0) ? f->each_hi : alg_add(g, f->each_hi, ehi)) : NULL;
+    }
     f->spread_lo = slot->nspread ? alg_max_n(g, (size_t)slot->nspread, add.spread + slot->first_spread) : NULL;
   }
   into->terms = terms;
@@ -254,12 +276,14 @@ void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n) {
   free(sorted);
   free(add.lo);
   free(add.hi);
+  free(add.each_lo);
+  free(add.each_hi);
   free(add.spread);
   free(t.slots);
 }
 
 /* Total demand on family res in s (upper-bound use): named members plus unnamed demand. */
-static AlgExpr *fam_total(RCtx *c, const Summary *s, const Decl *res) {
+AlgExpr *reduce_family_total(RCtx *c, const Summary *s, const Decl *res) {
   const RFam *fam = fam_find(s, res);
   AlgExpr *total = fam ? fam->extra_hi : zero(c);
   for (int i = 0; i < s->nterms; i++)
@@ -285,8 +309,11 @@ AlgExpr *reduce_family_load_lo(RCtx *c, const Summary *s, const RFam *fam) {
 /* Lower bound from the loads: max over resources (and members) of D_r / m_r. */
 AlgExpr *reduce_load_lo(RCtx *c, const Summary *s) {
   AlgExpr *load = zero(c);
-  for (int i = 0; i < s->nterms; i++)
-    load = alg_max(c->alg, load, alg_div(c->alg, s->terms[i].d_lo, reduce_mult(c, s->terms[i].res)));
+  for (int i = 0; i < s->nterms; i++) {   /* a named member also gets what every member gets */
+    const RFam *fam = s->terms[i].index ? fam_find(s, s->terms[i].res) : NULL;
+    AlgExpr *d = fam && !alg_is_num(fam->each_lo, 0) ? alg_add(c->alg, s->terms[i].d_lo, fam->each_lo) : s->terms[i].d_lo;
+    load = alg_max(c->alg, load, alg_div(c->alg, d, reduce_mult(c, s->terms[i].res)));
+  }
   for (int i = 0; i < s->nfams; i++) {
     AlgExpr *member = reduce_family_load_lo(c, s, &s->fams[i]);
     if (member) load = alg_max(c->alg, load, alg_div(c->alg, member, reduce_mult(c, s->fams[i].res)));
@@ -410,6 +437,7 @@ void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol 
                      : fullest_lo(c, term->res, term->index, i, a, b);
     if (fullest) spread = alg_max(g, spread, alg_mul(g, fullest, term->d_lo));
     spread_into(c, fam, spread);
+    reduce_member_close(c, fam, term, i, a, b);   /* reduce_member.c: each_lo, each_hi */
     fam->extra_lo = alg_add(g, fam->extra_lo, alg_sum(g, i, a, b, term->d_lo));
     fam->extra_hi = alg_add(g, fam->extra_hi, alg_sum(g, i, a, b, term->d_hi));
   }
@@ -421,6 +449,11 @@ void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol 
       fam->extra_lo = alg_add(g, fam->extra_lo, alg_sum(g, i, a, b, inner->extra_lo));
     if (!alg_is_num(inner->extra_hi, 0))
       fam->extra_hi = alg_add(g, fam->extra_hi, alg_sum(g, i, a, b, inner->extra_hi));
+    /* each member gets at least (at most) the inner bound in every iteration */
+    if (!alg_is_num(inner->each_lo, 0)) fam->each_lo = alg_add(g, fam->each_lo, alg_sum(g, i, a, b, inner->each_lo));
+    fam->each_hi = !inner->each_hi ? NULL : alg_is_num(inner->each_hi, 0) ? fam->each_hi
+                 : add_known(c, fam->each_hi, alg_sum(g, i, a, b, inner->each_hi));
+    fam->visits = NULL;
   }
 }
 
@@ -453,8 +486,8 @@ static int fam_members_known(const Summary *s, const Decl *res) {
 static AlgExpr *family_whole_wait(RCtx *c, const Summary *whole, const Summary *branch,
                                   const Decl *res) {
   reduce_note_family(c, res);
-  AlgExpr *W = fam_total(c, whole, res);
-  if (branch->chain) W = alg_sub(c->alg, W, fam_total(c, branch, res));
+  AlgExpr *W = reduce_family_total(c, whole, res);
+  if (branch->chain) W = alg_sub(c->alg, W, reduce_family_total(c, branch, res));
   return alg_div(c->alg, W, reduce_mult(c, res));
 }
 
@@ -466,9 +499,9 @@ static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others
   AlgCtx *g = c->alg;
   const Decl *res = fam->res;
   AlgExpr *m = reduce_mult(c, res);
-  AlgExpr *own = fam_total(c, branch, res);
+  AlgExpr *own = reduce_family_total(c, branch, res);
   AlgExpr *one = single_index(branch, fam);
-  AlgExpr *beside = others ? alg_div(g, fam_total(c, others, res), m) : zero(c);
+  AlgExpr *beside = others ? alg_div(g, reduce_family_total(c, others, res), m) : zero(c);
   if (one && i) {
     Shape shape = index_shape(c, one, i);
     if (shape.kind == SHAPE_INJECTIVE)          /* member i is this branch's alone */
@@ -479,6 +512,8 @@ static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others
       return alg_add(g, beside, alg_div(g, alg_mul(g, sharers, own), m));
     }
   }
+  AlgExpr *members = i ? NULL : reduce_member_wait(c, whole, branch, fam);   /* reduce_member.c */
+  if (members) return members;
   if (!i && fam_members_known(whole, res)) {    /* || over numbered members: each on its own */
     AlgExpr *wait = zero(c);
     for (int j = 0; j < branch->nterms; j++) {
@@ -530,7 +565,7 @@ AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const
   for (int k = 0; reach && k < reach->nthrough; k++) {   /* reached only through holders */
     const Decl *res = reach->through[k];
     if (reduce_uses(branch, res) || reduce_lock_guarded(c, res)) continue;
-    AlgExpr *W = res->u.resource.count ? fam_total(c, whole, res) : term_hi(c, whole, res, NULL);
+    AlgExpr *W = res->u.resource.count ? reduce_family_total(c, whole, res) : term_hi(c, whole, res, NULL);
     wait = alg_add(g, wait, reduce_ps_wait(c, reach, res, alg_div(g, W, reduce_mult(c, res)), W));
   }
   return wait;
@@ -575,6 +610,10 @@ void reduce_combine_demands(RCtx *c, const RPick *pick, const Summary *x, const 
       if (alg_is_num(both->spread_lo, 0)) both->spread_lo = NULL;
       both->extra_lo = pass ? PICK_LO(q_extra_lo, fam->extra_lo) : PICK_LO(fam->extra_lo, q_extra_lo);
       both->extra_hi = pass ? PICK_HI(q_extra, fam->extra_hi) : PICK_HI(fam->extra_hi, q_extra);
+      AlgExpr *q_each_lo = other ? other->each_lo : zero(c), *q_each_hi = other ? other->each_hi : zero(c);
+      both->each_lo = pass ? PICK_LO(q_each_lo, fam->each_lo) : PICK_LO(fam->each_lo, q_each_lo);
+      both->each_hi = !fam->each_hi || !q_each_hi ? NULL
+                    : pass ? PICK_HI(q_each_hi, fam->each_hi) : PICK_HI(fam->each_hi, q_each_hi);
     }
   }
 #undef PICK_LO

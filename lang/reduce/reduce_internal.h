@@ -28,6 +28,14 @@ typedef struct RFam {
   AlgExpr *spread_lo;     /* lower bound on the most loaded member from unnamed demand, or NULL */
   AlgExpr *extra_lo;      /* family demand not held in member terms (lower-bound use) */
   AlgExpr *extra_hi;      /* family demand not held in member terms (upper-bound use) */
+  AlgExpr *each_lo;       /* every member of the family gets at least this much of the unnamed
+                             demand (lower-bound use; 0 when nothing is known) */
+  AlgExpr *each_hi;       /* no member gets more than this much of the unnamed demand
+                             (upper-bound use), or NULL: not known (reduce_member.c) */
+  AlgExpr *visits;        /* the summary is a par's whose branches are chains: the most members
+                             one branch names in the family, or NULL (reduce_member.c) */
+  AlgExpr *own_hi;        /* with visits: the least over the branches of one branch's demand on
+                             the family (upper-bound use values) */
 } RFam;
 
 typedef struct Summary {
@@ -208,7 +216,15 @@ void reduce_check(RCtx *c, const REnv *env, ReduceCheckKind kind, AlgExpr *value
 void reduce_env_inherit(REnv *inner, const REnv *outer);
 void reduce_checks_finish(RCtx *c, ReduceResult *out);
 
+/* reduce_member.c */
+void reduce_member_close(RCtx *c, RFam *fam, const RTerm *term, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
+void reduce_member_visits(RCtx *c, Summary *out, const Summary *body, AlgSymbol *i, AlgExpr *a,
+                          AlgExpr *b);
+AlgExpr *reduce_member_wait(RCtx *c, const Summary *whole, const Summary *branch, const RFam *fam);
+
 /* reduce_demand.c */
+const RFam *reduce_family_of(const Summary *s, const Decl *res);
+AlgExpr *reduce_family_total(RCtx *c, const Summary *s, const Decl *res);
 void reduce_sum_init(RCtx *c, Summary *s);
 AlgExpr *reduce_mult(RCtx *c, const Decl *res);
 void reduce_add_demand(RCtx *c, Summary *s, const Decl *res, AlgExpr *index, AlgExpr *lo,

@@ -876,7 +876,7 @@ static int block_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
 static int dealt_counts(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d) {
   if (w->k2) return order_pair_counts(w, res, index, d);   /* reduce_nest.c */
   AlgExpr *K0 = NULL, *K = shard_modulus(w, index, &K0);
-  if (!K) return block_counts(w, index, d);
+  if (!K) return block_counts(w, index, d) || order_except_counts(w, index, d);   /* reduce_except.c */
   AlgCtx *g = w->c->alg;
   d->most = d->fullest = d->first = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));
   d->holds = shard_holds(w, K0);
@@ -1616,7 +1616,7 @@ static AlgExpr *pair_lower(OWalk *w, const OStage *s1, const OStage *s2, AlgExpr
   AlgExpr *q = w->n, *holds = alg_num_int(g, 1);
   ODealt d;
   if (s2->cls == USE_SHARD && (s1->cls == USE_STAGE || (s1->cls == USE_SHARD && s1->index == s2->index))) {
-    if (!dealt_counts(w, s2->res, s2->index, &d)) return NULL;
+    if (!dealt_counts(w, s2->res, s2->index, &d) || !d.first) return NULL;
     q = d.first; holds = d.holds;
   } else if (s1->cls != USE_STAGE || s2->cls != USE_STAGE) return NULL;
   AlgExpr *one = alg_num_int(g, 1);
@@ -1976,6 +1976,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   AlgExpr *steps = lockstep(w);
   if (!steps) steps = a2a_fork_lockstep(w);   /* reduce_a2a.c: the lock step through `||` */
   if (steps && alg_is_num(steps, 1)) { out->U = out->phi_hi; return 1; }
+  AlgExpr *shift_ok;   /* where the shifted rounds' bound holds (durations > 0) */
+  AlgExpr *shift = order_shift_upper(w, body.exact, &shift_ok);   /* reduce_shift.c */
   if (!drifts) again = lengthened(w, env, p);
   AlgExpr *clients = clients_upper(again);
   AlgExpr *capped = capped_upper(w, again, env, p, out);
@@ -1992,7 +1994,11 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   ** resource can be the tighter, `(i + 1) % P` by 2 branches at P = 3) */
   int alone = clients && noted && !w->call_forks && !w->dealt;
   AlgExpr *own = clients ? clients : upper;   /* the rules' bound, beside the families' */
-  AlgExpr *fallback = alone ? clients : own ? alg_min(g, out->U, own) : out->U;
+  if (shift) {   /* the shifted rounds' (reduce_shift.c), where its durations are > 0 */
+    AlgExpr *mine = alg_is_num(shift_ok, 1) ? shift : alg_cond(g, shift_ok, shift, own ? own : out->U);
+    own = own ? alg_min(g, own, mine) : mine;
+  }
+  AlgExpr *fallback = alone ? own : own ? alg_min(g, out->U, own) : out->U;
   /* where the rules' bound is the smaller, U rests on no family (strictly smaller: a rule's bound
   ** that falls back to out->U under a condition is equal to it there) */
   AlgExpr *smaller = !alone && own ? alg_cmp(g, ALG_CMP_LT, own, out->U) : NULL;

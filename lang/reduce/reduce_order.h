@@ -44,7 +44,8 @@ typedef enum {
 typedef struct ODealt {
   AlgExpr *most;        /* no member is named by more branches than this */
   AlgExpr *fullest;     /* some member is named by at least this many (when the par runs) */
-  AlgExpr *first;       /* the member branch a names is named by exactly this many */
+  AlgExpr *first;       /* the member branch a names is named by exactly this many (NULL: not
+                           known) */
   AlgExpr *holds;       /* 1, or the condition on the params under which the counts hold */
 } ODealt;
 
@@ -249,8 +250,14 @@ AlgExpr *a2a_fork_lockstep(OWalk *w);
 int a2a_parallel_use(const OWalk *w, int i);
 AlgExpr *a2a_ps_steps_apart(const OWalk *w);
 
+/* reduce_except.c */
+int order_except_counts(const OWalk *w, AlgExpr *index, ODealt *d);
+
 /* reduce_nest.c */
 int order_pair_counts(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d);
+
+/* reduce_shift.c */
+AlgExpr *order_shift_upper(OWalk *w, AlgExpr *total, AlgExpr **holds);
 
 /* reduce_drift.c */
 AlgExpr *drift_lower(OWalk *w, const OWalk *again, AlgExpr *total);

@@ -458,4 +458,15 @@ exact bench/tight/ring_nodes_if.pam P=12 28e-6 "ranks on a ring of nodes, the wr
 # every port takes one message from each group, 8 per step: 3 x (10 + 8 x 2) us = 78 us ("members
 # dealt to the pairs of nested pars"; before: hi 3 x (10 + 64 x 2) us, the family as one resource).
 exact bench/tight/nested_shift.pam Q=8 78e-6 "nested pars sending to a shift of the ports"
+# P = 64 ranks sending 5us to both neighbours beside a monitor's 7us log on nic[0]: nic[0] holds
+# 7 + 10 us, lo = 17 us, the simulated time; a rank names 2 nics with at most 10us of the ring's
+# each and the log's 7us once: hi = 10 + (2 x 10 + 7 - 10) = 27 us ("demand per member of a
+# family"; before: lo 10 + 7 / 64 us, hi 10 x 64 + 17 us).
+set -- $(bounds bench/tight/ring_monitor.pam P=64)
+close "$1" 17e-6 || die "ring beside a monitor lo $1, want 17 us"
+close "$3" 27e-6 || die "ring beside a monitor hi $3, want 27 us"
+# P = 16 ranks computing 10us, then sending 4us right, rank 0 to rank 2 instead: nic[2] takes two
+# messages per step, 4 x (10 + 2 x 4) us = 72 us ("a map one-to-one but for an exception"; before:
+# lo 4 x 14 us, hi 4 x (10 + 16 x 4) us).
+exact bench/tight/shift_exception.pam P=16 72e-6 "a shift with one exception"
 exit 0

@@ -150,7 +150,7 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
       n->member = GEN_MEMBER_BLOCK; n->member_off = gen_below(g, 8);
       n->member_val = (n->member_off == 1 ? 2 : 1) + gen_below(g, 3 - (n->member_off == 1));   /* in range */
       break;
-    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 15); break;
+    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 18); break;
     case 0: n->member = GEN_MEMBER_VAR; break;
     case 1:
       n->member = gen_below(g, 3) ? GEN_MEMBER_RING : GEN_MEMBER_AFFINE; n->member_off = gen_below(g, 3);
@@ -1085,12 +1085,14 @@ static int gen_any_family(GenState *g) {
   return any;
 }
 
-/* All-to-all in rounds (docs/reduction.md, "All-to-all in rounds"): par (i = 0, P - 1)
-** { sometimes a delay first, `if (i == c)` or by i; seq (j = 0 or 1, P - 1) (one time in 4
-** seq (j = 1, 1 + i % 3), rounds by the rank) a send to
-** r[(i + j) % P] (one-to-one in i at each round; one time in 6 (i * j) % P, one in 6 xr(i, j) % P
-** or bor(i, j) % P, GEN_MEMBER_XORFN), alone, after a delay by i (`(i % 2) * 1us`:
-** branches of unequal speed), or in a `||` beside a delay or a use of the branch's own member };
+/* All-to-all in rounds (docs/reduction.md, "All-to-all in rounds", "Shifted rounds that start
+** apart"): par (i = 0, P - 1) { sometimes a delay first, `if (i == c)` or by i; seq (j = 0 or 1,
+** P - 1, or 2 P - 1) (one time in 4 seq (j = 1, 1 + i % 3), rounds by the rank) a send to
+** r[(i + j) % P] or r[(i + 2 P - j) % P] (one-to-one in i at each round; one time in 6
+** (i * j) % P, one in 6 xr(i, j) % P or bor(i, j) % P, GEN_MEMBER_XORFN), alone, after a delay by i
+** (`(i % 2) * 1us`: branches of unequal speed), beside work the same on every branch (a delay or
+** a use of the branch's own member, before or after it), or in a `||` beside a delay or a use of
+** the branch's own member; sometimes a delay after the rounds };
 ** on a FCFS or a ps family, sometimes repeated outside or beside another request on the family
 ** (what breaks the lock step). -1 when the model has no family that no enclosing hold keeps. */
 static int gen_idiom_a2a(GenState *g) {
@@ -1102,14 +1104,16 @@ static int gen_idiom_a2a(GenState *g) {
   m->nodes[seq].var = g->nvars; m->nodes[seq].lo = gen_below(g, 2);
   m->nodes[seq].hi_param = 1; m->nodes[seq].hi = m->param_default - 1;
   g->scope_hi[g->nvars++] = GEN_MAX_BOUND;
-  int send = gen_send(g, res, GEN_MEMBER_SHIFT, par_var, m->nodes[seq].var), step = send;
-  if (gen_below(g, 4) == 0) {   /* 1 + i % 3 rounds, by the rank (the member follows j and i) */
+  int back = gen_below(g, 4) == 0;   /* the rounds the other way round, sometimes twice round */
+  if (back && gen_below(g, 2)) m->nodes[seq].hi_param = 3;
+  int send = gen_send(g, res, back ? GEN_MEMBER_SHIFT_BACK : GEN_MEMBER_SHIFT, par_var, m->nodes[seq].var), step = send;
+  if (!back && gen_below(g, 4) == 0) {   /* 1 + i % 3 rounds, by the rank (the member follows j and i) */
     m->nodes[seq].hi_param = 2; m->nodes[seq].count_var = par_var; m->nodes[seq].lo = 1;
   }
-  int order = gen_below(g, 6);   /* 4: the multiplicative order (i * j) % P; 5: the xor order */
+  int order = back ? 0 : gen_below(g, 6);   /* 4: the multiplicative order (i * j) % P; 5: the xor order */
   if (order == 4) { m->nodes[send].member = GEN_MEMBER_AFFINE; m->nodes[send].member_val = 0; }
   if (order == 5) { m->nodes[send].member = GEN_MEMBER_XORFN; m->nodes[send].member_val = gen_below(g, 4) == 0; }
-  int how = gen_below(g, 4);
+  int how = gen_below(g, 5);
   if (how == 1 || how == 2) {   /* the send beside local work */
     int other = how == 1 ? gen_delay(g) : gen_use(g);
     if (other < 0) other = gen_delay(g);
@@ -1128,6 +1132,19 @@ static int gen_idiom_a2a(GenState *g) {
     m->nodes[wait].dur = d;
     step = gen_new_node(g, GEN_BLOCK);
     m->nodes[step].kids[0] = wait; m->nodes[step].kids[1] = send; m->nodes[step].nkids = 2;
+  } else if (how == 4) {   /* work the same on every branch before or after the send (a delay
+                              free of the branch, or a use of the branch's own member) */
+    int work = gen_below(g, 2) ? gen_use(g) : -1;
+    if (work >= 0 && m->res[m->nodes[work].res].family) {
+      m->nodes[work].member = GEN_MEMBER_VAR; m->nodes[work].member_var = par_var;
+    } else work = -1;
+    if (work < 0) work = gen_new_node(g, GEN_DELAY);
+    GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 1 + gen_below(g, 3), .mod = 0};
+    if (m->const_count > 0 && gen_below(g, 2)) { d.c = gen_below(g, m->const_count); d.lit_us = 0; }
+    m->nodes[work].dur = d;
+    step = gen_new_node(g, GEN_BLOCK);
+    int first = gen_below(g, 2);
+    m->nodes[step].kids[first] = work; m->nodes[step].kids[1 - first] = send; m->nodes[step].nkids = 2;
   }
   g->nvars--;
   m->nodes[seq].kids[0] = step;
@@ -1147,6 +1164,11 @@ static int gen_idiom_a2a(GenState *g) {
     }
     body = gen_new_node(g, GEN_BLOCK);
     m->nodes[body].kids[0] = late; m->nodes[body].kids[1] = seq; m->nodes[body].nkids = 2;
+  }
+  if (gen_below(g, 3) == 0) {   /* work after the rounds, by the branch or not */
+    int after = gen_delay(g), block = gen_new_node(g, GEN_BLOCK);
+    m->nodes[block].kids[0] = body; m->nodes[block].kids[1] = after; m->nodes[block].nkids = 2;
+    body = block;
   }
   g->nvars--;
   m->nodes[par].kids[0] = body;
@@ -1200,6 +1222,31 @@ static int gen_last_stage(GenState *g, int seq, int chain) {
 /* How parallel programs divide work and talk: `par (i = 0, P - 1)` (or a literal range) over a
 ** chain of steps, the chain sometimes inside `seq (j = 0, ...)` (rounds, pipeline stages), the
 ** whole sometimes repeated (iterations of a bulk-synchronous program). */
+/* top, or sometimes `top || { use(f[c], d); [use(f[c'], d')] }` (either order): a monitor thread
+** or a root's own I/O on one or two fixed members of a family f beside the par (docs/reduction.md,
+** "Demand per member of a family"); f a family no enclosing hold keeps. */
+static int gen_beside(GenState *g, int top) {
+  GenModel *m = g->m;
+  if (gen_below(g, 4) != 0 || m->node_count + 4 >= GEN_MAX_NODES) return top;
+  int res = -1;
+  for (int k = 0; k < m->res_count && res < 0; k++)
+    if (m->res[k].family && (m->res[k].ps_tenths || k > g->held_max)) res = k;
+  if (res < 0) return top;
+  int uses = 1 + gen_below(g, 2), other = uses == 1 ? -1 : gen_new_node(g, GEN_BLOCK), first = -1;
+  for (int k = 0; k < uses; k++) {
+    int use = gen_new_node(g, GEN_USE);
+    GenNode *n = &m->nodes[use];
+    n->res = res; n->member = GEN_MEMBER_CONST; n->member_val = gen_below(g, 3);
+    n->dur = gen_dur(g);
+    if (other < 0) first = use;
+    else { m->nodes[other].kids[k] = use; m->nodes[other].nkids = k + 1; }
+  }
+  if (other < 0) other = first;
+  int fork = gen_new_node(g, GEN_PARALLEL), side = gen_below(g, 2);
+  m->nodes[fork].kids[side] = top; m->nodes[fork].kids[1 - side] = other; m->nodes[fork].nkids = 2;
+  return fork;
+}
+
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
   if (gen_below(g, 6) == 0) {   /* threads at locks, first: the rules for them read many shapes */
@@ -1277,9 +1324,9 @@ static int gen_idiom(GenState *g) {
   }
   g->nvars--;
   m->nodes[par].kids[0] = body;
-  if (repeat < 0) return par;
+  if (repeat < 0) return gen_beside(g, par);
   m->nodes[repeat].kids[0] = par;
-  return repeat;
+  return gen_beside(g, repeat);
 }
 
 static int gen_stmt(GenState *g, int depth);
@@ -1528,7 +1575,13 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     ** names a member twice (i % 3 == 0 ? i + 1 : i - 1) */
     static const char *const conds[3] = {"[i%d %% 3 == 2 ? i%d - 2 : i%d + 1]", "[i%d + 1 - (i%d %% 2 == 1 ? 2 : 0)]",
                                          "[i%d %% 3 == 0 ? i%d + 1 : i%d - 1]"};
-    if (n->member_val >= 12) gen_put(b, conds[n->member_val - 12], n->member_var, n->member_var, n->member_var);
+    /* a ring shift with one exception (docs/reduction.md, "A map one-to-one but for an
+    ** exception"): rank 0 sends to 2 % P (member 2 named twice), rank 2 to 0 (0 twice where
+    ** P >= 4), rank 0 to 1 on the ring backwards ((P - i) % P: 1 twice) */
+    static const char *const excepts[3] = {"[i%d == 0 ? 2 %% P : (i%d + 1) %% P]", "[i%d == 2 ? 0 : (i%d + 1) %% P]",
+                                           "[i%d == 0 ? 1 %% P : (P - i%d) %% P]"};
+    if (n->member_val >= 15) gen_put(b, excepts[n->member_val - 15], n->member_var, n->member_var);
+    else if (n->member_val >= 12) gen_put(b, conds[n->member_val - 12], n->member_var, n->member_var, n->member_var);
     else if (n->member_val >= 8) gen_put(b, rows[n->member_val - 8], n->member_var, n->member_var, n->member_var);
     else if (n->member_val == 6) gen_put(b, "[i%d %% 2]", n->member_var);   /* dealt round robin */
     else if (n->member_val == 7) gen_put(b, "[(i%d + 1) %% 3]", n->member_var);
@@ -1552,6 +1605,7 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     else if (v == 5) gen_put(b, forms[v], y);
     else gen_put(b, forms[v], x, x);
   } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
+  else if (n->member == GEN_MEMBER_SHIFT_BACK) gen_put(b, "[(i%d + 2 * P - i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_AFFINE && n->member_val == 0) gen_put(b, "[(i%d * i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_AFFINE) gen_put(b, "[(%d * i%d + %d) %% P]", n->member_val, n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_XORFN)
@@ -1622,7 +1676,8 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
   case GEN_SEQ:
   case GEN_PAR:
     gen_put(b, "%s (i%d = %d, ", n->kind == GEN_SEQ ? "seq" : "par", n->var, n->lo);
-    if (n->hi_param == 2) gen_put(b, "1 + i%d %% 3) ", n->count_var);
+    if (n->hi_param == 3) gen_put(b, "2 * P - 1) ");
+    else if (n->hi_param == 2) gen_put(b, "1 + i%d %% 3) ", n->count_var);
     else if (n->hi_param) gen_put(b, "P - 1) ");
     else gen_put(b, "%d) ", n->hi);
     gen_put_stmt(b, m, n->kids[0], indent);

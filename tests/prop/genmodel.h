@@ -57,8 +57,10 @@ typedef enum GenMember {
   GEN_MEMBER_RING,      /* (i + c) % P: a neighbour on a ring of P (c = member_off) */
   GEN_MEMBER_RING_BACK, /* (i + P - 1) % P: the other neighbour */
   GEN_MEMBER_SHIFT,     /* (i + j) % P: round j of an all-to-all (j: index depth member_off) */
+  GEN_MEMBER_SHIFT_BACK, /* (i + 2 * P - j) % P: the rounds the other way round (j < 2 P) */
   GEN_MEMBER_PIECES,    /* the ring written piecewise or read as digits, members dealt round
-                           robin (member_val: the form, gen_put_member; some one-to-one, some not) */
+                           robin, a ring shift with one exception (member_val: the form,
+                           gen_put_member; some one-to-one, some not) */
   GEN_MEMBER_RING_FULL, /* (i + c) % GEN_FAMILY_SIZE: a neighbour on a ring of all the members */
   GEN_MEMBER_GRID,      /* i * 2 + j on a 3 x 2 grid (i: member_var, j: member_off; member_val:
                            0 itself, 1 ((i + 1) % 3) * 2 + j, 2 i * 2 + (j + 1) % 2, 3 i + j) */
@@ -110,7 +112,8 @@ typedef struct GenNode {
   int var;                  /* loops: depth of the index they bind (name i<depth>) */
   int lo, hi;               /* loop bounds (repeat: count in hi) */
   int hi_param;             /* 1: upper bound written `P - 1` (P's default is hi + 1); 2 (seq):
-                               `1 + i<count_var> % 3`, a count of rounds by the rank */
+                               `1 + i<count_var> % 3`, a count of rounds by the rank; 3 (a seq of
+                               all-to-all rounds): `2 * P - 1`, twice round */
   int res;                  /* use, hold: resource id */
   GenMember member;         /* use or hold of a family: how the member is chosen */
   int member_var;           /* GEN_MEMBER_VAR / MOD: index depth */
