@@ -428,6 +428,72 @@ static AlgExpr *lock_rounds(const LockWalk *w, const Stmt *iteration, AlgExpr *n
   return alg_cond(g, cond, lo, zero(c));
 }
 
+/* Rule (slots kept busy over K rounds; nothing runs beside the par): each of the K >= 1
+** iterations is one request s2 of one member of an fcfs(m) r2 (hand-off h), a use lasting t > 0
+** or a hold whose body is delays only (t exactly), r2's only request in the iteration, and around
+** it delays and uses free of k of fcfs(m') resources with a server for each branch (n <= m',
+** written into the bound): every step takes its time exactly, the trip from a release of r2 to
+** the branch's next request D = (the iteration's time) - t, the steps before s2 D0, after it R.
+** Where D < (floor(n / m) - 1)(t + h) (written into the bound), number r2's requests in FCFS
+** order and cut them into groups of m; group g starts at D0 + g (t + h) up to G:
+**   F = (K - 1) n where m divides n, else (K - 1)(n - m + 1)
+**   G = floor(F / m) + floor(n / m) - 1
+**   T >= D0 + G (t + h) + t + ceil((K n - (G + 1) m) / m) t + R
+** The n first requests arrive at D0, m start, the rest wait. While the groups start as said, the
+** m requests of a group end at one instant, the next m waiting are handed the servers (h later),
+** and the returns of group g' arrive at one instant, D after its end, behind the earlier ones:
+** they take positions n + g' m .. while no group before g' held a branch's K-th request. So a
+** branch's next position is at least n - m + 1 on (n exactly where m divides n: returns of a
+** group fill one group), and no K-th request sits below F. The release of group g finds m waiting
+** when the returns up to position (g + 2) m - 1, of groups g' <= g + 1 - floor(n / m), came
+** before it (D < (g - g')(t + h)) and those groups lie below F: up to g = G - 1. Requests after
+** group G start no earlier than its end (FCFS, servers busy till then), the busiest server
+** serving ceil(rest / m) of them one after another; the branch of the last still runs R. m = 1 is
+** lock_rounds in exact steps. T threads, 4 rounds of `delay(5us); use(slots, 10us)` on fcfs(2)
+** with handoff(3us): T = 4: 5 + 7 x 13 + 10 = 106 us, T = 1000: 26002 us, the simulated times
+** (no hand-off counted before: 80 us, 20005 us). */
+static AlgExpr *slots_rounds_at(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *K, int s2) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  const LockStep *b = &w->steps[s2];
+  if (b->kind == LOCK_DELAY || !b->exact || !is_fcfs(b->res) || requests_of(iteration, b->res, 0) != 1) return NULL;
+  AlgExpr *one = alg_num_int(g, 1), *cond = alg_cmp(g, ALG_CMP_GE, K, one);
+  AlgExpr *d0 = zero(c), *R = zero(c);
+  for (int i = 0; i < w->nsteps; i++) {
+    const LockStep *st = &w->steps[i];
+    if (!st->same || st->kind == LOCK_OPAQUE) return NULL;
+    if (i == s2) continue;
+    if (st->kind == LOCK_HOLD || (st->kind == LOCK_USE && !is_fcfs(st->res))) return NULL;
+    if (st->kind == LOCK_USE) cond = alg_and(g, cond, alg_cmp(g, ALG_CMP_LE, n, reduce_mult(c, st->res)));
+    if (i < s2) d0 = alg_add(g, d0, st->t);
+    else R = alg_add(g, R, st->t);
+  }
+  AlgExpr *m = reduce_mult(c, b->res), *h = reduce_handoff(c, b->res);
+  if (!h) h = zero(c);
+  AlgExpr *round = alg_add(g, b->t, h);
+  AlgExpr *per = alg_func(g, ALG_FLOOR, alg_div(g, n, m));
+  AlgExpr *back = alg_cmp(g, ALG_CMP_LT, alg_add(g, d0, R), alg_mul(g, alg_sub(g, per, one), round));
+  cond = alg_and(g, cond, alg_and(g, back, alg_cmp(g, ALG_CMP_GT, b->t, zero(c))));
+  AlgExpr *k1 = alg_sub(g, K, one);
+  AlgExpr *divides = alg_cmp(g, ALG_CMP_EQ, alg_mod(g, n, m), zero(c));
+  AlgExpr *F = alg_cond(g, divides, alg_mul(g, k1, n), alg_mul(g, k1, alg_add(g, alg_sub(g, n, m), one)));
+  AlgExpr *G = alg_sub(g, alg_add(g, alg_func(g, ALG_FLOOR, alg_div(g, F, m)), per), one);
+  AlgExpr *rest = alg_sub(g, alg_mul(g, K, n), alg_mul(g, alg_add(g, G, one), m));
+  AlgExpr *tail = alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, alg_max(g, zero(c), rest), m)), b->t);
+  AlgExpr *lo = alg_add_n(g, 5, (AlgExpr *[]){d0, alg_mul(g, G, round), b->t, tail, R});
+  return alg_cond(g, cond, lo, zero(c));
+}
+
+/* slots_rounds_at for every step that can be s2 (the larger); NULL when none can. */
+static AlgExpr *slots_rounds(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *K) {
+  AlgExpr *best = NULL;
+  for (int s = 0; s < w->nsteps; s++) {
+    AlgExpr *x = slots_rounds_at(w, iteration, n, K, s);
+    if (x) best = larger(w->c->alg, best, x);
+  }
+  return best;
+}
+
 /* 1 when steps from..to-1 are delays free of k (their time is exactly steps_time). */
 static int delays_only(const LockWalk *w, int from, int to) {
   for (int i = from; i < to; i++)
@@ -783,12 +849,12 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
   AlgExpr *iter = steps_time(w, 0, w->nsteps);
   AlgExpr *after = K ? alg_mul(g, alg_max(g, zero(c), alg_sub(g, K, one)), iter) : zero(c);
   int alone = c->concurrent == 0 && !w->cut;
-  AlgExpr *rules[7] = {alone ? first_meeting(w, n, after) : NULL, alone ? busy_lock(w, body, n, after) : NULL,
+  AlgExpr *rules[8] = {alone ? first_meeting(w, n, after) : NULL, alone ? busy_lock(w, body, n, after) : NULL,
                        ps_together(w, n, after), alone && K ? lock_rounds(w, body, n, K) : NULL,
                        alone ? behind_batch(w, body, n, after) : NULL, ps_load(w, n, K),
-                       alone ? sem_line(w, body, n, after) : NULL};
+                       alone ? sem_line(w, body, n, after) : NULL, alone && K ? slots_rounds(w, body, n, K) : NULL};
   AlgExpr *lower = NULL;
-  for (int i = 0; i < 7; i++)
+  for (int i = 0; i < 8; i++)
     if (rules[i]) lower = lower ? alg_max(g, lower, rules[i]) : rules[i];
   AlgExpr *runs = alg_cmp(g, ALG_CMP_GE, n, one);
   AlgExpr *line = !K && !w->cut ? lock_tandem(w, body, n) : NULL;

@@ -396,6 +396,13 @@ exact bench/tight/alltoall_ps_pack.pam P=100 148.5e-6 "all-to-all on ps links be
 # busy over rounds"; before: 67 us, the mutex's load).
 set -- $(bounds bench/tight/lock_rounds.pam T=16)
 close "$1" 98.5e-6 || die "lock over rounds lo $1, want 98.5 us"
+# T = 16 clients, K = 4 rounds of 2us of preparation then a 5us query on a pool of 2 connections
+# with handoff(200ns): two queries start every 5.2us from 2us on (a client is back 2us after its
+# release, before the 14 others ahead of it are served), 32 pairs: lo = 2 + 31 x 5.2 + 5 =
+# 168.2 us, the simulated time (docs/reduction.md, "slots kept busy over rounds"; before: 160 us,
+# the pool's load).
+set -- $(bounds bench/tight/slots_rounds.pam T=16)
+close "$1" 168.2e-6 || die "slots over rounds lo $1, want 168.2 us"
 # T = 8 threads on fcfs(4) cores: 4us of work, hold (a) use(cores, 1us), hold (b) use(cores, 2us):
 # the holders of a wait for a core until the second batch of work ends (8us), then a passes
 # every 1us and b every 2us: lo = 8 + 1 + 8 x 2 = 25 us, the simulated time ("a request behind

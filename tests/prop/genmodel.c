@@ -950,6 +950,64 @@ static int gen_idiom_dealt(GenState *g) { return gen_par_repeat(g, 1); }
 ** 0 s), and an optional step after; the workers come back to the stages staggered. */
 static int gen_idiom_rounds(GenState *g) { return gen_par_repeat(g, 0); }
 
+/* A duration free of the branch indices (a const and a literal). */
+static GenDur gen_dur_same(GenState *g) {
+  GenDur d = gen_dur(g);
+  d.var = -1; d.ci = -1;
+  if (d.c < 0 && d.lit_us == 0 && gen_below(g, 2)) d.lit_us = 1 + gen_below(g, 3);
+  return d;
+}
+
+/* Threads that take one of m slots in every round (docs/reduction.md, "slots kept busy over
+** rounds"): par (i = 0, P - 1) repeat (1 .. 4) { delay; use(slots, t) or hold (slots) delay(t);
+** delay or a use of another fcfs resource }, the slots a plain fcfs resource (1 .. 4 servers, a
+** hand-off on some), every duration free of i; -1 when the model has no such resource free of the
+** holds. */
+static int gen_idiom_slots(GenState *g) {
+  GenModel *m = g->m;
+  int res = -1, other = -1;
+  for (int k = g->held_max + 1; k < m->res_count; k++)
+    if (!m->res[k].family && m->res[k].ps_tenths == 0) {
+      if (res < 0 || gen_below(g, 2)) { if (res >= 0) other = res; res = k; }
+      else other = k;
+    }
+  if (res < 0) return -1;
+  int over_param = gen_below(g, 3) != 0;
+  /* a literal range up to 9 threads: more than two per slot, and counts m does not divide */
+  int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : gen_below(g, 9));
+  int repeat = gen_new_node(g, GEN_REPEAT);
+  m->nodes[repeat].hi = 1 + gen_below(g, 4);
+  int before = gen_new_node(g, GEN_DELAY);
+  m->nodes[before].dur = gen_dur_same(g);
+  int s2;
+  if (gen_below(g, 3) == 0) {
+    s2 = gen_new_node(g, GEN_HOLD);
+    m->nodes[s2].res = res;
+    int inner = gen_new_node(g, GEN_DELAY);
+    m->nodes[inner].dur = gen_dur_same(g);
+    m->nodes[s2].kids[0] = inner;
+  } else {
+    s2 = gen_new_node(g, GEN_USE);
+    m->nodes[s2].res = res;
+    m->nodes[s2].dur = gen_dur_same(g);
+  }
+  int after;
+  if (other >= 0 && gen_below(g, 3) == 0) {
+    after = gen_new_node(g, GEN_USE);
+    m->nodes[after].res = other;
+  } else {
+    after = gen_new_node(g, GEN_DELAY);
+  }
+  m->nodes[after].dur = gen_dur_same(g);
+  int round = gen_new_node(g, GEN_BLOCK);
+  m->nodes[round].kids[0] = before; m->nodes[round].kids[1] = s2; m->nodes[round].kids[2] = after;
+  m->nodes[round].nkids = 3;
+  m->nodes[repeat].kids[0] = round;
+  g->nvars--;
+  m->nodes[par].kids[0] = repeat;
+  return par;
+}
+
 /* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order",
 ** "sizes in two runs" and "the wait behind the requests ahead"): par (i = 0, P - 1) { a delay
 ** sometimes; use(pool, d(i)); a step or a delay by class sometimes } on a plain FCFS resource, d
@@ -1241,6 +1299,10 @@ static int gen_idiom(GenState *g) {
   if (gen_below(g, 6) == 0) {   /* threads at locks, first: the rules for them read many shapes */
     int lock = gen_idiom_lock(g);
     if (lock >= 0) return lock;
+  }
+  if (gen_below(g, 8) == 0) {
+    int slots = gen_idiom_slots(g);
+    if (slots >= 0) return slots;
   }
   if (gen_below(g, 4) == 0) {
     int ps = gen_idiom_ps(g);

@@ -1,7 +1,7 @@
 /*
 ** test_reduce_lock.c — the lower bounds for threads that meet at locks over rounds, behind a
 ** first batch of work, on ps cores and with arrivals spread (lang/reduce/reduce_lock.c:
-** lock_rounds, behind_batch, held_behind, last_wave, sem_line, ps_load, spread_meeting; and the upper bounds of a line
+** lock_rounds, slots_rounds, behind_batch, held_behind, last_wave, sem_line, ps_load, spread_meeting; and the upper bounds of a line
 ** of stages, lock_tandem, and of resources kept by a lock; docs/reduction.md, "Threads meeting at
 ** a lock"), on small models whose schedule is worked out by hand in the comments (the
 ** simulated time) and whose bounds are derived by hand from the rules. Each test checks the
@@ -216,6 +216,41 @@ static void test_sem_line(void **state) {
   redtest_expect_lo(text, 1, t_name, (const double[]){8}, 26e-6, 26e-6);
 }
 
+/* K = 2 rounds of delay(5us); use(slots, 10us) on fcfs(2) slots with handoff(3us) (slots_rounds).
+** T = 4: t0, t1 hold 5..15, t2, t3 are handed the slots at 18 (..28); t0, t1 are back at 20 and
+** handed them at 31 (..41), t2, t3 back at 33 and handed them at 44: 54us. The rule: D0 = 5, the
+** trip 5us below (floor(4 / 2) - 1)(10 + 3) = 13us, F = (K - 1) T = 4, G = 2 + 2 - 1 = 3, no rest:
+** 5 + 3 x 13 + 10 = 54us. T = 5: t0, t1 5..15, t2, t3 18..28, t4 and t0 (back at 20) 31..41,
+** t1 and t2 (back at 33) 44..54, t3 and t4 (back at 46) 57..67: 67us. The rule: F = (K - 1)(5 - 2
+** + 1) = 4, G = 3, then 10 - 8 = 2 requests left, one round of 10us: 5 + 39 + 10 + 10 = 64us.
+** T = 3: the trip is not below (1 - 1) x 13: t0, t1 5..15, t2 18..28, t0 back at 20 finds a slot
+** free (20..30), t1 is handed one at 31 (..41), t2 back at 33 finds one free (..43): 43us; the
+** rule must not apply. */
+static void test_slots_rounds(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 4; const w = 5us; const t = 10us;\n"
+    "resource slots = fcfs(2) handoff(3us);\n"
+    "process main { par (i = 0, T - 1) repeat (2) { delay(w); use(slots, t) } }\n";
+  redtest_expect_lo(text, 1, t_name, (const double[]){4}, 54e-6, 54e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){5}, 64e-6, 67e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){3}, -1, 43e-6);
+}
+
+/* T = 6 threads, K = 3 rounds of use(cores, 2us) (fcfs(8): no wait); hold (slots) delay(4us);
+** delay(1us), the slots fcfs(2) with handoff(1us). Groups of two start at 2, 7, 12, .., 42 (nine
+** groups, 18 holds): a group's threads are back 3us after their release, before the next
+** release but one (5us later); the last group ends at 46, then 1us: 47us. The rule: D0 = 2,
+** R = 1, the trip 3us below (3 - 1) x 5, F = 12, G = 6 + 3 - 1 = 8: 2 + 8 x 5 + 4 + 1 = 47us. */
+static void test_slots_rounds_hold(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 6;\n"
+    "resource cores = fcfs(8); resource slots = fcfs(2) handoff(1us);\n"
+    "process main { par (i = 0, T - 1) repeat (3) { use(cores, 2us); hold (slots) delay(4us); delay(1us) } }\n";
+  redtest_expect_lo(text, 1, t_name, (const double[]){6}, 47e-6, 47e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_lock_rounds),
@@ -229,6 +264,8 @@ int main(void) {
     cmocka_unit_test(test_guarded_sem),
     cmocka_unit_test(test_last_wave),
     cmocka_unit_test(test_sem_line),
+    cmocka_unit_test(test_slots_rounds),
+    cmocka_unit_test(test_slots_rounds_hold),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
