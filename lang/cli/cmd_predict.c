@@ -547,8 +547,10 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
                                                                batch->est[k], batch->hi[k]) : NULL;
       const unsigned char *on = &plan.approx_on[(size_t)k * (size_t)notes];
       for (int i = 0; i < notes; i++) seen[i] |= on[i];
-      predict_approx_column(r, on, approx, PREDICT_APPROX_SIZE);
-      o->approx = approx;
+      if (o->format != FORMAT_TABLE) {   /* the table has no approx column */
+        predict_approx_column(r, on, approx, PREDICT_APPROX_SIZE);
+        o->approx = approx;
+      }
       print_row(held, o, point, batch->lo[k], batch->est[k], batch->hi[k],
                 r->terms[batch->bottleneck[k]].name, m);
       if (o->plot && sweep->axis_count > 0) {

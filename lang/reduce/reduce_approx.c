@@ -72,20 +72,11 @@ void reduce_note_family(RCtx *c, const Decl *family) {
   c->fam_locs[c->nfam_locs++].unless = NULL;
 }
 
-/* 1 when e names no loop index (only params and consts: predict can evaluate it at a point). */
-static int over_params(RCtx *c, const AlgExpr *e) {
-  AlgSymbol *symbols[64];
-  size_t n = alg_free_symbols(c->alg, e, symbols, sizeof symbols / sizeof symbols[0]);
-  if (n > sizeof symbols / sizeof symbols[0]) return 0;
-  for (size_t i = 0; i < n; i++) if (alg_symbol_kind(symbols[i]) == ALG_SYM_INDEX) return 0;
-  return 1;
-}
-
 /* The notes of families first noted at index from on (by one par) do not hold where exact is
 ** true: there the par's upper bound is its contention-free time, no family's waits in it. A
 ** condition that names a loop index cannot be evaluated by predict: the notes stay as they are. */
 void reduce_note_families_unless(RCtx *c, int from, AlgExpr *exact) {
-  if (!exact || !over_params(c, exact)) return;
+  if (!exact || !reduce_only_params(c, exact)) return;
   for (int i = from; i < c->nfam_locs; i++)
     c->fam_locs[i].unless = c->fam_locs[i].unless ? alg_or(c->alg, c->fam_locs[i].unless, exact) : exact;
 }

@@ -48,8 +48,9 @@ static AlgExpr *runs_somewhere(RCtx *c, const REnv *env) {
   return runs;
 }
 
-/* 1 when every free symbol of value is a param or const of the result. */
-static int only_params(RCtx *c, const AlgExpr *value) {
+/* 1 when every free symbol of value is a param or const of the result (no loop index: predict
+** can evaluate it at a point). */
+int reduce_only_params(RCtx *c, const AlgExpr *value) {
   AlgSymbol *free_syms[64];
   size_t n = alg_free_symbols(c->alg, value, free_syms, 64);
   if (n > 64) return 0;
@@ -103,7 +104,7 @@ void reduce_check(RCtx *c, const REnv *env, ReduceCheckKind kind, AlgExpr *value
   if (kind == REDUCE_CHECK_INDEX) value_hi = over_loops(c, env, env->nbinders, value, 1);
   if (kind == REDUCE_CHECK_NONNEG || kind == REDUCE_CHECK_INDEX) value = over_loops(c, env, env->nbinders, value, 0);
   if (holds(c, kind, value, value_hi, limit)) return;
-  if (!only_params(c, value) || (value_hi && !only_params(c, value_hi)) || (limit && !only_params(c, limit)))
+  if (!reduce_only_params(c, value) || (value_hi && !reduce_only_params(c, value_hi)) || (limit && !reduce_only_params(c, limit)))
     return;   /* an index of an expression binder, or a loop the check cannot be taken over */
   if (c->checks.count == c->checks.cap) {
     int cap = c->checks.cap ? 2 * c->checks.cap : 16;

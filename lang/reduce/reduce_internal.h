@@ -160,6 +160,8 @@ AlgSymbol *reduce_index_new(RCtx *c, const char *what, SrcLoc loc, const char *n
 const char *reduce_loop_kind(const Stmt *s);
 void reduce_note_family(RCtx *c, const Decl *family);
 void reduce_note_families_unless(RCtx *c, int from, AlgExpr *exact);
+/* reduce_check.c: 1 when every free symbol of value is a param or const (no loop index). */
+int reduce_only_params(RCtx *c, const AlgExpr *value);
 void reduce_approx_finish(RCtx *c, ReduceResult *out, AlgExpr *L, AlgExpr *U);
 
 /* reduce_memo.c */
