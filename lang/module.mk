@@ -2,7 +2,8 @@
 # loader and the interval evaluator live here; each subsystem has a room with its own module.mk:
 #   check/    semantic checks of a loaded model (LANGUAGE.md's rules, located errors)
 #   sim/      the reference simulator (discrete events, processor sharing, holds)
-#   reduce/   the calculus: closed-form lower/upper bounds (REDUCTION.md and docs/reduction.md)
+#   reduce/   the calculus: closed-form lower/upper bounds (REDUCTION.md and docs/reduction.md);
+#             its order-aware rules in reduce/order/
 #   predict/  evaluation of the reduced bounds over param sweeps, measured runs, plots
 #   gen/      `pamc gen`: models from task specifications (GEN.md)
 #   fit/      `pamc fit`: consts fitted to measured runs (GSL multifit_nlinear)

@@ -1,8 +1,8 @@
 /*
 ** test_reduce_bij.c — the reduction's one-to-one member maps of a grid read with one index or
-** as a ring over two loops (lang/reduce/reduce_order.c: whole rows drop out of a remainder,
+** as a ring over two loops (lang/reduce/order/reduce_order.c: whole rows drop out of a remainder,
 ** one-to-one maps wrapped by a remainder) and the budget of the own sites
-** (lang/reduce/reduce_budget.c), on small models whose schedule is worked out by hand in the
+** (lang/reduce/order/reduce_budget.c), on small models whose schedule is worked out by hand in the
 ** comments and whose bounds are derived by hand from docs/reduction.md.
 */
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 /*
 ** test_reduce_lock.c — the lower bounds for threads that meet at locks over rounds, behind a
-** first batch of work, on ps cores and with arrivals spread (lang/reduce/reduce_lock.c:
+** first batch of work, on ps cores and with arrivals spread (lang/reduce/order/reduce_lock.c:
 ** lock_rounds, slots_rounds, behind_batch, held_behind, last_wave, sem_line, ps_load, spread_meeting; and the upper bounds of a line
 ** of stages, lock_tandem, and of resources kept by a lock; docs/reduction.md, "Threads meeting at
 ** a lock"), on small models whose schedule is worked out by hand in the comments (the

@@ -1,6 +1,6 @@
 /*
 ** test_reduce_map.c — the reduction's member maps that are one-to-one or k-to-one within a step of a
-** par (lang/reduce/reduce_order.c: powers read apart in the digits rule, a ring over the blocks of
+** par (lang/reduce/order/reduce_order.c: powers read apart in the digits rule, a ring over the blocks of
 ** a dealt map), on small models whose schedule is worked out by hand in the comments and whose
 ** bounds are derived by hand from docs/reduction.md.
 */

@@ -1,5 +1,5 @@
 /*
-** test_reduce_release.c — release dates at one member (lang/reduce/reduce_release.c,
+** test_reduce_release.c — release dates at one member (lang/reduce/order/reduce_release.c,
 ** docs/reduction.md "Requests that reach a member late"): small models whose schedule is worked
 ** out by hand in the comments (the simulated time) and whose lower bound is derived by hand from
 ** the rule. Each case checks lo against its derivation and lo <= the simulated time.

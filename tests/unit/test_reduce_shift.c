@@ -1,5 +1,5 @@
 /*
-** test_reduce_shift.c — the upper bound of shifted rounds that start apart (lang/reduce/reduce_shift.c,
+** test_reduce_shift.c — the upper bound of shifted rounds that start apart (lang/reduce/order/reduce_shift.c,
 ** docs/reduction.md "Shifted rounds that start apart"): an all-to-all `use(port[(p + s k + c) % P], t)`
 ** in rounds after a prefix that differs between the branches. Each case checks hi against its hand
 ** derivation from U = max h - w + (R - m) iter + L (w + m t) + max z (q = floor(Delta / iter),

@@ -1,5 +1,5 @@
 /*
-** test_reduce_skip.c — lines of stages that some items skip or that fork (lang/reduce/reduce_skip.c,
+** test_reduce_skip.c — lines of stages that some items skip or that fork (lang/reduce/order/reduce_skip.c,
 ** the periodic guard of reduce_release.c; docs/reduction.md "Tandem line" and "A stage some
 ** branches skip"): small pipelines whose schedule is worked out by hand in the comments (the
 ** simulated time) and whose bounds are derived by hand from the rules.

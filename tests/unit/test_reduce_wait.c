@@ -1,6 +1,6 @@
 /*
 ** test_reduce_wait.c — the wait behind the requests ahead at a first FCFS stage
-** (lang/reduce/reduce_wait.c, docs/reduction.md "The wait behind the requests ahead"), on small
+** (lang/reduce/order/reduce_wait.c, docs/reduction.md "The wait behind the requests ahead"), on small
 ** models whose schedule is worked out by hand in the comments (the simulated time) and whose
 ** lower bound is derived by hand from the rule: branch k ends at least at its contention-free
 ** time plus (W_k - (m - 1) t_max) / m; and the second round of threads that loop on cores
