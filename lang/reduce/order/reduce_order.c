@@ -2025,7 +2025,11 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   AlgExpr *drift = again ? drift_lower(w, again, body.exact) : NULL;
   if (drift) lower = lower ? alg_max(g, lower, drift) : drift;
   if (lower) out->L = alg_max(g, out->L, alg_cond(g, some, lower, zero(c)));
-  if (w->holds) return 0;   /* walk_hold: no upper-bound rule */
+  if (w->holds) {   /* walk_hold: no upper-bound rule but the line through a held resource */
+    AlgExpr *buffer = order_hold_line_upper(w, body.exact);   /* reduce_holdline.c */
+    if (buffer) out->U = alg_min(g, out->U, alg_cond(g, some, buffer, zero(c)));
+    return 0;
+  }
   /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */
   /* reduce_ps_order.c: branches in lock step on ps resources, the par's time exactly */
   AlgExpr *apart = NULL;   /* where the ps lock step holds (reduce_a2a.c) */
