@@ -480,6 +480,11 @@ close "$1" 26e-6 || die "two wide stages lo $1, want 26 us"
 # ("a bounded buffer in a line"; simulated 36 us; before: 88.5 us, every request summed).
 set -- $(bounds bench/tight/bounded_buffer.pam M=8)
 close "$3" 64e-6 || die "bounded buffer hi $3, want 64 us"
+# M = 4 requests, the even ones decoded 5 us, all through mid 1 us, the odd ones 10 us after it:
+# the odd class queues at mid in index order from 0: lo = 0 + 2 x 1 + 10 = 12 us, the simulated
+# time ("a stage served in index order", within a class; before: 11 us).
+set -- $(bounds bench/tight/class_pipeline.pam M=4)
+close "$1" 12e-6 || die "class pipeline lo $1, want 12 us"
 # M = 7 items: decode 2 us, then gpu 6 us beside dsp 4 us, then write 1 us: the fork is a stage of
 # the line taking its longest branch: 2 + 6 + 1 + 6 x 6 = 45 us, lo = hi = the simulated time
 # (before: hi 63 us, every request summed).

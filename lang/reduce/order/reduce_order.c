@@ -2005,6 +2005,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
     if (line) lo = lo ? alg_max(g, lo, line) : line;
     AlgExpr *ordered = order_inorder_lower(w, st, body.exact);   /* reduce_inorder.c */
     if (ordered) lo = lo ? alg_max(g, lo, ordered) : ordered;
+    AlgExpr *classed = order_class_inorder_lower(w, st, body.exact);   /* reduce_inorder.c */
+    if (classed) lo = lo ? alg_max(g, lo, classed) : classed;
     AlgExpr *wait = order_wait_lower(w, st, body.exact);   /* reduce_wait.c */
     if (wait) lo = lo ? alg_max(g, lo, wait) : wait;
     if (!lo) continue;
