@@ -173,6 +173,10 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
     }
   }
   n->dur = gen_dur(g);   /* may depend on the indices: branches of unequal length */
+  if (step_var >= 0 && gen_below(g, 6) == 0) {   /* a ring allgather: step j passes rank (i - j)'s block */
+    n->dur.share = 5; n->dur.share_var = par_var; n->dur.share_step = step_var;
+    n->dur.share_n = gen_below(g, 3 * GEN_MAX_BOUND);
+  }
   return id;
 }
 
@@ -1036,7 +1040,7 @@ static int gen_idiom_pool(GenState *g) {
   }
   if (shape == 2 || shape == 3) {
     GenDur *d = &m->nodes[use].dur;
-    d->share = 1 + gen_below(g, 3); d->share_var = par_var; d->share_n = gen_below(g, 3 * GEN_MAX_BOUND);
+    d->share = 1 + gen_below(g, 4); d->share_var = par_var; d->share_n = gen_below(g, 3 * GEN_MAX_BOUND);
   }
   int job = use;
   if (shape == 4) {   /* two runs of sizes: i < c one size, the others another */
@@ -1052,6 +1056,10 @@ static int gen_idiom_pool(GenState *g) {
   if (gen_below(g, 2)) {
     int delay = gen_delay(g);   /* sometimes the jobs arrive in classes: a gather in waves */
     if (gen_below(g, 2)) gen_stagger(g, &m->nodes[delay].dur, par_var);
+    else if (gen_below(g, 2)) {   /* a block of rows first, the last blocks short or empty */
+      GenDur *d = &m->nodes[delay].dur;
+      d->share = 3 + gen_below(g, 2); d->share_var = par_var; d->share_n = gen_below(g, 3 * GEN_MAX_BOUND);
+    }
     m->nodes[body].kids[count++] = delay;
   }
   m->nodes[body].kids[count++] = job;
@@ -1545,6 +1553,11 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
     gen_put(b, ") * (floor(%d / P) + (i%d >= P - %d %% P ? 1 : 0))", d->share_n, d->share_var, d->share_n);
   else if (d->share == 3)
     gen_put(b, ") * max(0, min(2, %d - 2 * i%d))", d->share_n, d->share_var);
+  else if (d->share == 4)
+    gen_put(b, ") * max(0, min(ceil(%d / P), %d - i%d * ceil(%d / P)))", d->share_n, d->share_n, d->share_var, d->share_n);
+  else if (d->share == 5)
+    gen_put(b, ") * (floor(%d / P) + ((i%d + P - i%d) %% P < %d %% P ? 1 : 0))", d->share_n, d->share_var,
+            d->share_step, d->share_n);
 }
 
 /* The distance H of a butterfly's step i<j> as node n writes it (n->dist), and its block 2 H

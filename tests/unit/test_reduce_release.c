@@ -140,13 +140,21 @@ static void test_block_short_gather(void **state) {
   redtest_expect_lo1(text, "P", 1, 100e-6, 100e-6);
   /* every rank sends, rank 0 too, the empty blocks sending at 0 (no `if`): P = 16, ranks 0 .. 13
   ** full at 7 us, rank 14 at 2, rank 15 at 0: 15's send 0 .. 2, 14's 2 .. 4, the 14 full from 7:
-  ** 7 + 14 * 2 = 35; the groups {0}, 1 .. 14, {15}: the set {0} alone gives 9, the first two
-  ** groups from min(7, 2) = 2: 2 + 15 * 2 = 32 (the middle's least head is rank 14's). */
+  ** 7 + 14 * 2 = 35. The head max(0, min(B, N - w B)) bends at w = (N - B) / B = 13.3: the
+  ** groups {0}, 1 .. 13, 14 .. 14, {15}, and the first two from 7 give 7 + 14 * 2 = 35 (before,
+  ** without the cut, 1 .. 14 was one group of least head 2: 2 + 15 * 2 = 32). P = 64 with
+  ** N = 1000 (B = 16): ranks 0 .. 61 full, 62 has 8 items, 63 none: 16 + 62 * 2 = 140 (before:
+  ** the groups {0}, 1 .. 62 from 8: 8 + 63 * 2 = 134). */
   const char *all = "param P = 16;\nconst N = 100;\nconst B = ceil(N / P);\nresource cpu[P];\nresource link;\n"
                     "process main { par (w = 0, P - 1) {\n"
                     "  seq (i = w * B, min(N, (w + 1) * B) - 1) use(cpu[w], 1us);\n"
                     "  use(link, 2us) } }\n";
-  redtest_expect_lo1(all, "P", 16, 32e-6, 35e-6);
+  redtest_expect_lo1(all, "P", 16, 35e-6, 35e-6);
+  const char *big = "param P = 64;\nconst N = 1000;\nconst B = ceil(N / P);\nresource cpu[P];\nresource link;\n"
+                    "process main { par (w = 0, P - 1) {\n"
+                    "  use(cpu[w], max(0, min(B, N - w * B)) * 1us);\n"
+                    "  use(link, 2us) } }\n";
+  redtest_expect_lo1(big, "P", 64, 140e-6, 140e-6);
 }
 
 int main(void) {
