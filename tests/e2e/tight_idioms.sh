@@ -494,4 +494,10 @@ lo_is bench/tight/block_gather_all.pam P=64 139.464e-6 "block gather with empty 
 # every step's longest send is 1 + 0.2 us, 1999 steps: lo = hi = 2398.8 us (a remainder over a
 # whole period: before, 4 10^6 indices walked past the loop limit, lo 2.199 ms).
 exact bench/tight/ring_allgather_rows.pam P=2000 2.3988e-3 "ring allgather by rows"
+# Grid without wrap, the halos one after the other under their edge tests (20 us, then 3 us a
+# halo, two iterations): cell (1, 1)'s left halo reaches (1, 0) at 23 us with (0, 0)'s down halo,
+# queued first (program order at one instant), so the cell ends at 35 us: lo = 2 x 35 = 70 us at
+# every Q >= 3, the simulated time (before: 64 us).
+lo_is bench/tight/grid_open_chain.pam Q=3 70e-6 "open grid, halos in a chain"
+lo_is bench/tight/grid_open_chain.pam Q=50 70e-6 "open grid, halos in a chain"
 exit 0

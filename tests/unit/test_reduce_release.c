@@ -105,6 +105,39 @@ static void test_grid_open(void **state) {
   redtest_expect_lo1(four, "Q", 8, 23e-6, 23e-6);
 }
 
+/* A grid without wrap, the four halos sent one after the other (right, left, down, up), each
+** under its edge test, 20 us of compute and 3 us a halo. The cells of the first column send left
+** nothing: their first send is down, at 23 us. At Q = 3: cell (1, 1) sends right at 20 (served at
+** once: (1, 2)'s other requests come at 23 and later), then left to (1, 0) at 23, where (0, 0)'s
+** down send arrives at 23 too ((0, 0)'s right send at 20 was served at once: at (0, 1) it ties
+** with (0, 2)'s left send, and (0, 0) comes first in program order), and (0, 0) comes first:
+** (1, 1) waits until 26, its down send runs 29 .. 32 at (2, 1) and its up send ends at 35, the
+** simulated time. The same at every Q >= 3 for the cells (r, 1), r >= 1 (the member (r + 1, 1)
+** counted: the middle row, one column in from the edge). Q = 2: every cell sends twice, 26.
+** Before: 32, the sends of one member from the least head (the heads alone, without the order
+** of the requests of one instant). */
+static void test_grid_open_chain(void **state) {
+  (void)state;
+  const char *text =
+    "param Q = 4;\nresource nic[Q * Q];\n"
+    "process main { par (i = 0, Q - 1) par (j = 0, Q - 1) { delay(20us);\n"
+    "  if (j + 1 < Q) use(nic[i * Q + j + 1], 3us); if (j > 0) use(nic[i * Q + j - 1], 3us);\n"
+    "  if (i + 1 < Q) use(nic[(i + 1) * Q + j], 3us); if (i > 0) use(nic[(i - 1) * Q + j], 3us) } }\n";
+  redtest_expect_lo1(text, "Q", 3, 35e-6, 35e-6);
+  redtest_expect_lo1(text, "Q", 5, 35e-6, 35e-6);
+  redtest_expect_lo1(text, "Q", 8, 35e-6, 35e-6);
+  redtest_expect_lo1(text, "Q", 2, 26e-6, 26e-6);
+  /* the same grid numbered row by row (audit 4's 08_grid_open_flat, Q found in the `if`s),
+  ** 30 us of compute and 4 us a halo: 30 + 5 * 4 = 50 at Q = 3 and 6 (before: 46) */
+  const char *flat =
+    "param Q = 4;\nresource nic[Q * Q];\n"
+    "process main { par (p = 0, Q * Q - 1) { delay(30us);\n"
+    "  if (p % Q < Q - 1) use(nic[p + 1], 4us); if (p % Q > 0) use(nic[p - 1], 4us);\n"
+    "  if (p + Q < Q * Q) use(nic[p + Q], 4us); if (p >= Q) use(nic[p - Q], 4us) } }\n";
+  redtest_expect_lo1(flat, "Q", 3, 50e-6, 50e-6);
+  redtest_expect_lo1(flat, "Q", 6, 50e-6, 50e-6);
+}
+
 /* Sites onto every member with different heads: each rank uses its own nic 1 us, computes 10 us,
 ** then sends 1 us to both ring neighbours at once. Every nic gets its own use at 0 and the two sends
 ** at 11: 11 + 2 = 13 (sim 13 at every P >= 1: at P = 1 and 2 both sends reach the same other nic). */
@@ -165,6 +198,7 @@ int main(void) {
     cmocka_unit_test(test_line_interior),
     cmocka_unit_test(test_line_classes),
     cmocka_unit_test(test_grid_open),
+    cmocka_unit_test(test_grid_open_chain),
     cmocka_unit_test(test_ring_sites),
     cmocka_unit_test(test_block_short_gather),
   };
