@@ -637,7 +637,7 @@ static int gen_open_halo(GenState *g, int res, int outer, int dir, int flat) {
 /* A halo exchange on a grid without wrap, the halos sent one after the other (docs/reduction.md,
 ** "Requests known ahead", requests of one instant in program order): par (i = 0, 2) par (j = 0,
 ** 1) (or par (i = 0, 3) over a 2 x 2 grid numbered row by row) { compute, by the cell's colour
-** sometimes; 2 .. 4 of the sends right, left, down and up in a random order, each under its edge
+** sometimes, sometimes on the cell's own member of another family; 2 .. 4 of the sends right, left, down and up in a random order, each under its edge
 ** test } over one FCFS family, the par sometimes repeated. -1 without an FCFS family. */
 static int gen_idiom_open_grid(GenState *g) {
   GenModel *m = g->m;
@@ -651,8 +651,18 @@ static int gen_idiom_open_grid(GenState *g) {
     m->nodes[inner].var = ov + 1; m->nodes[inner].lo = 0; m->nodes[inner].hi = 1;
     g->scope_hi[g->nvars++] = 1;
   }
-  int work = gen_delay(g);
+  int work = gen_delay(g), cpu = -1;
   if (gen_below(g, 3) == 0) gen_colour(&m->nodes[work].dur, ov, flat);
+  for (int k = g->held_max + 1; k < m->res_count && cpu < 0; k++)   /* the cell's own cpu, sometimes */
+    if (k != res && m->res[k].family && gen_below(g, 2)) cpu = k;
+  if (cpu >= 0) {
+    int use = gen_new_node(g, GEN_USE);
+    GenNode *n = &m->nodes[use];
+    n->res = cpu; n->dur = m->nodes[work].dur; n->member_var = ov;
+    if (flat) n->member = GEN_MEMBER_VAR;
+    else { n->member = GEN_MEMBER_GRID; n->member_off = ov + 1; n->member_val = 0; }
+    work = use;
+  }
   int dirs[4] = {0, 1, 2, 3}, count = 2 + gen_below(g, 3);
   for (int k = 3; k > 0; k--) { int r = gen_below(g, k + 1), t = dirs[k]; dirs[k] = dirs[r]; dirs[r] = t; }
   int first = gen_new_node(g, GEN_BLOCK), second = gen_new_node(g, GEN_BLOCK);

@@ -136,6 +136,15 @@ static void test_grid_open_chain(void **state) {
     "  if (p + Q < Q * Q) use(nic[p + Q], 4us); if (p >= Q) use(nic[p - Q], 4us) } }\n";
   redtest_expect_lo1(flat, "Q", 3, 50e-6, 50e-6);
   redtest_expect_lo1(flat, "Q", 6, 50e-6, 50e-6);
+  /* the compute on the cell's own cpu (a member no other branch names, used once): a use that
+  ** never waits, read as a delay: 35 again (before: 32, no arrival known after a use) */
+  const char *cpu =
+    "param Q = 4;\nresource nic[Q * Q];\nresource cpu[Q * Q];\n"
+    "process main { par (i = 0, Q - 1) par (j = 0, Q - 1) { use(cpu[i * Q + j], 20us);\n"
+    "  if (j + 1 < Q) use(nic[i * Q + j + 1], 3us); if (j > 0) use(nic[i * Q + j - 1], 3us);\n"
+    "  if (i + 1 < Q) use(nic[(i + 1) * Q + j], 3us); if (i > 0) use(nic[(i - 1) * Q + j], 3us) } }\n";
+  redtest_expect_lo1(cpu, "Q", 3, 35e-6, 35e-6);
+  redtest_expect_lo1(cpu, "Q", 7, 35e-6, 35e-6);
 }
 
 /* Sites onto every member with different heads: each rank uses its own nic 1 us, computes 10 us,

@@ -139,6 +139,25 @@ static AlgExpr *one_reading(const GGroup *gr) {
   return ok;
 }
 
+/* 1 when site i of the walk is a use that never waits in a par that runs alone: its resource is
+** not the group's and no other site of the walk uses it, it is a stage that names a member one to
+** one in the branch (USE_OWN) and the same member in every iteration of the chain's loops
+** (loop_free), with no copies of it at once (no par of the body around it). Each member then gets
+** one request at a time, from one branch only: it acts as a delay of its duration (`use(cpu[i *
+** Q + j], c)` before the halos). */
+static int private_use(const OWalk *w, int i, const Decl *group_res) {
+  const OSite *site = &w->sites[i];
+  if (site->res == group_res || site->twin || !site->index) return 0;
+  for (int k = 0; k < w->nsites; k++)
+    if (k != i && w->sites[k].res == site->res) return 0;
+  for (int j = 0; j < w->nstages; j++) {
+    const OStage *st = &w->stages[j];
+    if (st->site != i) continue;
+    return st->cls == USE_OWN && st->loop_free && !st->reps && !st->held_end;
+  }
+  return 0;
+}
+
 /* Fills a from gr: 0 when the rule does not apply (the par may not run alone, a use of the
 ** family outside the group, holds). */
 static int ahead_init(GAhead *a, const GGroup *gr) {
@@ -156,7 +175,8 @@ static int ahead_init(GAhead *a, const GGroup *gr) {
   }
   for (int j = 0; j < gr->s; j++) {
     int at = w->stages[gr->sites[j].stage].site, alone = 1;
-    for (int i = 0; i < at; i++) alone = alone && order_of(&w->sites[i], &w->sites[at]) == GA_BESIDE;
+    for (int i = 0; i < at; i++)
+      alone = alone && (order_of(&w->sites[i], &w->sites[at]) == GA_BESIDE || private_use(w, i, res));
     if (alone) a->first |= 1u << j;
   }
   for (int j = 0; j < gr->s; j++) {
@@ -164,7 +184,7 @@ static int ahead_init(GAhead *a, const GGroup *gr) {
     a->known[j] = 1;
     for (int i = 0; i < at; i++) {
       GAOrder o = order_of(&w->sites[i], &w->sites[at]);
-      if (o == GA_BESIDE) continue;
+      if (o == GA_BESIDE || private_use(w, i, res)) continue;
       int k = -1;
       for (int q = 0; q < gr->s; q++) if (w->stages[gr->sites[q].stage].site == i) k = q;
       if (o == GA_BEFORE && k >= 0) a->before[j] |= 1u << k;
