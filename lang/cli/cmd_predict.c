@@ -490,13 +490,18 @@ static int crossed(const Decl *entry, double lo, double hi, PredictIssue *issue)
 }
 
 /* on[i]: the sweep's note i holds at the row (at_point, from predict_approx_eval) and is on a
-** bound the row did not take from the point's own reduction. */
-static void row_notes(const ReduceResult *r, const unsigned char *at_point, const RefineRow *row,
+** bound the row did not take from the point's own reduction. A row whose lo and hi meet has its
+** time exactly, whatever the bounds were built from: no note holds there (the point's are
+** dropped too). */
+static void row_notes(const ReduceResult *r, const unsigned char *at_point, RefineRow *row,
                       unsigned char *on) {
+  int exact = predict_refine_exact(row->lo, row->hi);
   for (int i = 0; i < r->approx_count; i++) {
     int taken = r->approx[i].bound ? row->hi_from_point : row->lo_from_point;
-    on[i] = at_point[i] && !taken;
+    on[i] = at_point[i] && !taken && !exact;
+    if (exact) row->point_notes[i] = 0;
   }
+  if (exact) row->approx[0] = 0;
 }
 
 /* The approx column of a row: the sweep's notes that hold there (on), then the point's own. */

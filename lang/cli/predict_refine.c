@@ -157,6 +157,10 @@ static void show_progress(PredictRefine *pr) {
   pr->progress = 2;
 }
 
+int predict_refine_exact(double lo, double hi) {
+  return isfinite(hi) && hi <= lo + 1e-9 * fabs(lo);
+}
+
 int predict_refine_row(PredictRefine *pr, const ReduceResult *r, const double *point, RefineRow *row) {
   row->lo_from_point = row->hi_from_point = 0;
   row->approx[0] = 0;
@@ -188,10 +192,8 @@ int predict_refine_row(PredictRefine *pr, const ReduceResult *r, const double *p
     if (row->est < row->lo) row->est = row->lo;   /* est stays inside [lo, hi] */
     if (row->est > row->hi && row->hi >= row->lo) row->est = row->hi;
     moved = row->lo_from_point || row->hi_from_point;
-    if (moved) {
-      pr->tightened++;
-      merge_notes(pr, r, &pb, row);
-    }
+    if (moved) pr->tightened++;
+    if (moved && !predict_refine_exact(row->lo, row->hi)) merge_notes(pr, r, &pb, row);
   }
   point_free(&pb);
   show_progress(pr);

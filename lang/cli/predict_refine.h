@@ -54,6 +54,10 @@ typedef struct RefineRow {
                                on a bound it gave (caller's, approx_count long) */
 } RefineRow;
 
+/* 1 when lo and hi meet (within 1e-9 relative): the time is known exactly there, and no note
+** on an approximation holds, whatever the bounds were built from. */
+int predict_refine_exact(double lo, double hi);
+
 /* Reduces the model at point (values of the swept names, sweep order) when budget allows and
 ** the row is not exact (lo < hi), and tightens row. r is the sweep's reduction (its notes are
 ** matched against the point's). Errors of the point's own load or reduction (the sweep's

@@ -22,6 +22,11 @@ for pt in "4 9e-6" "16 45e-6" "64 189e-6"; do
   for f in 2 3 4; do close "$(echo "$row" | cut -d, -f$f)" $2 || die "P = $1: $row, want lo = est = hi = $2 s"; done
   echo "$row" | grep -q 'family nic taken as one resource' && die "P = $1: the family note stays: $row"
 done
+# where lo = hi the time is known exactly: no approx column and no note, whatever the bounds were
+# built from (before: seven notes "T_lo may be far below the time" beside lo = hi = 189 us)
+"$PAMC" predict $X -D P=4,16,64 --format csv > "$tmp/out" 2> "$tmp/err" || die "sweep with notes failed"
+sed 1d "$tmp/out" | cut -d, -f6- | grep -q . && die "exact rows with an approx column: $(cat "$tmp/out")"
+[ -s "$tmp/err" ] && die "exact rows with notes: $(cat "$tmp/err")"
 # the same sweep as one -D per point: the same rows
 for p in 4 16 64; do
   one=$("$PAMC" predict -q $X -D P=$p --format csv | sed -n 2p | cut -d, -f1-4)
