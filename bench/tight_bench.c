@@ -288,6 +288,8 @@ static const IdiomModel idioms[] = {
   {"lock_nested.pam", "T", "T threads on 4 cores, hold (a) { cores; hold (b) }, b with a wake-up cost"},
   {"lock_sem.pam", "T", "a semaphore of 4 around a link and ps(8) cores"},
   {"lock_ps_counter.pam", "T", "T threads on ps(4) cores, K rounds of work then a mutex with a wake-up cost"},
+  {"lock_fork.pam", "T", "T threads on ps(2) cores, 3 rounds of work then a commit to disk || net under a mutex"},
+  {"lock_ps_crit.pam", "T", "T threads on ps(4) cores, 4 rounds of work then an update on the cores under a mutex"},
   {"slots_rounds.pam", "T", "T threads, K rounds of work then a query on a pool of 2 connections, wake-up 200ns"},
   {"nested_shift.pam", "Q", "par (g) par (r) over Q x Q ranks, a send to port[(g + r + 1) % Q]"},
   {"alltoall_late.pam", "P", "all-to-all rounds after rank 0 reads 4 us: cpu[p] pack, port[(p + k) % P] send"},
