@@ -288,6 +288,8 @@ static const IdiomModel idioms[] = {
   {"lock_nested.pam", "T", "T threads on 4 cores, hold (a) { cores; hold (b) }, b with a wake-up cost"},
   {"lock_sem.pam", "T", "a semaphore of 4 around a link and ps(8) cores"},
   {"lock_ps_counter.pam", "T", "T threads on ps(4) cores, K rounds of work then a mutex with a wake-up cost"},
+  {"lock_spaced.pam", "T", "T requests every 4 us, each a mutex (wake-up 3 us) then a reply: never contended"},
+  {"lock_pool.pam", "T", "T requests on a pool of 4 connections, a query on a ps(2) db then a wait"},
   {"lock_fork.pam", "T", "T threads on ps(2) cores, 3 rounds of work then a commit to disk || net under a mutex"},
   {"lock_ps_crit.pam", "T", "T threads on ps(4) cores, 4 rounds of work then an update on the cores under a mutex"},
   {"slots_rounds.pam", "T", "T threads, K rounds of work then a query on a pool of 2 connections, wake-up 200ns"},

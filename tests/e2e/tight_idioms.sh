@@ -196,6 +196,14 @@ close "$3" 135.5e-6 || die "lock_ps_crit hi $3, want 135.5 us"
 # is below 99 * 6 us, and the lock is kept busy: 250 + 300 * 4 + 299 * 2 = 2048 us, both bounds
 # (before: lo 1200 us, the body not read; hi 4683 us).
 exact bench/tight/lock_fork.pam T=100 2048e-6 "commit to disk and net under a mutex at T = 100"
+# lock_pool, T = 7 requests on a pool of 4 connections (hand-off 2 us): four share the ps(2) db
+# (16 us), wait 4 us and release at 20 us; the other three are handed connections at 22 us, share
+# the db (12 us) and end at 38 us: 0 + (20 + 2) + (12 + 4) = 38 us (before: the db's load, 28 us).
+lock_at T=7 bench/tight/lock_pool.pam 38e-6 "queries on a pool of connections at T = 7" sim
+# lock_spaced, T = 16 requests every 4 us, each holding the table's lock 1.5 us then replying
+# 0.5 us: each finds the lock free (released 2.5 us before), no wake-up is paid: 15 * 4 + 2 = 62 us,
+# both bounds (before: hi 132.5 us, the lock's load with its wake-ups).
+exact bench/tight/lock_spaced.pam T=16 62e-6 "requests spaced apart at a mutex, T = 16"
 # lock_log, T = 100: the disk is only written under the log's lock, so it never queues (docs/
 # reduction.md, "A resource kept by a lock"): hi = 7 us alone + 99 * 5 / 4 us behind the others
 # at the cores + 99 * 2 us behind the others' holds = 328.75 us (before: + 99 * 1.5 us at the

@@ -2,7 +2,7 @@
 ** test_reduce_lock_crit.c — the bounds for threads whose critical sections share the cores or
 ** fork (lang/reduce/order/reduce_lock.c: lock_rounds with the ps resource also requested inside
 ** the hold, and holds whose body is a `||`; reduce_lock_busy.c: lock_rounds_hi, the upper bound of
-** a lock kept busy; sem_wave, the first wave at a semaphore; docs/reduction.md, "Threads meeting at a lock"), on small models whose schedule is worked out by hand in the comments (the simulated
+** a lock kept busy; sem_wave, the first wave at a semaphore; lock_groups, groups in lock step; lock_spaced_hi, arrivals spaced apart; docs/reduction.md, "Threads meeting at a lock"), on small models whose schedule is worked out by hand in the comments (the simulated
 ** time) and whose bounds are derived by hand from the rules. Each test checks the bound against
 ** its derivation and lo <= simulated <= hi.
 */
@@ -121,6 +121,39 @@ static void test_sem_wave(void **state) {
   redtest_expect_lo(handed, 1, t_name, (const double[]){4}, 38e-6, 38e-6);
 }
 
+/* Groups in lock step at a semaphore (lock_groups). A pool of 4 connections with handoff(5us), each
+** of T = 7 requests holding one for `use(db, 20us); delay(10us)` on ps(2), the db used nowhere
+** else: four take a connection at 0 and share the db (40us), wait 10us and release at 50; the
+** other three are handed connections at 55, share the db (30us) and end at 95us, the simulated
+** time; the rule: 0 + 1 x (50 + 5) + (20 x 3 / 2 + 10) = 95us (before: the db's load, 70us).
+** T = 4: one group, 50us. */
+static void test_lock_groups(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 7;\n"
+    "resource pool = fcfs(4) handoff(5us); resource db = ps(2);\n"
+    "process main { par (i = 0, T - 1) hold (pool) { use(db, 20us); delay(10us) } }\n";
+  redtest_expect_lo(text, 1, t_name, (const double[]){7}, 95e-6, 95e-6);
+  redtest_expect_lo(text, 1, t_name, (const double[]){4}, 50e-6, 50e-6);
+}
+
+/* Arrivals spaced apart (lock_spaced_hi). T = 4 requests arriving every 3us (delay(i * 3us)), each
+** holding a mutex for 1us, handoff(5us): each finds the mutex free (the one before released it
+** 2us earlier), no hand-off is made: the last holds 9..10, 10us simulated; the rule: 3 > 1, max
+** over i of 3 i + 1 = 10us (before: 33us, the mutex's load with its hand-offs). With requests
+** every 1us, 1 is not above 1 and the rule does not apply (a release and an arrival at one
+** instant). */
+static void test_lock_spaced(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 4; param G = 3;\n"
+    "resource mtx = fcfs(1) handoff(5us);\n"
+    "process main { par (i = 0, T - 1) { delay(i * G * 1us); hold (mtx) delay(1us) } }\n";
+  static const char *const tg[] = {"T", "G"};
+  redtest_expect(text, 2, tg, (const double[]){4, 3}, 10e-6, 10e-6, 10e-6);
+  redtest_expect_lo(text, 2, tg, (const double[]){4, 1}, 4e-6, 4e-6);   /* each release before the next arrival: 4us */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_lock_rounds_crit_on_ps),
@@ -129,6 +162,8 @@ int main(void) {
     cmocka_unit_test(test_lock_rounds_hi_forked),
     cmocka_unit_test(test_lock_rounds_hi_counter),
     cmocka_unit_test(test_sem_wave),
+    cmocka_unit_test(test_lock_groups),
+    cmocka_unit_test(test_lock_spaced),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,7 +111,10 @@ static void flatten(LockWalk *w, REnv *env, const Stmt *s, int depth) {
     st->exact = exact;
     st->forked = forked;
     st->body = s->kind == ST_HOLD ? s->u.use.body : NULL;
-    if (s->kind == ST_HOLD) st->most = lock_body_most(w, env, res, s->u.use.body, depth + 1, &st->most_cond);
+    if (s->kind == ST_HOLD) {
+      st->most = lock_body_most(w, env, res, s->u.use.body, depth + 1, &st->most_cond);
+      lock_body_group(w, env, res, s->u.use.body, depth + 1, st);
+    }
     AlgExpr *pre = zero(c);
     if (s->kind == ST_HOLD && body_first(w, env, s->u.use.body, depth + 1, st, &pre) == 1) {
       st->inner_rest = alg_sub(c->alg, t, pre);
@@ -210,6 +213,33 @@ static AlgExpr *exact_prefix(const LockWalk *w, int s, AlgExpr *n, const Decl *a
 /* x when best is NULL, else max(best, x). */
 static AlgExpr *larger(AlgCtx *g, AlgExpr *best, AlgExpr *x) { return best ? alg_max(g, best, x) : x; }
 
+/* Rule (groups in lock step at a semaphore; nothing runs beside the par; with first_meeting's X and
+** s, a hold of one member of an fcfs(m) r, hand-off h, J = ceil(n / m)): s's body is delays and uses
+** of plain resources the iteration requests nowhere else (lock_body_group), taking exactly B_k when
+** k holders start it at one instant (a ps(c) use t max(1, k / c), an fcfs one t where k <= m').
+** All n requests reach r at X, its servers free: the first m start at X. Induction on the groups:
+** the m requests of group g (g + 1 < J) start at one instant s_g, the only holders then (the
+** earlier groups have ended, later requests wait), so they run the body in lock step and end at
+** one instant s_g + B_m; at least m first-iteration requests, made at X, wait then (g + 2 < J + 1),
+** so each released server is handed to one, h later: s_(g+1) = s_g + B_m + h (h counted where
+** B_m > 0). The r = n - (J - 1) m first-iteration requests left start no earlier than s_(J-1) and
+** at one instant (released together and handed on, or later), their requests made together and
+** slowed only by others: each lasts at least B_r; the branch then still runs the rest:
+**   T >= X + (J - 1)(B_m + h) + B_r + rest
+** A pool of 4 connections (handoff(5us)) around `use(db, 20us); delay(10us)` on ps(2), T = 7: four
+** hold 0..50 (the db shared by 4: 40us), the other three 55..95 (shared by 3: 30us): 95us, the
+** simulated time (before, the db's load: 70us). */
+static AlgExpr *lock_groups(const LockWalk *w, int s, AlgExpr *x, AlgExpr *J, AlgExpr *after_iter) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  const LockStep *st = &w->steps[s];
+  AlgExpr *h = reduce_handoff(c, st->res), *full = st->group_full;
+  if (h) full = alg_add(g, full, alg_cond(g, alg_cmp(g, ALG_CMP_GT, st->group_full, zero(c)), h, zero(c)));
+  AlgExpr *lo = alg_add_n(g, 5, (AlgExpr *[]){x, alg_mul(g, alg_max(g, zero(c), alg_sub(g, J, alg_num_int(g, 1))), full),
+    st->group_last, steps_time(w, s + 1, w->nsteps), after_iter});
+  return alg_cond(g, st->group_cond, lo, zero(c));
+}
+
 /* Rule (where the branches first meet; nothing runs beside the par): every branch runs an exact
 ** prefix (exact_prefix: the same steps in the same time X, none waits), so all n reach step s at
 ** the same instant X, a use or hold of one member of an fcfs(m) resource r that the prefix does
@@ -239,6 +269,8 @@ static AlgExpr *first_meeting(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter
     AlgExpr *lo = alg_add_n(g, 4, (AlgExpr *[]){x, steps_time(w, s, w->nsteps), after_iter,
       alg_mul(g, alg_max(g, zero(c), alg_sub(g, J, alg_num_int(g, 1))), each)});
     best = larger(g, best, alg_cond(g, cond, lo, zero(c)));
+    AlgExpr *groups = st->kind == LOCK_HOLD && st->group_full ? lock_groups(w, s, x, J, after_iter) : NULL;
+    if (groups) best = larger(g, best, alg_cond(g, cond, groups, zero(c)));
   }
   return best;
 }
@@ -898,6 +930,8 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
   if (!K && !w->cut && c->concurrent == 0) {
     AlgExpr *spread = spread_meeting(w, body, p, n);
     if (spread) out->L = alg_max(g, out->L, alg_cond(g, alg_cmp(g, ALG_CMP_GE, n, one), spread, zero(c)));
+    AlgExpr *where = NULL, *spaced = lock_spaced_hi(w, p, &where);
+    if (spaced) out->U = alg_cond(g, alg_and(g, where, alg_cmp(g, ALG_CMP_GE, n, one)), alg_min(g, out->U, spaced), out->U);
   }
   if (w->vary || (K && !free_of_k(w, K))) return;
   AlgExpr *iter = steps_time(w, 0, w->nsteps);

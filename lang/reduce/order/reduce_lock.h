@@ -33,6 +33,10 @@ typedef struct LockStep {
   AlgExpr *most;        /* LOCK_HOLD: the most its body takes in the par alone (NULL: not known;
                            lock_body_most) */
   AlgExpr *most_cond;   /* LOCK_HOLD: where most holds (a condition over the params) */
+  AlgExpr *group_full;  /* LOCK_HOLD of an fcfs(m) lock: its body's time run by m holders in lock
+                           step (NULL: not known; lock_body_group) */
+  AlgExpr *group_last;  /* ... by the last group of the n branches, n - (ceil(n / m) - 1) m */
+  AlgExpr *group_cond;  /* where both hold (a condition over the params) */
   const Stmt *body;     /* LOCK_HOLD: its body (NULL for other steps) */
   int forked;           /* LOCK_HOLD: 1 when its body has a `||` (more than one request at a time) */
 } LockStep;
@@ -70,8 +74,15 @@ int lock_rounds_read(const LockWalk *w, const Stmt *iteration, LockRounds *out);
 /* The most the body s of a hold of lock takes in the par alone (NULL: not known); *cond where it
 ** holds. */
 AlgExpr *lock_body_most(LockWalk *w, REnv *env, const Decl *lock, const Stmt *s, int depth, AlgExpr **cond);
+/* Records in st the time of the body s of a hold of lock run in lock step by groups of holders
+** (st->group_full, group_last, group_cond; left NULL where it is not known). */
+void lock_body_group(LockWalk *w, REnv *env, const Decl *lock, const Stmt *s, int depth, LockStep *st);
 /* Upper bound of a lock kept busy over K rounds, where *where holds (NULL: the rule does not
 ** apply). */
 AlgExpr *lock_rounds_hi(const LockWalk *w, const Stmt *iteration, AlgExpr *K, AlgExpr **where);
+
+/* Upper bound of a par whose branches reach a lock spaced apart, where *where holds (NULL: the
+** rule does not apply). */
+AlgExpr *lock_spaced_hi(const LockWalk *w, const RPiece *p, AlgExpr **where);
 
 #endif
