@@ -2,7 +2,8 @@
 ** test_reduce_lock_crit.c — the bounds for threads whose critical sections share the cores or
 ** fork (lang/reduce/order/reduce_lock.c: lock_rounds with the ps resource also requested inside
 ** the hold, and holds whose body is a `||`; reduce_lock_busy.c: lock_rounds_hi, the upper bound of
-** a lock kept busy; sem_wave, the first wave at a semaphore; lock_groups, groups in lock step; lock_spaced_hi, arrivals spaced apart; docs/reduction.md, "Threads meeting at a lock"), on small models whose schedule is worked out by hand in the comments (the simulated
+** a lock kept busy; sem_wave, the first wave at a semaphore; lock_groups, groups in lock step; lock_spaced_hi, arrivals spaced apart; sem_load, a semaphore's servers started in turn;
+** docs/reduction.md, "Threads meeting at a lock"), on small models whose schedule is worked out by hand in the comments (the simulated
 ** time) and whose bounds are derived by hand from the rules. Each test checks the bound against
 ** its derivation and lo <= simulated <= hi.
 */
@@ -154,6 +155,20 @@ static void test_lock_spaced(void **state) {
   redtest_expect_lo(text, 2, tg, (const double[]){4, 1}, 4e-6, 4e-6);   /* each release before the next arrival: 4us */
 }
 
+/* A semaphore's servers started in turn (sem_load). The workers of test_sem_wave, T = 7: the cores
+** send them to the semaphore at 3, 3, 6, 6, 9, 9, 12us; its three servers start no earlier than
+** 3, 3 and 6us (the third needs a third arrival), and 21 holds of 7us fill them: (3 + 3 + 6 +
+** 147) / 3 = 53us (simulated: 55us; before: 52us, the load from the first arrival). The next
+** request of a branch comes at least 7 + 3us after its first, after A_3 = 6us: the condition holds. */
+static void test_sem_load(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 7;\n"
+    "resource cores = fcfs(2); resource sem = fcfs(3);\n"
+    "process main { par (i = 0, T - 1) repeat (3) { use(cores, 3us); hold (sem) delay(7us) } }\n";
+  redtest_expect_lo(text, 1, t_name, (const double[]){7}, 53e-6, 55e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_lock_rounds_crit_on_ps),
@@ -164,6 +179,7 @@ int main(void) {
     cmocka_unit_test(test_sem_wave),
     cmocka_unit_test(test_lock_groups),
     cmocka_unit_test(test_lock_spaced),
+    cmocka_unit_test(test_sem_load),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

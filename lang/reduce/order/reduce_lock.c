@@ -309,6 +309,40 @@ static AlgExpr *sem_wave(const LockWalk *w, int s1, int s2, AlgExpr *x, AlgExpr 
   return alg_cond(g, alg_and(g, cond, ok), lo, zero(c));
 }
 
+/* Rule (a semaphore's servers started in turn; nothing runs beside the par; with sem_wave's s1, B,
+** s2, A_i, r2 of m2 <= n servers, K rounds, K = 1 without `repeat`). Sort the servers by the start
+** of their first hold: the j-th starts when j requests have arrived, no earlier than the j-th
+** arrival at r2. A branch's later requests come at least t2 + trip after its first (trip: the
+** least time of the steps after s2 and, in the next iteration, before it), so where A_m2 <= A_1 +
+** t2 + trip the j-th arrival (j <= m2) is no earlier than A_j (the first j arrivals, if one branch
+** made two, would include one at A_1 + t2 + trip or later). Every hold ends no later than the end
+** minus R (the least time after s2 in an iteration), and the K n holds, each at least t2, fill
+** the m2 servers' time from their starts:
+**   T >= (A_1 + .. + A_m2 + K n t2) / m2 + R
+** with A_1 + .. + A_m2 = m2 A_1 + (t1 + h1)(m1 q (q - 1) / 2 + q (m2 - q m1)), q = floor(m2 / m1).
+** T = 7 workers on fcfs(2) cores, 3 rounds of `use(cores, 3us); hold (sem) delay(7us)` with a
+** semaphore of 3: A = 3, 3, 6: (12 + 147) / 3 = 53 us (simulated 55 us; before, 52 us). */
+static AlgExpr *sem_load(const LockWalk *w, int s1, int s2, AlgExpr *x, AlgExpr *cond, AlgExpr *n, AlgExpr *K) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  const LockStep *a = &w->steps[s1], *b = &w->steps[s2];
+  AlgExpr *one = alg_num_int(g, 1), *m1 = reduce_mult(c, a->res), *m2 = reduce_mult(c, b->res);
+  AlgExpr *h1 = reduce_handoff(c, a->res);
+  AlgExpr *round = h1 ? alg_add(g, a->t, h1) : a->t;
+  AlgExpr *reach = alg_add_n(g, 3, (AlgExpr *[]){x, a->t, steps_time(w, s1 + 1, s2)});   /* A_1 */
+  AlgExpr *q = alg_func(g, ALG_FLOOR, alg_div(g, m2, m1));
+  AlgExpr *steps = alg_add(g, alg_div(g, alg_mul_n(g, 3, (AlgExpr *[]){m1, q, alg_sub(g, q, one)}), alg_num_int(g, 2)),
+                           alg_mul(g, q, alg_sub(g, m2, alg_mul(g, q, m1))));
+  AlgExpr *sum = alg_add(g, alg_mul(g, m2, reach), alg_mul(g, round, steps));
+  AlgExpr *last = alg_add(g, reach, alg_mul(g, alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, m2, one), m1)), round));
+  AlgExpr *R = steps_time(w, s2 + 1, w->nsteps), *trip = alg_add(g, R, steps_time(w, 0, s2));
+  AlgExpr *holds = alg_mul_n(g, 3, (AlgExpr *[]){K ? K : one, n, b->t});
+  AlgExpr *lo = alg_add(g, alg_div(g, alg_add(g, sum, holds), m2), R);
+  AlgExpr *ok = alg_and(g, alg_cmp(g, ALG_CMP_GE, n, m2), alg_and(g, alg_cmp(g, ALG_CMP_GT, a->t, zero(c)),
+                  alg_cmp(g, ALG_CMP_LE, last, alg_add_n(g, 3, (AlgExpr *[]){reach, b->t, trip}))));
+  return alg_cond(g, alg_and(g, cond, ok), lo, zero(c));
+}
+
 /* Rule (a lock kept busy; nothing runs beside the par): an exact prefix (time X, all branches
 ** together), then s1 = use(r1, t1) of one member of fcfs(m1) r1 (hand-off h1), t1 > 0, then
 ** delays only (B), then s2, the only request of a one-server fcfs r2 (hand-off h2) in the body,
@@ -327,7 +361,7 @@ static AlgExpr *sem_wave(const LockWalk *w, int s1, int s2, AlgExpr *x, AlgExpr 
 **   T >= X + t1 + B + n t2 + (n - 1) h2 + tail2
 ** T threads on fcfs(4) cores, `use(cores, w); hold (mtx) delay(tc); use(cores, w)` with a
 ** hand-off h: 2w + T tc + (T - 1) h, the simulated time. */
-static AlgExpr *busy_lock(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *after_iter) {
+static AlgExpr *busy_lock(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *K, AlgExpr *after_iter) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   AlgExpr *best = NULL, *one = alg_num_int(g, 1);
@@ -346,6 +380,7 @@ static AlgExpr *busy_lock(const LockWalk *w, const Stmt *iteration, AlgExpr *n, 
     if (!cond) continue;
     if (!alg_is_num(reduce_mult(c, b->res), 1)) {   /* several servers: their first wave */
       best = larger(g, best, sem_wave(w, s1, s2, x, cond, n, after_iter));
+      best = larger(g, best, sem_load(w, s1, s2, x, cond, n, K));
       continue;
     }
     AlgExpr *m1 = reduce_mult(c, a->res);
@@ -937,7 +972,7 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
   AlgExpr *iter = steps_time(w, 0, w->nsteps);
   AlgExpr *after = K ? alg_mul(g, alg_max(g, zero(c), alg_sub(g, K, one)), iter) : zero(c);
   int alone = c->concurrent == 0 && !w->cut;
-  AlgExpr *rules[8] = {alone ? first_meeting(w, n, after) : NULL, alone ? busy_lock(w, body, n, after) : NULL,
+  AlgExpr *rules[8] = {alone ? first_meeting(w, n, after) : NULL, alone ? busy_lock(w, body, n, K, after) : NULL,
                        ps_together(w, n, after), alone && K ? lock_rounds(w, body, n, K) : NULL,
                        alone ? behind_batch(w, body, n, after) : NULL, ps_load(w, n, K),
                        alone ? sem_line(w, body, n, after) : NULL, alone && K ? slots_rounds(w, body, n, K) : NULL};
