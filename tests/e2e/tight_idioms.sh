@@ -180,6 +180,30 @@ lock_at T=100 bench/tight/lock_handoff.pam 256e-6 "lock with hand-offs at T = 10
 # ends before 2 + 2 * 6 us; then 8 logs of 1 us one after another: 22 us (before: 16 us).
 lock_at T=8 bench/tight/lock_ps.pam 22e-6 "log lock after ps cores at T = 8" sim
 lock_at T=1000 bench/tight/lock_ps.pam 2502e-6 "log lock after ps cores at T = 1000" sim
+# lock_ps_crit, T = 100 threads on ps(4), 4 rounds of 6 us of work then 2 us of update on the
+# cores under the mutex (hand-off 1 us): the first work ends together at 100 * 6 / 4 = 150 us; a
+# released thread is back within 6 * 100 / 4 us (all present on the cores) < 99 * 3 us, so every
+# release hands the lock on: 150 + 400 * 2 + 399 * 1 = 1349 us (before: 806 us, the
+# cores' load and a last update; docs/reduction.md, "A lock kept busy over rounds").
+lock_at T=100 bench/tight/lock_ps_crit.pam 1349e-6 "update on the cores under a mutex at T = 100" sim
+# T = 7: the upper bound of a lock kept busy, the update at its longest, 2 * 7 / 4 us (seven present
+# at most): 7 * 6 / 4 + 28 * 3.5 + 27 * 1 = 135.5 us (before: the waits summed, 156 us).
+set -- $(bounds bench/tight/lock_ps_crit.pam T=7)
+close "$3" 135.5e-6 || die "lock_ps_crit hi $3, want 135.5 us"
+# lock_fork, T = 100 threads on ps(2), 3 rounds of 5 us of work, then a commit under the mutex
+# (hand-off 2 us) writing the disk (3 us) and the network (4 us) at once, both requested nowhere
+# else: 4 us a commit. The first work ends at 100 * 5 / 2 = 250 us, the trip back (250 us at most)
+# is below 99 * 6 us, and the lock is kept busy: 250 + 300 * 4 + 299 * 2 = 2048 us, both bounds
+# (before: lo 1200 us, the body not read; hi 4683 us).
+exact bench/tight/lock_fork.pam T=100 2048e-6 "commit to disk and net under a mutex at T = 100"
+# lock_pool, T = 7 requests on a pool of 4 connections (hand-off 2 us): four share the ps(2) db
+# (16 us), wait 4 us and release at 20 us; the other three are handed connections at 22 us, share
+# the db (12 us) and end at 38 us: 0 + (20 + 2) + (12 + 4) = 38 us (before: the db's load, 28 us).
+lock_at T=7 bench/tight/lock_pool.pam 38e-6 "queries on a pool of connections at T = 7" sim
+# lock_spaced, T = 16 requests every 4 us, each holding the table's lock 1.5 us then replying
+# 0.5 us: each finds the lock free (released 2.5 us before), no wake-up is paid: 15 * 4 + 2 = 62 us,
+# both bounds (before: hi 132.5 us, the lock's load with its wake-ups).
+exact bench/tight/lock_spaced.pam T=16 62e-6 "requests spaced apart at a mutex, T = 16"
 # lock_log, T = 100: the disk is only written under the log's lock, so it never queues (docs/
 # reduction.md, "A resource kept by a lock"): hi = 7 us alone + 99 * 5 / 4 us behind the others
 # at the cores + 99 * 2 us behind the others' holds = 328.75 us (before: + 99 * 1.5 us at the

@@ -846,7 +846,8 @@ static int gen_lock_step(GenState *g, int par_var, int inside) {
 /* The body of a hold of gen_idiom_lock made of two steps: { a step; hold (lock2) delay } (two
 ** locks nested, the cores asked for first), or { a use of a resource no hold keeps; a use of the
 ** cores `work` names } (a semaphore around a serial device and the cores), or two steps of
-** gen_lock_step. */
+** gen_lock_step; a third of the time the two side by side, `a || b` (a disk and a network
+** written at once under the lock). */
 static int gen_lock_pair(GenState *g, int par_var, int work) {
   GenModel *m = g->m;
   int cores = work >= 0 && m->nodes[work].kind == GEN_USE &&
@@ -879,7 +880,7 @@ static int gen_lock_pair(GenState *g, int par_var, int work) {
   } else {
     second = gen_lock_step(g, par_var, 1);
   }
-  int block = gen_new_node(g, GEN_BLOCK);
+  int block = gen_new_node(g, gen_below(g, 3) ? GEN_BLOCK : GEN_PARALLEL);   /* or side by side */
   m->nodes[block].kids[0] = first; m->nodes[block].kids[1] = second; m->nodes[block].nkids = 2;
   return block;
 }

@@ -10,40 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reduce_internal.h"
-
-/* Steps of one iteration the rules read (beyond: the rest is not read, its time counts 0). */
-#define LOCK_MAX_STEPS 32
-/* Nested blocks and calls the flattening follows (beyond: the step is opaque). */
-#define LOCK_MAX_DEPTH 16
-
-/* What a step of the flattened iteration is. */
-typedef enum { LOCK_DELAY, LOCK_USE, LOCK_HOLD, LOCK_OPAQUE } LockKind;
-
-/* One step of the iteration, in order. */
-typedef struct LockStep {
-  LockKind kind;        /* what it is */
-  const Decl *res;      /* LOCK_USE, LOCK_HOLD: its resource */
-  AlgExpr *index;       /* its member index (NULL for a plain resource) */
-  AlgExpr *t;           /* delay, use: its duration (exact); hold: a lower bound on its body's
-                           time; opaque: 0 */
-  int same;             /* 1: t and index are free of the branch index */
-  int exact;            /* 1: a hold whose body is delays only (its time is t exactly) */
-  const Decl *inner;    /* LOCK_HOLD: the resource of the first use in its body (NULL: none) */
-  AlgExpr *inner_index; /* LOCK_HOLD: that use's member index (NULL for a plain resource) */
-  AlgExpr *inner_rest;  /* LOCK_HOLD: a lower bound on the body's time from that use's start */
-  AlgExpr *inner_t;     /* LOCK_HOLD: that use's duration */
-} LockStep;
-
-/* The flattened first iteration of a par's body. */
-typedef struct LockWalk {
-  RCtx *c;              /* the reduction */
-  AlgSymbol *k;         /* the par's index */
-  LockStep steps[LOCK_MAX_STEPS]; /* the iteration's steps */
-  int nsteps;           /* length of steps */
-  int cut;              /* 1: the iteration has more than LOCK_MAX_STEPS steps */
-  int vary;             /* 1: some step's time depends on the branch index (the rules give up) */
-} LockWalk;
+#include "reduce_lock.h"
 
 static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 
@@ -61,24 +28,36 @@ static int push(LockWalk *w, LockKind kind, const Decl *res, AlgExpr *index, Alg
 }
 
 /* A lower bound on the time of a hold's body: the sum of its delays and uses (a ps use at least
-** its service) and of the bodies of the holds in it, walked through blocks; *exact 1 when it is
-** delays only. NULL for anything else. */
-static AlgExpr *body_time(LockWalk *w, REnv *env, const Stmt *s, int depth, int *exact) {
+** its service) and of the bodies of the holds in it, walked through blocks, and for a `||` the
+** largest of its branches' (it ends when the last of them does; *forked set to 1); *exact 1 when
+** it is delays only. NULL for anything else. */
+static AlgExpr *body_time(LockWalk *w, REnv *env, const Stmt *s, int depth, int *exact, int *forked) {
   RCtx *c = w->c;
   if (depth >= LOCK_MAX_DEPTH) return NULL;
   switch (s->kind) {
   case ST_SKIP: return zero(c);
   case ST_DELAY: return reduce_expr(c, env, s->u.delay.duration);
   case ST_USE: *exact = 0; return reduce_expr(c, env, s->u.use.duration);
-  case ST_HOLD: *exact = 0; return body_time(w, env, s->u.use.body, depth + 1, exact);
+  case ST_HOLD: *exact = 0; return body_time(w, env, s->u.use.body, depth + 1, exact, forked);
   case ST_BLOCK: {
     AlgExpr *sum = zero(c);
     for (int i = 0; i < s->u.block.count; i++) {
-      AlgExpr *t = body_time(w, env, s->u.block.items[i], depth + 1, exact);
+      AlgExpr *t = body_time(w, env, s->u.block.items[i], depth + 1, exact, forked);
       if (!t) return NULL;
       sum = alg_add(c->alg, sum, t);
     }
     return sum;
+  }
+  case ST_PARALLEL: {
+    AlgExpr *most = zero(c);
+    *exact = 0;
+    *forked = 1;
+    for (int i = 0; i < s->u.block.count; i++) {
+      AlgExpr *t = body_time(w, env, s->u.block.items[i], depth + 1, exact, forked);
+      if (!t) return NULL;
+      most = alg_max(c->alg, most, t);
+    }
+    return most;
   }
   default: return NULL;
   }
@@ -123,13 +102,19 @@ static void flatten(LockWalk *w, REnv *env, const Stmt *s, int depth) {
     const Decl *res = s->u.use.decl;
     if (!res) { push(w, LOCK_OPAQUE, NULL, NULL, zero(c)); return; }
     AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
-    int exact = 1;
+    int exact = 1, forked = 0;
     AlgExpr *t = s->kind == ST_USE ? reduce_expr(c, env, s->u.use.duration)
-                                   : body_time(w, env, s->u.use.body, depth + 1, &exact);
+                                   : body_time(w, env, s->u.use.body, depth + 1, &exact, &forked);
     if (!t) { push(w, LOCK_OPAQUE, NULL, NULL, zero(c)); return; }
     if (!push(w, s->kind == ST_USE ? LOCK_USE : LOCK_HOLD, res, index, t)) return;
     LockStep *st = &w->steps[w->nsteps - 1];
     st->exact = exact;
+    st->forked = forked;
+    st->body = s->kind == ST_HOLD ? s->u.use.body : NULL;
+    if (s->kind == ST_HOLD) {
+      st->most = lock_body_most(w, env, res, s->u.use.body, depth + 1, &st->most_cond);
+      lock_body_group(w, env, res, s->u.use.body, depth + 1, st);
+    }
     AlgExpr *pre = zero(c);
     if (s->kind == ST_HOLD && body_first(w, env, s->u.use.body, depth + 1, st, &pre) == 1) {
       st->inner_rest = alg_sub(c->alg, t, pre);
@@ -158,29 +143,32 @@ static void flatten(LockWalk *w, REnv *env, const Stmt *s, int depth) {
   }
 }
 
-/* Statements of s that request res (use or hold), following calls; 2 for "two or more" and for
-** bodies too deep to follow. */
-static int requests_of(const Stmt *s, const Decl *res, int depth) {
-  if (!s) return 0;
+/* Statements of s that request res (use or hold), following calls, not counting those inside
+** the statement skip (NULL: none); 2 for "two or more" and for bodies too deep to follow. */
+int lock_requests_besides(const Stmt *s, const Decl *res, const Stmt *skip, int depth) {
+  if (!s || s == skip) return 0;
   if (depth >= LOCK_MAX_DEPTH) return 2;
   int n = 0;
   switch (s->kind) {
   case ST_USE: return s->u.use.decl == res;
-  case ST_HOLD: n = (s->u.use.decl == res) + requests_of(s->u.use.body, res, depth + 1); break;
+  case ST_HOLD: n = (s->u.use.decl == res) + lock_requests_besides(s->u.use.body, res, skip, depth + 1); break;
   case ST_BLOCK:
   case ST_PARALLEL:
-    for (int i = 0; i < s->u.block.count && n < 2; i++) n += requests_of(s->u.block.items[i], res, depth + 1);
+    for (int i = 0; i < s->u.block.count && n < 2; i++) n += lock_requests_besides(s->u.block.items[i], res, skip, depth + 1);
     break;
-  case ST_SEQ: case ST_PAR: n = 2 * requests_of(s->u.loop.body, res, depth + 1); break;
-  case ST_REPEAT: n = requests_of(s->u.repeat.body, res, depth + 1); break;
+  case ST_SEQ: case ST_PAR: n = 2 * lock_requests_besides(s->u.loop.body, res, skip, depth + 1); break;
+  case ST_REPEAT: n = lock_requests_besides(s->u.repeat.body, res, skip, depth + 1); break;
   case ST_IF: case ST_CHOOSE:
-    n = requests_of(s->u.branch.then, res, depth + 1) + requests_of(s->u.branch.otherwise, res, depth + 1);
+    n = lock_requests_besides(s->u.branch.then, res, skip, depth + 1) + lock_requests_besides(s->u.branch.otherwise, res, skip, depth + 1);
     break;
-  case ST_CALL: n = s->u.call.decl ? requests_of(s->u.call.decl->u.process.body, res, depth + 1) : 2; break;
+  case ST_CALL: n = s->u.call.decl ? lock_requests_besides(s->u.call.decl->u.process.body, res, skip, depth + 1) : 2; break;
   default: break;
   }
   return n < 2 ? n : 2;
 }
+
+/* Statements of s that request res, following calls; 2 for "two or more". */
+static int requests_of(const Stmt *s, const Decl *res, int depth) { return lock_requests_besides(s, res, NULL, depth); }
 
 /* The sum of the steps' times from..to-1 (a lower bound on the time a branch spends in them). */
 static AlgExpr *steps_time(const LockWalk *w, int from, int to) {
@@ -190,7 +178,9 @@ static AlgExpr *steps_time(const LockWalk *w, int from, int to) {
 }
 
 /* 1 when res is fcfs. */
-static int is_fcfs(const Decl *res) { return res->u.resource.discipline != DISC_PS; }
+int lock_is_fcfs(const Decl *res) { return res->u.resource.discipline != DISC_PS; }
+
+static int is_fcfs(const Decl *res) { return lock_is_fcfs(res); }
 
 /* The prefix of the iteration before step s, when every branch runs it in the same exact time
 ** with nothing beside the par: delays, and uses free of k of resources other than those named in
@@ -223,6 +213,33 @@ static AlgExpr *exact_prefix(const LockWalk *w, int s, AlgExpr *n, const Decl *a
 /* x when best is NULL, else max(best, x). */
 static AlgExpr *larger(AlgCtx *g, AlgExpr *best, AlgExpr *x) { return best ? alg_max(g, best, x) : x; }
 
+/* Rule (groups in lock step at a semaphore; nothing runs beside the par; with first_meeting's X and
+** s, a hold of one member of an fcfs(m) r, hand-off h, J = ceil(n / m)): s's body is delays and uses
+** of plain resources the iteration requests nowhere else (lock_body_group), taking exactly B_k when
+** k holders start it at one instant (a ps(c) use t max(1, k / c), an fcfs one t where k <= m').
+** All n requests reach r at X, its servers free: the first m start at X. Induction on the groups:
+** the m requests of group g (g + 1 < J) start at one instant s_g, the only holders then (the
+** earlier groups have ended, later requests wait), so they run the body in lock step and end at
+** one instant s_g + B_m; at least m first-iteration requests, made at X, wait then (g + 2 < J + 1),
+** so each released server is handed to one, h later: s_(g+1) = s_g + B_m + h (h counted where
+** B_m > 0). The r = n - (J - 1) m first-iteration requests left start no earlier than s_(J-1) and
+** at one instant (released together and handed on, or later), their requests made together and
+** slowed only by others: each lasts at least B_r; the branch then still runs the rest:
+**   T >= X + (J - 1)(B_m + h) + B_r + rest
+** A pool of 4 connections (handoff(5us)) around `use(db, 20us); delay(10us)` on ps(2), T = 7: four
+** hold 0..50 (the db shared by 4: 40us), the other three 55..95 (shared by 3: 30us): 95us, the
+** simulated time (before, the db's load: 70us). */
+static AlgExpr *lock_groups(const LockWalk *w, int s, AlgExpr *x, AlgExpr *J, AlgExpr *after_iter) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  const LockStep *st = &w->steps[s];
+  AlgExpr *h = reduce_handoff(c, st->res), *full = st->group_full;
+  if (h) full = alg_add(g, full, alg_cond(g, alg_cmp(g, ALG_CMP_GT, st->group_full, zero(c)), h, zero(c)));
+  AlgExpr *lo = alg_add_n(g, 5, (AlgExpr *[]){x, alg_mul(g, alg_max(g, zero(c), alg_sub(g, J, alg_num_int(g, 1))), full),
+    st->group_last, steps_time(w, s + 1, w->nsteps), after_iter});
+  return alg_cond(g, st->group_cond, lo, zero(c));
+}
+
 /* Rule (where the branches first meet; nothing runs beside the par): every branch runs an exact
 ** prefix (exact_prefix: the same steps in the same time X, none waits), so all n reach step s at
 ** the same instant X, a use or hold of one member of an fcfs(m) resource r that the prefix does
@@ -252,8 +269,78 @@ static AlgExpr *first_meeting(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter
     AlgExpr *lo = alg_add_n(g, 4, (AlgExpr *[]){x, steps_time(w, s, w->nsteps), after_iter,
       alg_mul(g, alg_max(g, zero(c), alg_sub(g, J, alg_num_int(g, 1))), each)});
     best = larger(g, best, alg_cond(g, cond, lo, zero(c)));
+    AlgExpr *groups = st->kind == LOCK_HOLD && st->group_full ? lock_groups(w, s, x, J, after_iter) : NULL;
+    if (groups) best = larger(g, best, alg_cond(g, cond, groups, zero(c)));
   }
   return best;
+}
+
+/* Rule (the first wave at a semaphore; nothing runs beside the par; with busy_lock's s1, B and s2,
+** r2 of m2 servers): the n requests of s1 are made at X, the i-th in FCFS order starting at exactly
+** X + floor((i - 1) / m1)(t1 + h1), so the branches reach s2 in their first iteration at
+** A_i = X + floor((i - 1) / m1)(t1 + h1) + t1 + B, the only requests of r2 before A_n (every request
+** of r2 is at s2, after the branch's first). No hold of r2 starts before A_1, so none ends before
+** A_1 + t2 (t2 > 0). At most m2 holds start before the first release; so n - m2 branches (n > m2)
+** start their first hold at a release or after, no earlier than A_1 + t2 and than their own
+** arrival, and the latest of them arrived at A_(m2 + 1) or later. Where A_n < A_1 + t2 every one of
+** them arrived before any release and waited: it is handed its server h2 after a release. Its
+** branch then runs s2 and the rest (tail2: the iteration after s2, and the iterations after):
+**   T >= max(A_(m2 + 1), A_1 + t2 + (h2 where A_n < A_1 + t2)) + t2 + tail2       (n > m2)
+** T = 4 workers on fcfs(2) cores, 3 rounds of `use(cores, 3us); hold (sem) delay(7us)` with a
+** semaphore of 3: A = 3, 3, 6, 6 us, the fourth holds from 10 us: 10 + 7 + 20 = 37 us, the
+** simulated time (before: 33 us, the last of the cores' first wave at the semaphore with no
+** wait). */
+static AlgExpr *sem_wave(const LockWalk *w, int s1, int s2, AlgExpr *x, AlgExpr *cond, AlgExpr *n,
+                         AlgExpr *after_iter) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  const LockStep *a = &w->steps[s1], *b = &w->steps[s2];
+  AlgExpr *one = alg_num_int(g, 1), *m1 = reduce_mult(c, a->res), *m2 = reduce_mult(c, b->res);
+  AlgExpr *h1 = reduce_handoff(c, a->res), *h2 = reduce_handoff(c, b->res);
+  AlgExpr *round = h1 ? alg_add(g, a->t, h1) : a->t;
+  AlgExpr *reach = alg_add_n(g, 3, (AlgExpr *[]){x, a->t, steps_time(w, s1 + 1, s2)});   /* A_1 */
+  AlgExpr *first = alg_add(g, reach, alg_mul(g, alg_func(g, ALG_FLOOR, alg_div(g, m2, m1)), round));
+  AlgExpr *last = alg_add(g, reach, alg_mul(g, alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, n, one), m1)), round));
+  AlgExpr *freed = alg_add(g, reach, b->t);
+  if (h2) freed = alg_add(g, freed, alg_cond(g, alg_cmp(g, ALG_CMP_LT, last, freed), h2, zero(c)));
+  AlgExpr *lo = alg_add_n(g, 4, (AlgExpr *[]){alg_max(g, first, freed), b->t, steps_time(w, s2 + 1, w->nsteps), after_iter});
+  AlgExpr *ok = alg_and(g, alg_cmp(g, ALG_CMP_GT, n, m2), alg_and(g, alg_cmp(g, ALG_CMP_GT, a->t, zero(c)),
+                                                                 alg_cmp(g, ALG_CMP_GT, b->t, zero(c))));
+  return alg_cond(g, alg_and(g, cond, ok), lo, zero(c));
+}
+
+/* Rule (a semaphore's servers started in turn; nothing runs beside the par; with sem_wave's s1, B,
+** s2, A_i, r2 of m2 <= n servers, K rounds, K = 1 without `repeat`). Sort the servers by the start
+** of their first hold: the j-th starts when j requests have arrived, no earlier than the j-th
+** arrival at r2. A branch's later requests come at least t2 + trip after its first (trip: the
+** least time of the steps after s2 and, in the next iteration, before it), so where A_m2 <= A_1 +
+** t2 + trip the j-th arrival (j <= m2) is no earlier than A_j (the first j arrivals, if one branch
+** made two, would include one at A_1 + t2 + trip or later). Every hold ends no later than the end
+** minus R (the least time after s2 in an iteration), and the K n holds, each at least t2, fill
+** the m2 servers' time from their starts:
+**   T >= (A_1 + .. + A_m2 + K n t2) / m2 + R
+** with A_1 + .. + A_m2 = m2 A_1 + (t1 + h1)(m1 q (q - 1) / 2 + q (m2 - q m1)), q = floor(m2 / m1).
+** T = 7 workers on fcfs(2) cores, 3 rounds of `use(cores, 3us); hold (sem) delay(7us)` with a
+** semaphore of 3: A = 3, 3, 6: (12 + 147) / 3 = 53 us (simulated 55 us; before, 52 us). */
+static AlgExpr *sem_load(const LockWalk *w, int s1, int s2, AlgExpr *x, AlgExpr *cond, AlgExpr *n, AlgExpr *K) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  const LockStep *a = &w->steps[s1], *b = &w->steps[s2];
+  AlgExpr *one = alg_num_int(g, 1), *m1 = reduce_mult(c, a->res), *m2 = reduce_mult(c, b->res);
+  AlgExpr *h1 = reduce_handoff(c, a->res);
+  AlgExpr *round = h1 ? alg_add(g, a->t, h1) : a->t;
+  AlgExpr *reach = alg_add_n(g, 3, (AlgExpr *[]){x, a->t, steps_time(w, s1 + 1, s2)});   /* A_1 */
+  AlgExpr *q = alg_func(g, ALG_FLOOR, alg_div(g, m2, m1));
+  AlgExpr *steps = alg_add(g, alg_div(g, alg_mul_n(g, 3, (AlgExpr *[]){m1, q, alg_sub(g, q, one)}), alg_num_int(g, 2)),
+                           alg_mul(g, q, alg_sub(g, m2, alg_mul(g, q, m1))));
+  AlgExpr *sum = alg_add(g, alg_mul(g, m2, reach), alg_mul(g, round, steps));
+  AlgExpr *last = alg_add(g, reach, alg_mul(g, alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, m2, one), m1)), round));
+  AlgExpr *R = steps_time(w, s2 + 1, w->nsteps), *trip = alg_add(g, R, steps_time(w, 0, s2));
+  AlgExpr *holds = alg_mul_n(g, 3, (AlgExpr *[]){K ? K : one, n, b->t});
+  AlgExpr *lo = alg_add(g, alg_div(g, alg_add(g, sum, holds), m2), R);
+  AlgExpr *ok = alg_and(g, alg_cmp(g, ALG_CMP_GE, n, m2), alg_and(g, alg_cmp(g, ALG_CMP_GT, a->t, zero(c)),
+                  alg_cmp(g, ALG_CMP_LE, last, alg_add_n(g, 3, (AlgExpr *[]){reach, b->t, trip}))));
+  return alg_cond(g, alg_and(g, cond, ok), lo, zero(c));
 }
 
 /* Rule (a lock kept busy; nothing runs beside the par): an exact prefix (time X, all branches
@@ -274,7 +361,7 @@ static AlgExpr *first_meeting(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter
 **   T >= X + t1 + B + n t2 + (n - 1) h2 + tail2
 ** T threads on fcfs(4) cores, `use(cores, w); hold (mtx) delay(tc); use(cores, w)` with a
 ** hand-off h: 2w + T tc + (T - 1) h, the simulated time. */
-static AlgExpr *busy_lock(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *after_iter) {
+static AlgExpr *busy_lock(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *K, AlgExpr *after_iter) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   AlgExpr *best = NULL, *one = alg_num_int(g, 1);
@@ -287,10 +374,15 @@ static AlgExpr *busy_lock(const LockWalk *w, const Stmt *iteration, AlgExpr *n, 
     if (s2 == w->nsteps) continue;
     const LockStep *b = &w->steps[s2];
     if ((b->kind != LOCK_USE && b->kind != LOCK_HOLD) || !b->same || !is_fcfs(b->res) || b->res == a->res) continue;
-    if (!alg_is_num(reduce_mult(c, b->res), 1) || requests_of(iteration, b->res, 0) != 1) continue;
+    if (requests_of(iteration, b->res, 0) != 1) continue;
     AlgExpr *x;
     AlgExpr *cond = exact_prefix(w, s1, n, a->res, b->res, &x);
     if (!cond) continue;
+    if (!alg_is_num(reduce_mult(c, b->res), 1)) {   /* several servers: their first wave */
+      best = larger(g, best, sem_wave(w, s1, s2, x, cond, n, after_iter));
+      best = larger(g, best, sem_load(w, s1, s2, x, cond, n, K));
+      continue;
+    }
     AlgExpr *m1 = reduce_mult(c, a->res);
     AlgExpr *h1 = reduce_handoff(c, a->res), *h2 = reduce_handoff(c, b->res);
     if (!h1) h1 = zero(c);
@@ -362,7 +454,9 @@ static AlgExpr *ps_together(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter) 
 ** lasting at least t2 > 0, r2's only request in the iteration, and around it steps free of k
 ** that keep the branches in order: delays; uses of fcfs(m) or ps(c) resources with a server for
 ** each branch (n <= m, n <= c, written into the bound); uses of a ps(c) resource the iteration
-** requests nowhere else. Let D0 be the time of the steps before s2 in the first iteration (a ps
+** requests nowhere else but inside s2, a hold whose body has no `||` (a critical section on the
+** cores: a branch still has one request present there at a time); a body with a `||` requests
+** none of the steps' resources. Let D0 be the time of the steps before s2 in the first iteration (a ps
 ** use of the last kind counted t max(1, n / c)), R the least time of those after it, and G the
 ** most a branch's trip from a release of r2 to its next arrival there can take (every step but
 ** s2 at its time, a ps use of the last kind at t max(1, n / c)):
@@ -374,9 +468,9 @@ static AlgExpr *ps_together(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter) 
 ** = 1). A ps resource of the last kind has at most n requests present, so each of its uses ends
 ** within t max(1, n / c); the first iteration's n uses start at one instant and end at one
 ** instant, t max(1, n / c) later (all n present until then: a later request of it is made after
-** the first release of r2, after they ended); and of two of its requests made at different
-** instants the earlier ends first (every request present runs at one rate: the earlier has had
-** more service at every instant). So all n branches reach r2 at a_0 = D0, and the branch
+** the first release of r2, or in s2's body after the first hold started, after they ended); and
+** of two of its uses at one step made at different instants the earlier ends first (one size,
+** every request present runs at one rate: the earlier has had more service at every instant). So all n branches reach r2 at a_0 = D0, and the branch
 ** released at e_l (the l-th release of r2) is back later than a_0 and than the branch released
 ** before it, by G at most. So r2's arrivals after the first n come in release order, none at one
 ** instant with another, and a branch is never served twice while another waits or will arrive
@@ -391,40 +485,65 @@ static AlgExpr *ps_together(const LockWalk *w, AlgExpr *n, AlgExpr *after_iter) 
 ** handoff(500ns): the trip, 3us, is below 3 x 1.5us: 3 + 6 K - 0.5 us, the simulated time (the
 ** lock's load: 4 K); T threads, K rounds of `delay(2us); hold (mtx) delay(200ns)` with
 ** handoff(1us), T >= 3: 2 + 0.2 K T + (K T - 1) us, the simulated time (was: the first round's
-** hand-offs only). fcfs steps with more branches than servers are left out: a request of a
+** hand-offs only); T threads on ps(4) cores, 5 rounds of `use(cores, 10us); hold (mtx)
+** use(cores, 2us)` with handoff(1us), T >= 7: 17.5 T - 1 us, the simulated time (was: the cores'
+** load, 15 T). fcfs steps with more branches than servers are left out: a request of a
 ** later round can start at one instant with one of the first (docs/reduction.md). */
-static AlgExpr *lock_rounds(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *K) {
+int lock_rounds_read(const LockWalk *w, const Stmt *iteration, LockRounds *out) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  AlgExpr *one = alg_num_int(g, 1), *cond = alg_cmp(g, ALG_CMP_GE, K, alg_num_int(g, 2));
-  AlgExpr *d0 = zero(c), *R = zero(c), *trip = zero(c);
+  AlgExpr *n = w->n, *one = alg_num_int(g, 1), *cond = one;
+  AlgExpr *d0 = zero(c), *R = zero(c), *R_most = zero(c), *trip = zero(c);
   int s2 = -1;
+  for (int i = 0; i < w->nsteps && s2 < 0; i++) {
+    const LockStep *st = &w->steps[i];
+    if (st->kind != LOCK_DELAY && st->kind != LOCK_OPAQUE && is_fcfs(st->res) &&
+        alg_is_num(reduce_mult(c, st->res), 1) && requests_of(iteration, st->res, 0) == 1) s2 = i;
+  }
+  if (s2 < 0) return 0;
+  const LockStep *b = &w->steps[s2];
+  /* s2's body (a hold's) may request a ps step's resource too where it makes one request at a
+     time: a branch still has at most one request present there */
+  const Stmt *inside = b->kind == LOCK_HOLD && !b->forked ? b->body : NULL;
   for (int i = 0; i < w->nsteps; i++) {
     const LockStep *st = &w->steps[i];
-    if (!st->same || st->kind == LOCK_OPAQUE) return NULL;
-    if (s2 < 0 && st->kind != LOCK_DELAY && is_fcfs(st->res) && alg_is_num(reduce_mult(c, st->res), 1) &&
-        requests_of(iteration, st->res, 0) == 1) { s2 = i; continue; }
+    if (!st->same || st->kind == LOCK_OPAQUE) return 0;
+    if (i == s2) continue;
     AlgExpr *most = st->t;   /* the most this step takes */
-    if (st->kind == LOCK_HOLD) return NULL;   /* a second hold: it may wait */
+    if (st->kind == LOCK_HOLD) return 0;   /* a second hold: it may wait */
+    if (st->kind == LOCK_USE && b->forked && lock_requests_besides(b->body, st->res, NULL, 0))
+      return 0;   /* the holder may have two requests of it present at once */
     if (st->kind == LOCK_USE) {
       AlgExpr *m = reduce_mult(c, st->res);
-      if (!is_fcfs(st->res) && requests_of(iteration, st->res, 0) == 1)
+      if (!is_fcfs(st->res) && lock_requests_besides(iteration, st->res, inside, 0) == 1)
         most = alg_mul(g, alg_max(g, one, alg_div(g, n, m)), st->t);
       else
         cond = alg_and(g, cond, alg_cmp(g, ALG_CMP_LE, n, m));
     }
     trip = alg_add(g, trip, most);
-    if (s2 < 0) d0 = alg_add(g, d0, most);
-    else R = alg_add(g, R, st->t);
+    if (i < s2) d0 = alg_add(g, d0, most);
+    else { R = alg_add(g, R, st->t); R_most = alg_add(g, R_most, most); }
   }
-  if (s2 < 0) return NULL;
-  const LockStep *b = &w->steps[s2];
   AlgExpr *h2 = reduce_handoff(c, b->res);
   if (!h2) h2 = zero(c);
   AlgExpr *back = alg_cmp(g, ALG_CMP_LT, trip, alg_mul(g, alg_sub(g, n, one), alg_add(g, b->t, h2)));
-  cond = alg_and(g, cond, alg_and(g, back, alg_cmp(g, ALG_CMP_GT, b->t, zero(c))));
-  AlgExpr *kn = alg_mul(g, K, n);
-  AlgExpr *lo = alg_add_n(g, 4, (AlgExpr *[]){d0, alg_mul(g, kn, b->t), alg_mul(g, alg_sub(g, kn, one), h2), R});
+  out->s2 = s2;
+  out->steady = cond;
+  out->cond = alg_and(g, cond, alg_and(g, back, alg_cmp(g, ALG_CMP_GT, b->t, zero(c))));
+  out->d0 = d0; out->R = R; out->R_most = R_most; out->h2 = h2;
+  return 1;
+}
+
+/* The lower bound of a lock kept busy over K >= 2 rounds (the rule above). */
+static AlgExpr *lock_rounds(const LockWalk *w, const Stmt *iteration, AlgExpr *n, AlgExpr *K) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  LockRounds r;
+  if (!lock_rounds_read(w, iteration, &r)) return NULL;
+  const LockStep *b = &w->steps[r.s2];
+  AlgExpr *one = alg_num_int(g, 1), *kn = alg_mul(g, K, n);
+  AlgExpr *cond = alg_and(g, alg_cmp(g, ALG_CMP_GE, K, alg_num_int(g, 2)), r.cond);
+  AlgExpr *lo = alg_add_n(g, 4, (AlgExpr *[]){r.d0, alg_mul(g, kn, b->t), alg_mul(g, alg_sub(g, kn, one), r.h2), r.R});
   return alg_cond(g, cond, lo, zero(c));
 }
 
@@ -816,6 +935,7 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
   LockWalk *w = arena_alloc(&c->arena, sizeof *w);
   memset(w, 0, sizeof *w);
   w->c = c; w->k = p->index;
+  w->n = alg_add(g, alg_sub(g, p->hi, p->lo), alg_num_int(g, 1));
   const Stmt *body = p->stmt;
   REnv *at = env;   /* the scope of body: a call's when the body is one call */
   AlgExpr *args[REDUCE_MAX_ARGS];
@@ -835,6 +955,7 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
     K = reduce_expr(c, at, body->u.repeat.count);
     body = body->u.repeat.body;
   }
+  w->iteration = body;
   flatten(w, at, body, 0);
   env->depth--;
   c->checks.count = checks;
@@ -844,12 +965,14 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
   if (!K && !w->cut && c->concurrent == 0) {
     AlgExpr *spread = spread_meeting(w, body, p, n);
     if (spread) out->L = alg_max(g, out->L, alg_cond(g, alg_cmp(g, ALG_CMP_GE, n, one), spread, zero(c)));
+    AlgExpr *where = NULL, *spaced = lock_spaced_hi(w, p, &where);
+    if (spaced) out->U = alg_cond(g, alg_and(g, where, alg_cmp(g, ALG_CMP_GE, n, one)), alg_min(g, out->U, spaced), out->U);
   }
   if (w->vary || (K && !free_of_k(w, K))) return;
   AlgExpr *iter = steps_time(w, 0, w->nsteps);
   AlgExpr *after = K ? alg_mul(g, alg_max(g, zero(c), alg_sub(g, K, one)), iter) : zero(c);
   int alone = c->concurrent == 0 && !w->cut;
-  AlgExpr *rules[8] = {alone ? first_meeting(w, n, after) : NULL, alone ? busy_lock(w, body, n, after) : NULL,
+  AlgExpr *rules[8] = {alone ? first_meeting(w, n, after) : NULL, alone ? busy_lock(w, body, n, K, after) : NULL,
                        ps_together(w, n, after), alone && K ? lock_rounds(w, body, n, K) : NULL,
                        alone ? behind_batch(w, body, n, after) : NULL, ps_load(w, n, K),
                        alone ? sem_line(w, body, n, after) : NULL, alone && K ? slots_rounds(w, body, n, K) : NULL};
@@ -859,6 +982,8 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
   AlgExpr *runs = alg_cmp(g, ALG_CMP_GE, n, one);
   AlgExpr *line = !K && !w->cut ? lock_tandem(w, body, n) : NULL;
   if (line) out->U = alg_min(g, out->U, alg_cond(g, runs, line, zero(c)));
+  AlgExpr *where = NULL, *busy = K && !w->cut ? lock_rounds_hi(w, body, K, &where) : NULL;
+  if (busy) out->U = alg_cond(g, where, alg_min(g, out->U, busy), out->U);
   if (!lower) return;
   if (K) runs = alg_and(g, runs, alg_cmp(g, ALG_CMP_GE, K, one));
   out->L = alg_max(g, out->L, alg_cond(g, runs, lower, zero(c)));
