@@ -189,6 +189,9 @@ AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **count
 /* reduce_fcfs_batch.c */
 void reduce_fcfs_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
 
+/* reduce_count.c: a par's requests of an fcfs resource counted, ceil(N / m) t (any context). */
+void reduce_count_par(RCtx *c, const Stmt *s, Summary *out);
+
 /* reduce_split.c */
 int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr *b,
                       RPiece *pieces);

@@ -485,4 +485,8 @@ close "$3" 27e-6 || die "ring beside a monitor hi $3, want 27 us"
 # messages per step, 4 x (10 + 2 x 4) us = 72 us ("a map one-to-one but for an exception"; before:
 # lo 4 x 14 us, hi 4 x (10 + 16 x 4) us).
 exact bench/tight/shift_exception.pam P=16 72e-6 "a shift with one exception"
+# M = 7 tasks beside a logger: task i uses a 2-slot device for 10us where i % 3 == 0 (0, 3, 6),
+# and after 2us where i is even (0, 2, 4, 6): 7 requests, ceil(7 / 2) = 4 on the busiest server,
+# lo = 40 us, the simulated time ("requests counted on m servers"; before: 35 us, the load).
+lo_is bench/tight/guarded_device.pam M=7 40e-6 "guarded device requests, M = 7:"
 exit 0
