@@ -489,4 +489,8 @@ exact bench/tight/shift_exception.pam P=16 72e-6 "a shift with one exception"
 # and after 2us where i is even (0, 2, 4, 6): 7 requests, ceil(7 / 2) = 4 on the busiest server,
 # lo = 40 us, the simulated time ("requests counted on m servers"; before: 35 us, the load).
 lo_is bench/tight/guarded_device.pam M=7 40e-6 "guarded device requests, M = 7:"
+# N = 7 tasks of 1, 2, 4 us by i % 3 on a pool of 4, then 5 us: 1, 2, 4, 1 start at 0, 2 and 4 at
+# 1 (where the 1s end), the last 1 at 2: the 4 started at 1 ends last, at 5: lo = hi = 10 us, the
+# simulated time ("an FCFS list evaluated at the point"; before: lo 9 us, hi 11.75 us).
+exact bench/tight/pool_periodic.pam N=7 10e-6 "tasks of three sizes on a pool, N = 7"
 exit 0
