@@ -462,6 +462,14 @@ exact bench/tight/ring_nodes_if.pam P=12 28e-6 "ranks on a ring of nodes, the wr
 set -- $(bounds bench/tight/pipeline_skip.pam M=7)
 close "$1" 44e-6 || die "pipeline with a stage skipped lo $1, want 44 us"
 close "$3" 46e-6 || die "pipeline with a stage skipped hi $3, want 46 us"
+# M = 8 packets, every 4th classified in 6 us (the others 2 us), the even ones encrypted 4 us:
+# the classify serves them in index order from 1 us, packet 6 leaves it at 1 + 22 us and runs
+# 4 + 1.5 us: lo = 28.5 us, the simulated time ("a stage served in index order"); hi: D = 12.5 us
+# and theta = 2 us: 12.5 + 14 + 4 + 6 = 36.5 us (the classify's slow part counted for the 2 slow
+# packets alone; before: lo 24 us, hi 60 us, the classify two uses of one resource).
+set -- $(bounds bench/tight/pipeline_slow.pam M=8)
+close "$1" 28.5e-6 || die "pipeline with slow packets lo $1, want 28.5 us"
+close "$3" 36.5e-6 || die "pipeline with slow packets hi $3, want 36.5 us"
 # M = 7 items: decode 2 us, then gpu 6 us beside dsp 4 us, then write 1 us: the fork is a stage of
 # the line taking its longest branch: 2 + 6 + 1 + 6 x 6 = 45 us, lo = hi = the simulated time
 # (before: hi 63 us, every request summed).
@@ -493,4 +501,19 @@ lo_is bench/tight/guarded_device.pam M=7 40e-6 "guarded device requests, M = 7:"
 # 1 (where the 1s end), the last 1 at 2: the 4 started at 1 ends last, at 5: lo = hi = 10 us, the
 # simulated time ("an FCFS list evaluated at the point"; before: lo 9 us, hi 11.75 us).
 exact bench/tight/pool_periodic.pam N=7 10e-6 "tasks of three sizes on a pool, N = 7"
+# Blocks of B = ceil(N / P) rows, every rank w > 0 sending 1 us + 64 ns a row to rank 0's nic: at
+# N = 1000, P = 64 (B = 16) rank 63 has no rows (its send at 0 .. 1 us), rank 62 has 8 (at 8 us),
+# ranks 1 .. 61 send 2.024 us each from 16 us on: lo = 16 + 61 * 2.024 = 139.464 us, the simulated
+# time (the head's bend cut at w = 62; before: 125.976 us, all 63 sends from 0).
+lo_is bench/tight/block_gather_all.pam P=64 139.464e-6 "block gather with empty last blocks"
+# Ring allgather with a barrier per step, N = 1000 rows dealt to P = 2000 ranks (rows 1 or 0):
+# every step's longest send is 1 + 0.2 us, 1999 steps: lo = hi = 2398.8 us (a remainder over a
+# whole period: before, 4 10^6 indices walked past the loop limit, lo 2.199 ms).
+exact bench/tight/ring_allgather_rows.pam P=2000 2.3988e-3 "ring allgather by rows"
+# Grid without wrap, the halos one after the other under their edge tests (20 us, then 3 us a
+# halo, two iterations): cell (1, 1)'s left halo reaches (1, 0) at 23 us with (0, 0)'s down halo,
+# queued first (program order at one instant), so the cell ends at 35 us: lo = 2 x 35 = 70 us at
+# every Q >= 3, the simulated time (before: 64 us).
+lo_is bench/tight/grid_open_chain.pam Q=3 70e-6 "open grid, halos in a chain"
+lo_is bench/tight/grid_open_chain.pam Q=50 70e-6 "open grid, halos in a chain"
 exit 0
