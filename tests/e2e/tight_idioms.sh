@@ -470,6 +470,21 @@ close "$3" 46e-6 || die "pipeline with a stage skipped hi $3, want 46 us"
 set -- $(bounds bench/tight/pipeline_slow.pam M=8)
 close "$1" 28.5e-6 || die "pipeline with slow packets lo $1, want 28.5 us"
 close "$3" 36.5e-6 || die "pipeline with slow packets hi $3, want 36.5 us"
+# M = 6 items through a (2 servers, 3 us) then b (3 servers, 10 us): r0 = 6 - 3 = 3 items leave a
+# no earlier than ceil(3 / 2) x 3 = 6 us and b's 2 rounds follow: lo = 26 us, the simulated time
+# ("two stages in a row", the second's last rounds; before: 23 us, b alone from 3 us).
+set -- $(bounds bench/tight/pipeline_two_wide.pam M=6)
+close "$1" 26e-6 || die "two wide stages lo $1, want 26 us"
+# M = 8 items holding one of 2 slots through s1 (3 us) and s2 (4 us), then a sink (1 us): each
+# request inside waits at most one other, B = 14 us, D = 8 + 14 - 7 = 15 us, hi = 15 + 7 x 7 = 64 us
+# ("a bounded buffer in a line"; simulated 36 us; before: 88.5 us, every request summed).
+set -- $(bounds bench/tight/bounded_buffer.pam M=8)
+close "$3" 64e-6 || die "bounded buffer hi $3, want 64 us"
+# M = 4 requests, the even ones decoded 5 us, all through mid 1 us, the odd ones 10 us after it:
+# the odd class queues at mid in index order from 0: lo = 0 + 2 x 1 + 10 = 12 us, the simulated
+# time ("a stage served in index order", within a class; before: 11 us).
+set -- $(bounds bench/tight/class_pipeline.pam M=4)
+close "$1" 12e-6 || die "class pipeline lo $1, want 12 us"
 # M = 7 items: decode 2 us, then gpu 6 us beside dsp 4 us, then write 1 us: the fork is a stage of
 # the line taking its longest branch: 2 + 6 + 1 + 6 x 6 = 45 us, lo = hi = the simulated time
 # (before: hi 63 us, every request summed).

@@ -1088,6 +1088,56 @@ static int gen_idiom_slots(GenState *g) {
   return par;
 }
 
+/* A bounded buffer in a line (docs/reduction.md, "A bounded buffer in a line"): par (i = 0, P - 1)
+** { a delay sometimes; hold (slots) { use(a, d); use(b, d') sometimes }; use(c, d'') or a delay },
+** slots, a, b, c plain FCFS resources free of the holds (1 .. 4 servers, a hand-off on some), a,
+** b and c drawn among those after slots (c sometimes one of a, b: the rule must not read it),
+** every duration free of i; -1 when the model has fewer than two such resources. */
+static int gen_idiom_buffer(GenState *g) {
+  GenModel *m = g->m;
+  int free_res[GEN_MAX_RES], count = 0;
+  for (int k = g->held_max + 1; k < m->res_count; k++)
+    if (!m->res[k].family && m->res[k].ps_tenths == 0) free_res[count++] = k;
+  if (count < 2 || m->node_count + 10 >= GEN_MAX_NODES) return -1;
+  /* the resources used inside come after slots (holds and uses in one global order: no deadlock) */
+  int slots = free_res[gen_below(g, count - 1)], other[GEN_MAX_RES], others = 0;
+  for (int k = 0; k < count; k++)
+    if (free_res[k] > slots) other[others++] = free_res[k];
+  int over_param = gen_below(g, 3) != 0;
+  int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : gen_below(g, 9));
+  int hold = gen_new_node(g, GEN_HOLD);
+  m->nodes[hold].res = slots;
+  int inner = gen_new_node(g, GEN_BLOCK), uses = 1 + gen_below(g, 2);
+  for (int k = 0; k < uses; k++) {
+    int use = gen_new_node(g, GEN_USE);
+    m->nodes[use].res = other[gen_below(g, others)];
+    m->nodes[use].dur = gen_dur_same(g);
+    m->nodes[inner].kids[k] = use;
+  }
+  m->nodes[inner].nkids = uses;
+  m->nodes[hold].kids[0] = inner;
+  int after;
+  if (gen_below(g, 4) != 0) {
+    after = gen_new_node(g, GEN_USE);
+    m->nodes[after].res = other[gen_below(g, others)];
+  } else {
+    after = gen_new_node(g, GEN_DELAY);
+  }
+  m->nodes[after].dur = gen_dur_same(g);
+  int body = gen_new_node(g, GEN_BLOCK), n = 0;
+  if (gen_below(g, 3) == 0) {
+    int before = gen_new_node(g, GEN_DELAY);
+    m->nodes[before].dur = gen_dur_same(g);
+    m->nodes[body].kids[n++] = before;
+  }
+  m->nodes[body].kids[n++] = hold;
+  m->nodes[body].kids[n++] = after;
+  m->nodes[body].nkids = n;
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  return par;
+}
+
 /* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order",
 ** "sizes in two runs" and "the wait behind the requests ahead"): par (i = 0, P - 1) { a delay
 ** sometimes; use(pool, d(i)); a step or a delay by class sometimes } on a plain FCFS resource, d
@@ -1453,6 +1503,10 @@ static int gen_idiom(GenState *g) {
   if (gen_below(g, 8) == 0) {
     int slots = gen_idiom_slots(g);
     if (slots >= 0) return slots;
+  }
+  if (gen_below(g, 8) == 0) {
+    int buffer = gen_idiom_buffer(g);
+    if (buffer >= 0) return buffer;
   }
   if (gen_below(g, 4) == 0) {
     int ps = gen_idiom_ps(g);

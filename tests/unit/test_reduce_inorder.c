@@ -2,7 +2,7 @@
 ** test_reduce_inorder.c — a stage the items reach in the order of their index, and a use whose
 ** duration differs for a class of items (lang/reduce/order/reduce_inorder.c, merge_durations in
 ** reduce_order.c, the slow items of reduce_skip.c; docs/reduction.md "A stage served in index
-** order", "Sides that differ only in a duration"): small pipelines whose schedule is worked out by
+** order" (and within a class), "Sides that differ only in a duration"): small pipelines whose schedule is worked out by
 ** hand in the comments (the simulated time) and whose bounds are derived by hand from the rules.
 */
 #include <setjmp.h>
@@ -61,11 +61,27 @@ static void test_skip_before_breaks_order(void **state) {
   redtest_expect_lo1(text, "M", 2, -1, 6e-6);
 }
 
+/* Even requests decoded (5 us), every request through mid (1 us), the odd ones 10 us after it
+** (audit 4's x24). M = 4: items 1 and 3 skip the decode and reach mid at 0, 1 first: 0 .. 1,
+** 1 .. 2, then 10 us: 12 us simulated (the even ones reach mid at 5 and 10 and end at 11). lo: the
+** odd class (k = 1 mod 2) takes the same steps, queues at mid in index order from 0: 0 + 2 * 1 + 10
+** = 12 (before: 11, one odd item's path after the first). M = 6: the decode's 3 requests and mid
+** after them, 15 + 1 = 16, the simulated time (the odd class: 13). */
+static void test_class_in_order(void **state) {
+  (void)state;
+  const char *text = "param M = 4;\nresource dec;\nresource mid;\n"
+                     "process main = par (i = 0, M - 1) { if (i % 2 == 0) use(dec, 5us); use(mid, 1us);"
+                     " if (i % 2 == 1) delay(10us) };\n";
+  redtest_expect_lo1(text, "M", 4, 12e-6, 12e-6);
+  redtest_expect_lo1(text, "M", 6, 16e-6, 16e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_slow_packets),
     cmocka_unit_test(test_uneven_first_stage),
     cmocka_unit_test(test_skip_before_breaks_order),
+    cmocka_unit_test(test_class_in_order),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1641,6 +1641,30 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   return over_stage_loop(c, st, lo);
 }
 
+/* Rule (two stages in a row, the second's last rounds; lower bound): with s1, s2, q, m1, m2 as in
+** pair_lower, any r in 1 .. q: G's requests that end at s1 at rank r or later, q - r + 1 of them,
+** all end there no earlier than min head1 + ceil(r / m1) min t1 (pair_lower's argument), reach s2
+** after the least time in between, and its m2 servers serve them in ceil((q - r + 1) / m2) rounds
+** of at least min t2; the branch served last runs its tail. r0 = q - m2 (ceil(q / m2) - 1), the
+** largest r that leaves s2 all its ceil(q / m2) rounds (1 <= r0 <= m2):
+**   T >= min head1 + ceil(r0 / m1) min t1 + min between + ceil(q / m2) min t2 + min tail2
+** M items through fe (2 us) and a stage of 2 servers (12 us, 4 us after fe), 7 us after it, M = 4:
+** the second item leaves fe at 4 us and both last rounds follow it: 4 + 4 + 24 + 7 = 39 us, the
+** simulated time (pair_lower's R = 1 last item: 31 us; the second stage alone from 6 us: 37). */
+static AlgExpr *pair_last_rounds(OWalk *w, const OStage *s1, const OStage *s2, AlgExpr *q, AlgExpr *between,
+                                 AlgExpr *tail) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *one = alg_num_int(g, 1);
+  AlgExpr *m1 = reduce_mult(c, s1->res), *m2 = reduce_mult(c, s2->res);
+  AlgExpr *rounds = alg_func(g, ALG_CEIL, alg_div(g, q, m2));
+  AlgExpr *r0 = alg_sub(g, q, alg_mul(g, m2, alg_sub(g, rounds, one)));
+  return alg_add_n(g, 5, (AlgExpr *[]){
+    over_branches(w, ALG_MINOVER, s1->head), alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, r0, m1)), over_branches(w, ALG_MINOVER, s1->t)),
+    alg_max(g, zero(c), between), alg_mul(g, rounds, over_branches(w, ALG_MINOVER, s2->t)),
+    over_branches(w, ALG_MINOVER, tail)});
+}
+
 static int own_alone(const OWalk *w, const OStage *st);
 /* Rule (two stages in a row, order-aware lower bound): in a chain, single stages s1 before s2
 ** outside loops and conditions, on different resources, with s1 naming one member for all
@@ -1678,6 +1702,8 @@ static AlgExpr *pair_lower(OWalk *w, const OStage *s1, const OStage *s2, AlgExpr
     over_branches(w, ALG_MINOVER, s1->head), alg_mul(g, J, over_branches(w, ALG_MINOVER, s1->t)),
     alg_max(g, zero(c), between), alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, R, m2)), over_branches(w, ALG_MINOVER, s2->t)),
     over_branches(w, ALG_MINOVER, order_tail(w, s2, total))});
+  AlgExpr *rounds = pair_last_rounds(w, s1, s2, q, between, order_tail(w, s2, total));
+  if (rounds) lo = alg_max(g, lo, rounds);
   if (!alg_is_num(holds, 1)) lo = alg_cond(g, holds, lo, zero(c));
   return order_closed(c, alg_cond(g, alg_cmp(g, ALG_CMP_GE, q, one), lo, zero(c)));
 }
@@ -1979,6 +2005,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
     if (line) lo = lo ? alg_max(g, lo, line) : line;
     AlgExpr *ordered = order_inorder_lower(w, st, body.exact);   /* reduce_inorder.c */
     if (ordered) lo = lo ? alg_max(g, lo, ordered) : ordered;
+    AlgExpr *classed = order_class_inorder_lower(w, st, body.exact);   /* reduce_inorder.c */
+    if (classed) lo = lo ? alg_max(g, lo, classed) : classed;
     AlgExpr *wait = order_wait_lower(w, st, body.exact);   /* reduce_wait.c */
     if (wait) lo = lo ? alg_max(g, lo, wait) : wait;
     if (!lo) continue;
@@ -1999,7 +2027,11 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   AlgExpr *drift = again ? drift_lower(w, again, body.exact) : NULL;
   if (drift) lower = lower ? alg_max(g, lower, drift) : drift;
   if (lower) out->L = alg_max(g, out->L, alg_cond(g, some, lower, zero(c)));
-  if (w->holds) return 0;   /* walk_hold: no upper-bound rule */
+  if (w->holds) {   /* walk_hold: no upper-bound rule but the line through a held resource */
+    AlgExpr *buffer = order_hold_line_upper(w, body.exact);   /* reduce_holdline.c */
+    if (buffer) out->U = alg_min(g, out->U, alg_cond(g, some, buffer, zero(c)));
+    return 0;
+  }
   /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */
   /* reduce_ps_order.c: branches in lock step on ps resources, the par's time exactly */
   AlgExpr *apart = NULL;   /* where the ps lock step holds (reduce_a2a.c) */

@@ -237,6 +237,10 @@ AlgExpr *order_line_upper(OWalk *w, const OStage *st, AlgExpr *total, AlgExpr **
 
 /* reduce_inorder.c */
 AlgExpr *order_inorder_lower(OWalk *w, const OStage *st, AlgExpr *total);
+AlgExpr *order_class_inorder_lower(OWalk *w, const OStage *st, AlgExpr *total);
+
+/* reduce_holdline.c */
+AlgExpr *order_hold_line_upper(OWalk *w, AlgExpr *total);
 
 /* reduce_wait.c */
 AlgExpr *order_wait_lower(OWalk *w, const OStage *st, AlgExpr *total);
