@@ -282,6 +282,8 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   else reduce_note_families_unless(c, families, exact);
   reduce_ps_batch(c, env, pieces, count, out);   /* one request each on ps: reduce_ps_batch.c */
   reduce_fcfs_batch(c, env, pieces, count, out);   /* one request each on fcfs: reduce_fcfs_batch.c */
+  reduce_fcfs_list(c, env, pieces, count, out);    /* the same, sizes numbers: reduce_fcfs_list.c */
+  reduce_count_par(c, s, out);   /* requests counted on m servers: reduce_count.c */
 }
 
 /* Combines two summaries pointwise: piecewise on cond (cond != NULL) or the hull (cond NULL:

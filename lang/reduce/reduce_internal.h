@@ -188,6 +188,11 @@ void reduce_ps_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summar
 AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **counts, int n);
 /* reduce_fcfs_batch.c */
 void reduce_fcfs_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
+/* reduce_fcfs_list.c: the same par's FCFS list evaluated where its sizes are numbers */
+void reduce_fcfs_list(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
+
+/* reduce_count.c: a par's requests of an fcfs resource counted, ceil(N / m) t (any context). */
+void reduce_count_par(RCtx *c, const Stmt *s, Summary *out);
 
 /* reduce_split.c */
 int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr *b,
@@ -207,6 +212,8 @@ int reduce_order_injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, Al
 /* reduce_points.c: 1 when e is one-to-one in i over lo..hi by evaluation at every point (numbers
 ** for lo and hi, loop indices with number bounds for the other symbols, a bounded count). */
 int reduce_points_injective(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
+/* reduce_points.c: the integer value of a number node that fits a long, or 0 with *ok cleared. */
+long reduce_points_whole(AlgExpr *x, int *ok);
 
 /* reduce_expr.c */
 void reduce_fail(RCtx *c, SrcLoc loc, const char *msg);

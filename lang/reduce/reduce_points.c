@@ -30,8 +30,8 @@ typedef struct RPointsMemo {
   int answer;             /* 1 one-to-one, 0 not proved */
 } RPointsMemo;
 
-/* The integer value of a number node in [-2^31, 2^31), or 0 with *ok cleared. */
-static long whole_number(AlgExpr *x, int *ok) {
+/* The integer value of a number node that fits a long, or 0 with *ok cleared. */
+long reduce_points_whole(AlgExpr *x, int *ok) {
   if (alg_kind(x) != ALG_NUM || mpz_cmp_ui(mpq_denref(alg_num_value(x)), 1) != 0 ||
       !mpz_fits_slong_p(mpq_numref(alg_num_value(x)))) { *ok = 0; return 0; }
   return mpz_get_si(mpq_numref(alg_num_value(x)));
@@ -111,7 +111,7 @@ static int points_check(RCtx *c, AlgExpr *e, AlgSymbol *k, long a, long b) {
 /* 1 when e is proved one-to-one in k over lo..hi by points_check (remembered per question). */
 int reduce_points_injective(RCtx *c, AlgExpr *e, AlgSymbol *k, AlgExpr *lo, AlgExpr *hi) {
   int ok = 1;
-  long a = whole_number(lo, &ok), b = whole_number(hi, &ok);
+  long a = reduce_points_whole(lo, &ok), b = reduce_points_whole(hi, &ok);
   if (!ok || b - a + 1 < 2 || b - a + 1 > POINTS_BUDGET) return 0;
   if (!c->points_memo) c->points_memo = arena_alloc(&c->arena, POINTS_MEMO * sizeof *c->points_memo);
   for (int j = 0; j < c->npoints_memo && j < POINTS_MEMO; j++) {

@@ -532,6 +532,14 @@ close "$3" 27e-6 || die "ring beside a monitor hi $3, want 27 us"
 # messages per step, 4 x (10 + 2 x 4) us = 72 us ("a map one-to-one but for an exception"; before:
 # lo 4 x 14 us, hi 4 x (10 + 16 x 4) us).
 exact bench/tight/shift_exception.pam P=16 72e-6 "a shift with one exception"
+# M = 7 tasks beside a logger: task i uses a 2-slot device for 10us where i % 3 == 0 (0, 3, 6),
+# and after 2us where i is even (0, 2, 4, 6): 7 requests, ceil(7 / 2) = 4 on the busiest server,
+# lo = 40 us, the simulated time ("requests counted on m servers"; before: 35 us, the load).
+lo_is bench/tight/guarded_device.pam M=7 40e-6 "guarded device requests, M = 7:"
+# N = 7 tasks of 1, 2, 4 us by i % 3 on a pool of 4, then 5 us: 1, 2, 4, 1 start at 0, 2 and 4 at
+# 1 (where the 1s end), the last 1 at 2: the 4 started at 1 ends last, at 5: lo = hi = 10 us, the
+# simulated time ("an FCFS list evaluated at the point"; before: lo 9 us, hi 11.75 us).
+exact bench/tight/pool_periodic.pam N=7 10e-6 "tasks of three sizes on a pool, N = 7"
 # Blocks of B = ceil(N / P) rows, every rank w > 0 sending 1 us + 64 ns a row to rank 0's nic: at
 # N = 1000, P = 64 (B = 16) rank 63 has no rows (its send at 0 .. 1 us), rank 62 has 8 (at 8 us),
 # ranks 1 .. 61 send 2.024 us each from 16 us on: lo = 16 + 61 * 2.024 = 139.464 us, the simulated

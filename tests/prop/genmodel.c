@@ -1209,6 +1209,60 @@ static int gen_idiom_pool(GenState *g) {
   return outer;
 }
 
+/* Tasks whose requests of one plain FCFS resource all last the same (docs/reduction.md, "Requests
+** counted on m servers"): par (i = 0, P - 1) (or a literal range up to 9) over a block of two or
+** three steps, each a delay or a use of the resource with one duration free of i, the use
+** sometimes only where `i % K == c` or `i < c` (else a delay or nothing); the block sometimes
+** repeated; the par sometimes beside another use of the resource (of the same duration or not) or
+** after one. -1 when the model has no plain FCFS resource free of the holds. */
+static int gen_idiom_count(GenState *g) {
+  GenModel *m = g->m;
+  int res = -1;
+  for (int k = g->held_max + 1; k < m->res_count; k++)
+    if (!m->res[k].family && m->res[k].ps_tenths == 0 && (res < 0 || gen_below(g, 2))) res = k;
+  if (res < 0) return -1;
+  int over_param = gen_below(g, 3) != 0;
+  int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : gen_below(g, 9));
+  int par_var = g->nvars - 1;
+  GenDur d = gen_dur_same(g);
+  int body = gen_new_node(g, GEN_BLOCK), count = 2 + gen_below(g, 2);
+  for (int k = 0; k < count; k++) {
+    int step;
+    if (gen_below(g, 4) == 0) {
+      step = gen_delay(g);
+    } else {
+      step = gen_new_node(g, GEN_USE);
+      m->nodes[step].res = res;
+      m->nodes[step].dur = d;
+      if (gen_below(g, 3)) {   /* some branches only */
+        int guard = gen_new_node(g, GEN_IF);
+        GenNode *n = &m->nodes[guard];
+        n->cond_var = par_var;
+        if (gen_below(g, 2)) {
+          n->cond = GEN_COND_MOD; n->cond_mod = 2 + gen_below(g, 2); n->cond_val = gen_below(g, n->cond_mod);
+        } else {
+          n->cond = GEN_COND_LT; n->cond_val = gen_below(g, 5);
+        }
+        n->kids[0] = step;
+        n->kids[1] = gen_below(g, 2) ? gen_delay(g) : gen_new_node(g, GEN_SKIP);
+        step = guard;
+      }
+    }
+    m->nodes[body].kids[k] = step;
+  }
+  m->nodes[body].nkids = count;
+  g->nvars--;
+  m->nodes[par].kids[0] = gen_maybe_repeat(g, body, 3);
+  int how = gen_below(g, 3);
+  if (how == 0) return par;
+  int other = gen_new_node(g, GEN_USE);   /* another use of the resource, beside or before */
+  m->nodes[other].res = res;
+  m->nodes[other].dur = gen_below(g, 2) ? d : gen_dur(g);
+  int outer = gen_new_node(g, how == 1 ? GEN_PARALLEL : GEN_BLOCK);
+  m->nodes[outer].kids[0] = other; m->nodes[outer].kids[1] = par; m->nodes[outer].nkids = 2;
+  return outer;
+}
+
 /* The first family (FCFS or ps) that no enclosing hold keeps, one without hand-off first, or -1. */
 static int gen_any_family(GenState *g) {
   int any = -1;
@@ -1490,6 +1544,10 @@ static int gen_idiom(GenState *g) {
   if (gen_below(g, 6) == 0) {
     int pool = gen_idiom_pool(g);
     if (pool >= 0) return pool;
+  }
+  if (gen_below(g, 6) == 0) {
+    int count = gen_idiom_count(g);
+    if (count >= 0) return count;
   }
   if (gen_below(g, 3) == 0) return gen_idiom_fork(g);
   if (gen_below(g, 5) == 0) {

@@ -1,0 +1,81 @@
+/*
+** test_reduce_list.c — an FCFS list evaluated at the point (lang/reduce/order/reduce_fcfs_list.c,
+** docs/reduction.md "An FCFS list evaluated at the point"), on small models whose schedules are
+** worked out by hand in the comments.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "reduce_case.h"
+
+/* The params are left symbolic here (as in a sweep): the list is read at their defaults, and
+** holds where they take those values. */
+
+/* A pool of C = 8 takes N = 16 tasks of 1, 2, 4 us by i % 3, then
+** 5us: tasks 0 .. 7 start at 0 (ends 1, 2, 4, 1, 2, 4, 1, 2); 8 (4us) and 9 (1us) and 10 (2us) at
+** 1, ending 5, 2, 3; 11 (4), 12 (1), 13 (2), 14 (4) at 2, ending 6, 3, 4, 6; 15 (1) at 3: the last
+** ends at 6, lo = hi = 6 + 5 = 11us, the simulated time (before: lo 9.5us, the load; hi 13us). */
+static void test_pool_periodic(void **state) {
+  (void)state;
+  const char *text =
+      "param N = 16 in 1 .. 1000000;\nparam C = 8 in 1 .. 256;\nconst t_u = 1us;\n"
+      "resource pool = fcfs(C);\n"
+      "process main {\n  par (i = 0, N - 1) use(pool, (i % 3 == 0 ? 1 : (i % 3 == 1 ? 2 : 4)) * t_u);\n"
+      "  delay(5us)\n}\n";
+  redtest_expect(text, 0, NULL, NULL, 11e-6, 11e-6, 11e-6);
+  /* at N = 17 (not the default) the list read at 16 is not taken: lo at most the simulated 11us
+  ** (task 16, 2us, starts at 3 and ends at 5, before tasks 11 and 14) */
+  const char *names[] = {"N"};
+  double n = 17;
+  redtest_expect_lo(text, 1, names, &n, -1, 11e-6);
+}
+
+/* T = 3 threads of (1 + i % 4) 10us on ceil(T / 2) = 2 cores, twice: 10 and 20 start at 0, 30 at
+** 10 (where the first core frees): 40us a round, lo = hi = 80us, the simulated time (before: lo
+** 60us, the cores' load). */
+static void test_rounds_on_fewer_cores(void **state) {
+  (void)state;
+  const char *text =
+      "param T = 3;\nconst u = 10us;\nresource cores = fcfs(ceil(T / 2));\n"
+      "process main { repeat (2) par (i = 0, T - 1) use(cores, (1 + i % 4) * u) }\n";
+  redtest_expect(text, 0, NULL, NULL, 80e-6, 80e-6, 80e-6);
+}
+
+/* Sizes like a V on 2 servers, M = 4: 1 + |2 i - 3| us = 4, 2, 2, 4: 4 and 2 start at 0, the next 2
+** at 2 (ends 4), the last 4 at 4: 8us, the simulated time (before: lo 6us). The sizes are read in
+** seconds (no factor free of i): the bound keeps a margin of a few parts in 10^15. */
+static void test_vshape(void **state) {
+  (void)state;
+  const char *text =
+      "param M = 4 in 1 .. 100000;\nresource dev = fcfs(2);\n"
+      "process main = par (i = 0, M - 1) use(dev, (1 + abs(2 * i - (M - 1))) * 1us);\n";
+  double lo, hi;
+  redtest_eval(text, 0, NULL, NULL, &lo, &hi);
+  assert_true(lo <= 8e-6 && lo > 8e-6 * (1 - 1e-12));
+  assert_true(hi >= 8e-6 && hi < 8e-6 * (1 + 1e-12));
+}
+
+/* The same par beside another use of the pool: the list is not read (a request from outside can
+** change the FCFS order), lo stays at most the simulated time: 4 tasks of 1, 2, 4, 1 us on 2
+** servers beside a 3us request made at 0 after them: 1 and 2 at 0, 4 at 1, 1 at 2, the 3us at 3:
+** 6us simulated. */
+static void test_beside_not_read(void **state) {
+  (void)state;
+  const char *text =
+      "param N = 4 in 1 .. 100;\nresource pool = fcfs(2);\n"
+      "process main = par (i = 0, N - 1) use(pool, (i % 3 == 0 ? 1 : (i % 3 == 1 ? 2 : 4)) * 1us) || use(pool, 3us);\n";
+  redtest_expect_lo1(text, "N", 4, -1, 6e-6);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_pool_periodic),
+    cmocka_unit_test(test_rounds_on_fewer_cores),
+    cmocka_unit_test(test_vshape),
+    cmocka_unit_test(test_beside_not_read),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
