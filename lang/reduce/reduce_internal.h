@@ -207,6 +207,11 @@ int reduce_order_injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, Al
 /* reduce_points.c: 1 when e is one-to-one in i over lo..hi by evaluation at every point (numbers
 ** for lo and hi, loop indices with number bounds for the other symbols, a bounded count). */
 int reduce_points_injective(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
+/* reduce_points.c: the branches per member of e over i = lo..hi by evaluation at every point (the
+** same conditions): at most *most, some member at least *fullest, the first branch's member
+** exactly *first (-1: not known); 1 when decided. */
+int reduce_points_dealt(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi, long *most, long *fullest,
+                        long *first);
 
 /* reduce_expr.c */
 void reduce_fail(RCtx *c, SrcLoc loc, const char *msg);

@@ -485,4 +485,12 @@ close "$3" 27e-6 || die "ring beside a monitor hi $3, want 27 us"
 # messages per step, 4 x (10 + 2 x 4) us = 72 us ("a map one-to-one but for an exception"; before:
 # lo 4 x 14 us, hi 4 x (10 + 16 x 4) us).
 exact bench/tight/shift_exception.pam P=16 72e-6 "a shift with one exception"
+# P = 16 ranks two to a nic, each sending 2us to the next rank after 20us of compute, 4 times:
+# nic[floor(((p + 1) % P) / 2)] names every nic from two ranks (counted by evaluation), so a
+# request waits for one other at most: hi = 4 (20 + 2 x 2) = 96 us; lo = 4 (20 + 2) = 88 us; the
+# simulated time 90 us ("Maps counted by evaluation"; before: hi 4 (20 + 16 x 2) us, the family
+# as one resource).
+set -- $(bounds bench/tight/nic_pairs_shift.pam P=16)
+close "$1" 88e-6 || die "two ranks per nic lo $1, want 88 us"
+close "$3" 96e-6 || die "two ranks per nic hi $3, want 96 us"
 exit 0
