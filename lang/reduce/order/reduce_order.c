@@ -1503,6 +1503,18 @@ static int single_stage(const OWalk *w, const OStage *st) {
   return 1;
 }
 
+/* Rule (members dealt, met again in a loop; lower bound): a shard in one loop of the chain (no
+** par of the body around it), whether or not its member changes with the loop, is read by
+** stage_lower iteration by iteration: in iteration j the fullest member gets the requests of
+** the d.fullest branches naming it (the counts hold for every value of the loop's index), none
+** before the least head(j); its servers end them one after another; the branch of the last still
+** runs its tail after iteration j. Requests of other iterations or stages at that member only
+** delay these. Two ranks per nic, `repeat (4) { delay(c); use(nic[floor(((p + 1) % P) / 2)], m) }`:
+** c + 2 m + 3 (c + m), the simulated time (before: 4 (c + m)). */
+static int looped_shard(const OStage *st) {
+  return st->cls == USE_SHARD && st->loops == 1 && st->loop && !st->reps;
+}
+
 /* x over the loop of st (its max) when st sits in one, masked by its guard first. */
 static AlgExpr *over_stage_loop(RCtx *c, const OStage *st, AlgExpr *x) {
   if (st->guard) x = alg_cond(c->alg, st->guard, x, zero(c));
@@ -1950,7 +1962,7 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   for (int i = 0; i < w->nstages && !w->subset; i++) {
     const OStage *st = &w->stages[i];
     AlgExpr *lo = st->kguard ? guarded_stage_lower(w, st, order_tail(w, st, body.exact))
-                : single_stage(w, st) || order_reused_stage(w, st) ? stage_lower(w, st, body.exact)
+                : single_stage(w, st) || order_reused_stage(w, st) || looped_shard(st) ? stage_lower(w, st, body.exact)
                 : looped_stage(w, st) ? looped_stage_lower(w, st, body.exact)
                 : st->kloop ? order_counted_lower(w, st, body.exact) : NULL;
     AlgExpr *fcfs = order_fcfs_lower(w, st, body.exact);   /* reduce_stage.c */
