@@ -462,6 +462,14 @@ exact bench/tight/ring_nodes_if.pam P=12 28e-6 "ranks on a ring of nodes, the wr
 set -- $(bounds bench/tight/pipeline_skip.pam M=7)
 close "$1" 44e-6 || die "pipeline with a stage skipped lo $1, want 44 us"
 close "$3" 46e-6 || die "pipeline with a stage skipped hi $3, want 46 us"
+# M = 8 packets, every 4th classified in 6 us (the others 2 us), the even ones encrypted 4 us:
+# the classify serves them in index order from 1 us, packet 6 leaves it at 1 + 22 us and runs
+# 4 + 1.5 us: lo = 28.5 us, the simulated time ("a stage served in index order"); hi: D = 12.5 us
+# and theta = 2 us: 12.5 + 14 + 4 + 6 = 36.5 us (the classify's slow part counted for the 2 slow
+# packets alone; before: lo 24 us, hi 60 us, the classify two uses of one resource).
+set -- $(bounds bench/tight/pipeline_slow.pam M=8)
+close "$1" 28.5e-6 || die "pipeline with slow packets lo $1, want 28.5 us"
+close "$3" 36.5e-6 || die "pipeline with slow packets hi $3, want 36.5 us"
 # M = 7 items: decode 2 us, then gpu 6 us beside dsp 4 us, then write 1 us: the fork is a stage of
 # the line taking its longest branch: 2 + 6 + 1 + 6 x 6 = 45 us, lo = hi = the simulated time
 # (before: hi 63 us, every request summed).

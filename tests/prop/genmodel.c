@@ -1222,11 +1222,23 @@ static int gen_last_stage(GenState *g, int seq, int chain) {
 
 /* A step of gen_idiom_skip: a chain step (gen_idiom_step) under `if (i % K == c)` or, in a
 ** loop over stages j, `if (not (j == c and i % K == c2))` (the items of a class skip stage c);
-** or a `||` of two chain steps (a stage forked onto two units, a log write beside a compute). */
+** or a `||` of two chain steps (a stage forked onto two units, a log write beside a compute); or
+** a use whose duration differs for a class of items (`if (i % K == c) use(r, d') else use(r, d)`). */
 static int gen_skip_step(GenState *g, int par_var, int step_var) {
   GenModel *m = g->m;
-  int how = gen_below(g, 3);
+  int how = gen_below(g, 4);
   if (how == 0) return gen_idiom_step(g, par_var, step_var);
+  if (how == 3) {   /* a slow path: `if (i % K == c) use(r, d) else use(r, d')` (merge_durations) */
+    int kid = gen_idiom_step(g, par_var, step_var);
+    if (m->nodes[kid].kind != GEN_USE || m->node_count + 2 >= GEN_MAX_NODES) return kid;
+    int slow = gen_new_node(g, GEN_USE);
+    m->nodes[slow] = m->nodes[kid];
+    m->nodes[slow].dur = gen_dur(g);
+    int K = 2 + gen_below(g, 3);
+    int id = gen_line_if(g, GEN_COND_MOD, par_var, gen_below(g, K), slow, kid);
+    m->nodes[id].cond_mod = K;
+    return id;
+  }
   if (how == 1) {
     int fork = gen_new_node(g, GEN_PARALLEL);
     for (int k = 0; k < 2; k++) m->nodes[fork].kids[k] = gen_idiom_step(g, par_var, step_var);

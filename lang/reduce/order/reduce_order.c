@@ -1282,6 +1282,35 @@ static int merge_sides(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from, int 
   return 1;
 }
 
+/* Rule (sides that differ only in a duration): `if (cond(k)) use(r[e], x) else use(r[e], y)`,
+** each side the one use alone (no other use, no other time), on the same resource and member at
+** the same place in the chain, is the chain with `use(r[e], cond ? x : y)`: every branch makes
+** the same one request at the same instant as before, for the time its side names (an `if` takes
+** no time). A slow path for some items, `if (i % 4 == 0) use(cls, t_slow) else use(cls, t)`, is
+** then one stage whose duration depends on k, read by the rules as any such (one request per
+** branch, not two stages of one resource). Returns 0 when the sides are not such. */
+static int merge_durations(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from, int mid, int sites, int sites_mid,
+                           AlgExpr *outer) {
+  AlgCtx *g = w->c->alg;
+  if (mid - from != 1 || w->nstages - mid != 1 || w->too_many || sites_mid - sites != 1 || w->nsites - sites_mid != 1)
+    return 0;
+  OStage *a = &w->stages[from];
+  const OStage *b = &w->stages[mid];
+  if (a->index != b->index || a->held_end || b->held_end || a->kloop || b->kloop || a->cls != b->cls) return 0;
+  if (a->res != b->res || a->head != b->head || a->guard != b->guard || a->loop != b->loop || a->loops != b->loops ||
+      a->bad != b->bad || a->gap != b->gap || a->reps != b->reps || a->rep != b->rep)
+    return 0;
+  if (!alg_is_num(alg_expand(g, alg_sub(g, x.exact, a->t)), 0) || !alg_is_num(alg_expand(g, alg_sub(g, y.exact, b->t)), 0))
+    return 0;
+  a->t = alg_cond(g, cond, a->t, b->t);
+  a->least = alg_min(g, a->least ? a->least : x.exact, b->least ? b->least : y.exact);
+  a->kguard = outer;
+  if (blocks_rules(a->cls) && !w->kif) w->other = 1;
+  w->nstages = mid;
+  w->vary = 1;
+  return 1;
+}
+
 /* Rule (sides walked apart): `if (cond(k)) S1 else S2` (S2 may be absent: nothing) where the
 ** sides differ in steps or times: branch k runs S1 where cond(k) holds and S2 elsewhere, so its
 ** time is cond ? phi(S1) : phi(S2), and each use of S1 is made only by branches where cond holds
@@ -1324,6 +1353,10 @@ static OTime walk_if_branch(OWalk *w, REnv *env, const Stmt *s, AlgExpr *cond) {
   if (!w->too_many) pair_sites(w, cond, sites, sites_mid, w->nsites);
   w->vary = vary;
   if (s->u.branch.otherwise && merge_sides(w, cond, x, y, from, mid, outer)) return x;
+  if (s->u.branch.otherwise && merge_durations(w, cond, x, y, from, mid, sites, sites_mid, outer)) {
+    OTime r = {alg_cond(g, cond, x.exact, y.exact), alg_max(g, x.stepmax, y.stepmax)};
+    return r;
+  }
   return walk_apart(w, cond, x, y, from);
 }
 
@@ -1812,7 +1845,7 @@ static AlgExpr *tandem_upper(OWalk *w, AlgExpr *stepmax, AlgExpr **holds) {
     return alg_add(g, stepmax, queue);
   }
   AlgExpr *queue = alg_mul(g, alg_max(g, zero(c), waits), per_server);
-  AlgExpr *skips = w->guarded ? skip_tandem_upper(w) : NULL;   /* items that skip stages */
+  AlgExpr *skips = w->guarded || w->vary ? skip_tandem_upper(w) : NULL;   /* items that skip stages, slow items */
   return alg_add(g, stepmax, skips ? alg_min(g, queue, skips) : queue);
 }
 
@@ -1975,6 +2008,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
     if (run) lo = lo ? alg_max(g, lo, run) : run;
     AlgExpr *line = single_stage(w, st) ? order_line_lower(w, st, body.exact) : NULL;   /* reduce_line.c */
     if (line) lo = lo ? alg_max(g, lo, line) : line;
+    AlgExpr *ordered = order_inorder_lower(w, st, body.exact);   /* reduce_inorder.c */
+    if (ordered) lo = lo ? alg_max(g, lo, ordered) : ordered;
     AlgExpr *wait = order_wait_lower(w, st, body.exact);   /* reduce_wait.c */
     if (wait) lo = lo ? alg_max(g, lo, wait) : wait;
     if (!lo) continue;

@@ -235,6 +235,9 @@ AlgExpr *order_second_round_lower(OWalk *w, const OStage *st, AlgExpr *total);
 AlgExpr *order_line_lower(OWalk *w, const OStage *st, AlgExpr *total);
 AlgExpr *order_line_upper(OWalk *w, const OStage *st, AlgExpr *total, AlgExpr **positive);
 
+/* reduce_inorder.c */
+AlgExpr *order_inorder_lower(OWalk *w, const OStage *st, AlgExpr *total);
+
 /* reduce_wait.c */
 AlgExpr *order_wait_lower(OWalk *w, const OStage *st, AlgExpr *total);
 

@@ -85,18 +85,54 @@ int skip_forks_keep_order(const OWalk *w) {
 /* The branches that make st's request (per iteration of its loop): those its guard on k lets
 ** through, counted class by class when the guard depends on k only through (s k + a) % K
 ** (release_period: it holds for a whole class or none of it); else all n. */
-static AlgExpr *visitors(const OWalk *w, const OStage *st) {
+static AlgExpr *guard_visitors(const OWalk *w, AlgExpr *guard) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  if (!st->kguard || w->k2) return w->n;
-  long L = release_period(c, st->kguard, w->k);
+  if (!guard || w->k2) return w->n;
+  long L = release_period(c, guard, w->k);
   if (L < 1) return w->n;
   AlgExpr *q = zero(c);
   for (long i = 0; i < L; i++) {
     AlgExpr *k = alg_add(g, w->ka, alg_num_int(g, i));
-    q = alg_add(g, q, alg_cond(g, alg_subst(g, st->kguard, w->k, k), release_class_count(w, L, i), zero(c)));
+    q = alg_add(g, q, alg_cond(g, alg_subst(g, guard, w->k, k), release_class_count(w, L, i), zero(c)));
   }
   return q;
+}
+
+static AlgExpr *visitors(const OWalk *w, const OStage *st) { return guard_visitors(w, st->kguard); }
+
+/* A stage of one server whose duration is cond(k) ? x : y (x, y free of k; the sides of an `if`
+** merged, reduce_order.c merge_durations), outside loops: the short duration in *fast, the
+** difference in *extra and the branches that take the long one (those its guard lets through
+** where the long side's condition holds) in *slow. 0 for any other stage. */
+static int split_durations(const OWalk *w, const OStage *st, AlgExpr **fast, AlgExpr **extra, AlgExpr **slow) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *t = st->t;
+  if (st->loop || w->k2 || alg_kind(t) != ALG_COND || alg_nkids(t) != 3 || !alg_is_num(reduce_mult(c, st->res), 1))
+    return 0;
+  AlgExpr *cond = alg_kid(t, 0), *x = alg_kid(t, 1), *y = alg_kid(t, 2);
+  if (!order_by_branch(w, cond) || order_by_branch(w, x) || order_by_branch(w, y)) return 0;
+  AlgExpr *on = st->kguard ? alg_and(g, st->kguard, cond) : cond;
+  AlgExpr *off = alg_not(g, cond);
+  if (st->kguard) off = alg_and(g, st->kguard, off);
+  *fast = alg_min(g, x, y);
+  *extra = alg_sub(g, alg_max(g, x, y), *fast);
+  *slow = alg_cond(g, alg_cmp(g, ALG_CMP_GE, x, y), guard_visitors(w, on), guard_visitors(w, off));
+  return 1;
+}
+
+/* sup over e >= 0 of r min(e, q) + u min(e, v) - theta e for q, v >= 0 (concave and piecewise
+** linear in e, 0 at e = 0, slope -theta <= 0 beyond its breaks): its value at e = 0, q or v. */
+static AlgExpr *concave_excess(RCtx *c, AlgExpr *r, AlgExpr *q, AlgExpr *u, AlgExpr *v, AlgExpr *theta) {
+  AlgCtx *g = c->alg;
+  AlgExpr *best = zero(c), *at[2] = {q, v};
+  for (int i = 0; i < 2; i++) {
+    AlgExpr *e = at[i];
+    AlgExpr *f = alg_add(g, alg_mul(g, r, alg_min(g, e, q)), alg_mul(g, u, alg_min(g, e, v)));
+    best = alg_max(g, best, alg_sub(g, f, alg_mul(g, theta, e)));
+  }
+  return best;
 }
 
 /* Iterations of a stage's loop skip_at_iterations takes (beyond: the rest are left out). */
@@ -146,11 +182,16 @@ static int iteration_points(const OStage *st, AlgExpr **at) {
 ** theta among the stages' r (at the iterations iteration_points names, for a stage in a loop). Items of 4 stages,
 ** the odd ones skipping stage 1 of 10 us (the others 2 us), M items: theta = 2 us gives
 ** D + 2 (M - 1) + 8 (ceil(M / 2) - 1) us, about 6 M us against the simulated 5 M (the tandem
-** line's: 10 M). NULL when no theta gives a closed form. */
+** line's: 10 M). A stage of one server whose duration is cond(k) ? x : y (split_durations) costs
+** at most t_f min(e, Q_s - 1) + d min(e, Q_l - 1) instead (one request set aside, a long one if
+** any; the others t_f = min(x, y) each and d = |x - y| more for the Q_l - 1 long ones left), a
+** concave function of e whose excess over theta e is its largest at e = 0, Q_s - 1 or Q_l - 1
+** (concave_excess); t_f joins the thetas tried. NULL when no theta gives a closed form. */
 AlgExpr *skip_tandem_upper(OWalk *w) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  AlgExpr *r[ORDER_MAX_STAGES], *excess[ORDER_MAX_STAGES], *theta[ORDER_MAX_STAGES * (SKIP_MAX_POINTS + 2)];
+  AlgExpr *r[ORDER_MAX_STAGES], *excess[ORDER_MAX_STAGES], *theta[ORDER_MAX_STAGES * (SKIP_MAX_POINTS + 3)];
+  AlgExpr *fast[ORDER_MAX_STAGES], *extra[ORDER_MAX_STAGES], *slow[ORDER_MAX_STAGES];
   const OStage *at[ORDER_MAX_STAGES];
   int ns = 0, nt = 0;
   for (int i = 0; i < w->nstages; i++) {
@@ -159,6 +200,12 @@ AlgExpr *skip_tandem_upper(OWalk *w) {
     at[ns] = st;
     r[ns] = alg_div(g, order_over_branches(w, ALG_MAXOVER, st->t), reduce_mult(c, st->res));
     excess[ns] = alg_max(g, zero(c), alg_sub(g, visitors(w, st), alg_num_int(g, 1)));
+    if (split_durations(w, st, &fast[ns], &extra[ns], &slow[ns])) {
+      slow[ns] = alg_max(g, zero(c), alg_sub(g, slow[ns], alg_num_int(g, 1)));
+      theta[nt++] = fast[ns];
+    } else {
+      fast[ns] = NULL;
+    }
     if (st->loop) {   /* r at the iterations named and the ends (any theta >= 0 will do) */
       AlgExpr *at[SKIP_MAX_POINTS + 2];
       int np = iteration_points(st, at);
@@ -174,7 +221,8 @@ AlgExpr *skip_tandem_upper(OWalk *w) {
     AlgExpr *th = order_unrolled(c, theta[i]);
     AlgExpr *sum = alg_mul(g, th, ranks);
     for (int s = 0; s < ns; s++) {
-      AlgExpr *x = alg_mul(g, excess[s], alg_max(g, zero(c), alg_sub(g, r[s], th)));
+      AlgExpr *x = fast[s] ? concave_excess(c, fast[s], excess[s], extra[s], slow[s], th)
+                           : alg_mul(g, excess[s], alg_max(g, zero(c), alg_sub(g, r[s], th)));
       if (at[s]->loop) x = alg_sum(g, at[s]->loop, at[s]->loop_lo, at[s]->loop_hi, x);
       sum = alg_add(g, sum, x);
     }
