@@ -149,17 +149,10 @@ static AlgExpr *sum_indicator(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, Alg
                  alg_cond(ctx, inside, alg_sub(ctx, x, y), num(ctx, 0)));
 }
 
-/* sum_{i=lower}^{upper} (d < 0 ? x : y) or (d <= 0 ? x : y) with d = s i + r, s = 1 or -1 and
-   r, x, y free of i, lower integer-valued: the i that satisfy the test are those of
-   the range up to h (s = 1: h = ceil(-r) - 1 for <, floor(-r) for <=) or from l on (s = -1:
-   l = floor(r) + 1 for <, ceil(r) for <=), so the sum is count * y + t * (x - y) with
-   t = max(0, min(upper, h) - lower + 1) or max(0, upper - max(lower, l) + 1), the number of them
-   (at most count when the range is not empty). Work dealt with remainders:
-   sum over w of (w < N % P ? 1 : 0) = max(0, min(P - 1, ceil(N % P) - 1) + 1). NULL otherwise. */
-static AlgExpr *sum_threshold(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
-  if (term->kind != ALG_COND || (term->kids[0]->kind != ALG_LT && term->kids[0]->kind != ALG_LE)) return NULL;
-  AlgExpr *test = term->kids[0], *x = term->kids[1], *y = term->kids[2];
-  if (alg_contains(x, index) || alg_contains(y, index)) return NULL;
+/* The number of i in lower .. upper that pass test (d < 0 or d <= 0, d = s i + r as sum_threshold
+   reads it, lower integer-valued), or NULL when test is no such comparison. */
+static AlgExpr *threshold_count(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *test) {
+  if (test->kind != ALG_LT && test->kind != ALG_LE) return NULL;
   if (!alg_is_integer_valued(lower)) return NULL;
   AlgExpr *d = alg_sub(ctx, test->kids[0], test->kids[1]);
   AlgExpr *slope = alg_diff(ctx, d, index);
@@ -178,7 +171,22 @@ static AlgExpr *sum_threshold(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, Alg
     AlgExpr *l = strict ? alg_add(ctx, alg_func(ctx, ALG_FLOOR, r), num(ctx, 1)) : alg_func(ctx, ALG_CEIL, r);
     t = alg_sub(ctx, alg_add(ctx, upper, num(ctx, 1)), alg_max(ctx, lower, l));
   }
-  t = alg_max(ctx, num(ctx, 0), t);
+  return alg_max(ctx, num(ctx, 0), t);
+}
+
+/* sum_{i=lower}^{upper} (d < 0 ? x : y) or (d <= 0 ? x : y) with d = s i + r, s = 1 or -1 and
+   r, x, y free of i, lower integer-valued: the i that satisfy the test are those of
+   the range up to h (s = 1: h = ceil(-r) - 1 for <, floor(-r) for <=) or from l on (s = -1:
+   l = floor(r) + 1 for <, ceil(r) for <=), so the sum is count * y + t * (x - y) with
+   t = max(0, min(upper, h) - lower + 1) or max(0, upper - max(lower, l) + 1), the number of them
+   (at most count when the range is not empty). Work dealt with remainders:
+   sum over w of (w < N % P ? 1 : 0) = max(0, min(P - 1, ceil(N % P) - 1) + 1). NULL otherwise. */
+static AlgExpr *sum_threshold(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
+  if (term->kind != ALG_COND) return NULL;
+  AlgExpr *x = term->kids[1], *y = term->kids[2];
+  if (alg_contains(x, index) || alg_contains(y, index)) return NULL;
+  AlgExpr *t = threshold_count(ctx, index, lower, upper, term->kids[0]);
+  if (!t) return NULL;
   return alg_add(ctx, alg_mul(ctx, count_of(ctx, lower, upper), y), alg_mul(ctx, t, alg_sub(ctx, x, y)));
 }
 
@@ -218,6 +226,55 @@ static AlgExpr *sum_inner_threshold(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lowe
     if (alg_contains(yes, index) || alg_contains(no, index)) continue;
     AlgExpr *sum = sum_threshold(ctx, index, lower, upper, alg_cond(ctx, tests[k], yes, no));
     if (sum) return sum;
+  }
+  return NULL;
+}
+
+/* Nodes node_in_bigop visits at most, and its depth (beyond: taken as found). */
+#define SUMS_MAX_NODE_VISITS 4096
+#define SUMS_MAX_NODE_DEPTH 64
+
+/* 1 when node r occurs inside a big operator of e (inside: e is in one), or the walk passes
+   SUMS_MAX_NODE_VISITS (*budget) or SUMS_MAX_NODE_DEPTH: replacing r there could change a
+   term of that operator's own index (sum over i of f((i + 3) % 2) inside a max over i). */
+static int node_in_bigop(const AlgExpr *e, const AlgExpr *r, int inside, int depth, long *budget) {
+  if (--*budget < 0 || depth > SUMS_MAX_NODE_DEPTH) return 1;
+  if (e == r) return inside;
+  if (!inside && !(e->traits & ALG_TRAIT_BIGOP)) return 0;
+  int bigop = e->kind >= ALG_SUM && e->kind <= ALG_MINOVER;
+  for (size_t i = 0; i < e->nkids; i++)
+    if (node_in_bigop(e->kids[i], r, inside || bigop, depth + 1, budget)) return 1;
+  return 0;
+}
+
+/* e with node r replaced by v where r occurs outside every big operator of e only, else NULL. */
+static AlgExpr *replace_outside(AlgCtx *ctx, AlgExpr *e, AlgExpr *r, AlgExpr *v) {
+  long budget = SUMS_MAX_NODE_VISITS;
+  return node_in_bigop(e, r, 0, 0, &budget) ? NULL : alg_replace(ctx, e, r, v);
+}
+
+/* Rule (the extremum over one comparison): the max (want_max) or min over a nonempty range of a
+   body in which the index enters only through one comparison test of the kind threshold_count
+   reads (i < c, i <= c, slope 1 or -1), wherever it sits: the body is f(1) at the t indices
+   that pass the test and f(0) at the n - t others, both free of i, so the max is f(1) where
+   t >= 1, f(0) where n - t >= 1, and the larger of the two where both. The largest block of
+   work dealt with remainders, max over w of t (floor(N / P) + (w < N % P ? 1 : 0)), is
+   t (floor(N / P) + 1) where N % P >= 1, t floor(N / P) where not (before: walked). NULL
+   otherwise. */
+static AlgExpr *extremum_threshold(AlgCtx *ctx, int want_max, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper,
+                                   AlgExpr *body) {
+  AlgExpr *tests[ALG_MAX_INNER_TESTS], *one = num(ctx, 1);
+  size_t n = inner_tests(body, index, tests, 0);
+  for (size_t k = 0; k < n; k++) {
+    AlgExpr *yes = replace_outside(ctx, body, tests[k], one);
+    AlgExpr *no = yes ? alg_replace(ctx, body, tests[k], num(ctx, 0)) : NULL;
+    if (!yes || alg_contains(yes, index) || alg_contains(no, index)) continue;
+    AlgExpr *t = threshold_count(ctx, index, lower, upper, tests[k]);
+    if (!t) continue;
+    AlgExpr *pass = alg_cmp(ctx, ALG_CMP_GE, t, one);
+    AlgExpr *fail = alg_cmp(ctx, ALG_CMP_GE, alg_sub(ctx, count_of(ctx, lower, upper), t), one);
+    AlgExpr *both = want_max ? alg_max(ctx, yes, no) : alg_min(ctx, yes, no);
+    return alg_cond(ctx, pass, alg_cond(ctx, fail, both, yes), no);
   }
   return NULL;
 }
@@ -305,10 +362,14 @@ static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr 
 /* Closed sum, or a sum node over the terms that have none (closed parts outside). */
 static AlgExpr *periodic_sum(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *body);
 
+static AlgExpr *full_period(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper,
+                            AlgExpr *body);
+
 /* The unguarded closed sum of one term: sum_term, or periodic_sum for a term periodic in the index. */
 static AlgExpr *term_sum(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *body) {
   AlgExpr *s = sum_term(ctx, index, lower, upper, body);
-  return s ? s : periodic_sum(ctx, index, lower, upper, body);
+  if (!s) s = periodic_sum(ctx, index, lower, upper, body);
+  return s ? s : full_period(ctx, ALG_SUM, index, lower, upper, body);
 }
 
 static AlgExpr *close_sum(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *body) {
@@ -427,6 +488,65 @@ static AlgExpr *periodic_extremum(AlgCtx *ctx, int want_max, AlgSymbol *index, A
   return best;
 }
 
+/* Depth of the expressions first_residue reads (beyond: not read). */
+#define SUMS_MAX_RESIDUE_DEPTH 64
+
+/* 1 when e is a remainder (s * index + a) % K with s = 1 or -1, a free of the index and
+   integer-valued, K free of the index, integer-valued and >= 1 for every admissible value. */
+static int residue_form(AlgCtx *ctx, AlgExpr *e, AlgSymbol *index) {
+  if (e->kind != ALG_MOD) return 0;
+  AlgExpr *x = e->kids[0], *K = e->kids[1];
+  if (alg_contains(K, index) || !alg_is_integer_valued(K) || !alg_is_nonneg(ctx, alg_sub(ctx, K, num(ctx, 1))))
+    return 0;
+  AlgExpr *slope = alg_diff(ctx, x, index);
+  if (!slope || !(alg_is_num(slope, 1) || alg_is_num(slope, -1))) return 0;
+  AlgExpr *rest = alg_sub(ctx, x, alg_mul(ctx, slope, index->node));
+  return !alg_contains(rest, index) && alg_is_integer_valued(rest);
+}
+
+/* The first remainder of residue_form in e that holds the index (depth first), or NULL. Not
+   inside a big operator of e: its remainders may hold the index it binds, whose value is not one
+   for the whole body (max over i of the sum over j of f((i - j) % P) is no max of f). */
+static AlgExpr *first_residue(AlgCtx *ctx, AlgExpr *e, AlgSymbol *index, int depth) {
+  if (depth > SUMS_MAX_RESIDUE_DEPTH || !alg_contains(e, index)) return NULL;
+  if (e->kind >= ALG_SUM && e->kind <= ALG_MINOVER) return NULL;
+  if (residue_form(ctx, e, index)) return e;
+  for (size_t i = 0; i < e->nkids; i++) {
+    AlgExpr *r = first_residue(ctx, e->kids[i], index, depth + 1);
+    if (r) return r;
+  }
+  return NULL;
+}
+
+/* Rule (a remainder over a whole period): the big operator `kind` (max, min or sum) of a body in
+   which the index i occurs only inside one remainder (s i + a) % K (residue_form), over a range of
+   n = upper - lower + 1 indices. K consecutive integers fall one in each residue class modulo K,
+   and s i + a (s = +-1) runs over consecutive integers as i does, so where n >= K the remainder
+   takes every value 0 .. K - 1 over the range (and no other: K >= 1, the argument an integer);
+   where n = K it takes each exactly once. So the max (min) is the one of the body with the
+   remainder replaced by an index w over 0 .. K - 1, and where n = K so is the sum. The ring
+   allgather's step s, max over p = 0 .. P - 1 of rows((p + P - s) % P), is the max over
+   w = 0 .. P - 1 of rows(w), free of s (before: walked P (P - 1) times, 4 10^6 indices at
+   P = 2000, beyond the loop limit). NULL when no such remainder holds every occurrence. Where
+   the count is not proved, a condition keeps the operator as it is on the other side. */
+static AlgExpr *full_period(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper,
+                            AlgExpr *body) {
+  AlgExpr *r = first_residue(ctx, body, index, 0);
+  if (!r) return NULL;
+  AlgExpr *K = r->kids[1], *last = alg_sub(ctx, K, num(ctx, 1));
+  AlgSymbol *w = alg_index_new(ctx, alg_symbol_name(index), num(ctx, 0), last);
+  AlgExpr *inner = replace_outside(ctx, body, r, alg_sym(ctx, w));
+  if (!inner || alg_contains(inner, index)) return NULL;
+  AlgExpr *closed = alg_bigop(ctx, kind, w, num(ctx, 0), last, inner);
+  AlgExpr *room = alg_sub(ctx, count_of(ctx, lower, upper), K);
+  int exact = kind == ALG_SUM ? alg_is_num(room, 0) : alg_is_nonneg(ctx, room);
+  if (exact) return closed;
+  AlgExpr *kids[4] = {index->node, lower, upper, body};
+  AlgExpr *as_is = alg_intern(ctx, kind, 4, kids);
+  AlgExpr *holds = alg_cmp(ctx, kind == ALG_SUM ? ALG_CMP_EQ : ALG_CMP_GE, room, num(ctx, 0));
+  return alg_cond(ctx, holds, closed, as_is);
+}
+
 /* ---- the big operators ---- */
 
 AlgExpr *alg_closed_form(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *lower,
@@ -440,6 +560,8 @@ AlgExpr *alg_closed_form(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *l
   case ALG_MAXOVER: case ALG_MINOVER: {
     AlgExpr *f = extremum_at_end(ctx, kind == ALG_MAXOVER, index, lower, upper, body);
     if (!f) f = periodic_extremum(ctx, kind == ALG_MAXOVER, index, lower, upper, body);
+    if (!f) f = extremum_threshold(ctx, kind == ALG_MAXOVER, index, lower, upper, body);
+    if (!f) f = full_period(ctx, kind, index, lower, upper, body);
     return f ? guard(ctx, lower, upper, f, num(ctx, 0)) : NULL;
   }
   default:

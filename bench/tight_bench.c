@@ -293,6 +293,9 @@ static const IdiomModel idioms[] = {
   {"alltoall_late.pam", "P", "all-to-all rounds after rank 0 reads 4 us: cpu[p] pack, port[(p + k) % P] send"},
   {"ring_monitor.pam", "P", "ring exchange beside a monitor thread's log on nic[0]"},
   {"shift_exception.pam", "P", "shift to (p + 1) % P, rank 0 to rank 2 instead"},
+  {"block_gather_all.pam", "P", "blocks of ceil(N / P) rows, the last ones empty, all ranks gather"},
+  {"ring_allgather_rows.pam", "P", "ring allgather of rows dealt with remainders, a barrier per step"},
+  {"grid_open_chain.pam", "Q", "open grid, halos right, left, down, up one after the other under edge tests"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

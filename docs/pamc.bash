@@ -26,7 +26,7 @@ _pamc() {
     -l) COMPREPLY=($(compgen -f -X '!*.pam' -- "$cur") $(compgen -d -- "$cur")); return ;;
     -o|--plot) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --plot-data|--history) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    -D|-e|--runs|--seed|--reps|--loop-limit|--mpi-ranks) return ;;
+    -D|-e|--runs|--seed|--reps|--loop-limit|--refine|--mpi-ranks) return ;;
   esac
   if [[ $cur == -* ]]; then
     local options

@@ -1,12 +1,15 @@
 /*
 ** cmd_predict.c — `pamc predict FILE [-m M] [-D ...] [--format table|csv|json] [--plot OUT]`:
 ** reduces the entry process once, then evaluates lo, est, hi and the bottleneck at every point of
-** the sweep given with -D (predict.h), streaming the rows batch by batch.
+** the sweep given with -D (predict.h), streaming the rows batch by batch; inexact points are
+** reduced again at their own values (predict_refine.h).
 */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cli.h"
@@ -14,11 +17,12 @@
 #include "predict.h"
 #include "predict_measured.h"
 #include "predict_plot.h"
+#include "predict_refine.h"
 #include "sim.h"
 
 static const char usage[] =
   "usage: pamc predict FILE [-m MACHINE]... [-D NAME=VALUE]... [-e NAME]\n"
-  "                    [--format table|csv|json] [-o OUT] [--speedup] [--loop-limit N]\n"
+  "                    [--format table|csv|json] [-o OUT] [--speedup] [--loop-limit N] [--refine N]\n"
   "                    [--plot OUT.svg|OUT.png [--logx] [--logy] [--linear] [--plot-data DIR]]\n"
   "                    [--measured RUNS [--region R] [--metric M]]\n"
   "\n"
@@ -44,6 +48,10 @@ static const char usage[] =
   "  --linear         with --plot: linear axes (but for --logx or --logy)\n"
   "  --plot-data DIR  with --plot: keep the gnuplot script and data in DIR (plot.gp, plot.dat;\n"
   "                   `gnuplot plot.gp` in DIR redraws the plot)\n"
+  "  --refine N       reduce again at its own values each point of a sweep whose bounds are\n"
+  "                   not exact, for the first N such points (default 100; 0: none): what only\n"
+  "                   a number decides (a member map proved one-to-one point by point, a floor\n"
+  "                   on an integer) can tighten them; each row keeps the tighter of both\n"
   "  --loop-limit N   a sum with no closed form is walked index by index when its range has\n"
   "                   at most N indices (default 100000); beyond, its closed bound is used.\n"
   "                   A walk inside another walks at most 10^6 indices at once (counts\n"
@@ -470,8 +478,57 @@ static int release_rows(FILE *held) {
 ** and to standard output only once every point has passed: a point that fails leaves nothing
 ** printed (a failure at the last point of a sweep printed the rows before it). Returns an exit
 ** status. */
+/* Bounds that cross (lo > hi): no run of the model ends at the point. 1 with issue filled. */
+static int crossed(const Decl *entry, double lo, double hi, PredictIssue *issue) {
+  if (!(lo > hi * (1 + 1e-9))) return 0;
+  issue->loc = entry->loc;
+  snprintf(issue->message, sizeof issue->message,
+           "the lower bound (%g s) is above the upper bound (%g s): no run of the model ends "
+           "here (a deadlock, such as a hold that waits for a server its own thread holds; "
+           "`pamc simulate` reports where)", lo, hi);
+  return 1;
+}
+
+/* on[i]: the sweep's note i holds at the row (at_point, from predict_approx_eval) and is on a
+** bound the row did not take from the point's own reduction. A row whose lo and hi meet has its
+** time exactly, whatever the bounds were built from: no note holds there (the point's are
+** dropped too). */
+static void row_notes(const ReduceResult *r, const unsigned char *at_point, RefineRow *row,
+                      unsigned char *on) {
+  int exact = predict_refine_exact(row->lo, row->hi);
+  for (int i = 0; i < r->approx_count; i++) {
+    int taken = r->approx[i].bound ? row->hi_from_point : row->lo_from_point;
+    on[i] = at_point[i] && !taken && !exact;
+    if (exact) row->point_notes[i] = 0;
+  }
+  if (exact) row->approx[0] = 0;
+}
+
+/* The approx column of a row: the sweep's notes that hold there (on), then the point's own. */
+static void row_approx(const ReduceResult *r, const unsigned char *on, const RefineRow *row,
+                       char *buf, size_t size) {
+  predict_approx_column(r, on, buf, size);
+  size_t used = strlen(buf);
+  if (!row->approx[0] || used + 3 >= size) return;
+  if (used) {
+    memcpy(buf + used, "; ", 2);
+    used += 2;
+  }
+  size_t n = strlen(row->approx);
+  if (n > size - used - 1) n = size - used - 1;   /* truncated like the column itself */
+  memcpy(buf + used, row->approx, n);
+  buf[used + n] = 0;
+}
+
+static void free_row(RefineRow *row) {
+  if (row) free(row->point_notes);
+  free(row);
+}
+
+/* Evaluates and prints every point of the sweep; refine (NULL: none) reduces inexact points
+** again at their own values (predict_refine.h). */
 static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const Decl **axis_decls,
-                     Output *o, DiagList *diags) {
+                     Output *o, PredictRefine *refine, DiagList *diags) {
   PredictPlan plan;
   if (predict_plan_init(&plan, r, sweep, diags) != 0) {
     predict_plan_free(&plan);
@@ -484,7 +541,12 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
   int notes = r->approx_count;
   unsigned char *seen = calloc((size_t)notes + 1, 1);   /* per note: it holds at some point */
   char *approx = malloc(PREDICT_APPROX_SIZE);
-  if (!batch || !values || !held || !seen || !approx) {
+  unsigned char *on = calloc((size_t)notes + 1, 1);   /* per note: it holds at the row */
+  RefineRow *row = calloc(1, sizeof *row);
+  if (row) row->point_notes = calloc((size_t)notes + 1, 1);
+  if (!batch || !values || !held || !seen || !approx || !on || !row || !row->point_notes) {
+    free_row(row);
+    free(on);
     free(seen);
     free(approx);
     free(batch);
@@ -527,13 +589,8 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
       check_issue(&r->checks[failed], value, &issue);
     }
     for (int k = 0; k < good; k++)   /* bounds that cross: the model cannot end there */
-      if (batch->lo[k] > batch->hi[k] * (1 + 1e-9)) {
+      if (crossed(entry, batch->lo[k], batch->hi[k], &issue)) {
         good = k;
-        issue.loc = entry->loc;
-        snprintf(issue.message, sizeof issue.message,
-                 "the lower bound (%g s) is above the upper bound (%g s): no run of the model ends "
-                 "here (a deadlock, such as a hold that waits for a server its own thread holds; "
-                 "`pamc simulate` reports where)", batch->lo[k], batch->hi[k]);
         break;
       }
     if (predict_approx_eval(&plan, good) != 0) {
@@ -543,21 +600,30 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
     }
     for (int k = 0; k < good && result == EXIT_OK; k++) {
       for (int a = 0; a < sweep->axis_count; a++) point[a] = axis_values[a][k];
-      const RunsConfig *m = o->measured ? predict_measured_row(o->measured, point, batch->lo[k],
-                                                               batch->est[k], batch->hi[k]) : NULL;
-      const unsigned char *on = &plan.approx_on[(size_t)k * (size_t)notes];
-      for (int i = 0; i < notes; i++) seen[i] |= on[i];
+      row->lo = batch->lo[k];
+      row->est = batch->est[k];
+      row->hi = batch->hi[k];
+      row->bottleneck = r->terms[batch->bottleneck[k]].name;
+      memset(row->point_notes, 0, (size_t)notes + 1);
+      if (refine) predict_refine_row(refine, r, point, row);
+      if (crossed(entry, row->lo, row->hi, &issue)) {   /* the point's own bounds crossed */
+        good = k;
+        break;
+      }
+      const RunsConfig *m = o->measured ? predict_measured_row(o->measured, point, row->lo, row->est,
+                                                               row->hi) : NULL;
+      row_notes(r, &plan.approx_on[(size_t)k * (size_t)notes], row, on);
+      for (int i = 0; i < notes; i++) seen[i] |= on[i] | row->point_notes[i];
       if (o->format != FORMAT_TABLE) {   /* the table has no approx column */
-        predict_approx_column(r, on, approx, PREDICT_APPROX_SIZE);
+        row_approx(r, on, row, approx, PREDICT_APPROX_SIZE);
         o->approx = approx;
       }
-      print_row(held, o, point, batch->lo[k], batch->est[k], batch->hi[k],
-                r->terms[batch->bottleneck[k]].name, m);
+      print_row(held, o, point, row->lo, row->est, row->hi, row->bottleneck, m);
       if (o->plot && sweep->axis_count > 0) {
         char label[PREDICT_PLOT_LABEL_SIZE], err[256];
         predict_plot_curve_label(sweep, point, label, sizeof label);
-        if (predict_plot_point(o->plot, label, point[0], batch->lo[k], batch->est[k], batch->hi[k],
-                               r->terms[batch->bottleneck[k]].name, err, sizeof err) != 0) {
+        if (predict_plot_point(o->plot, label, point[0], row->lo, row->est, row->hi, row->bottleneck,
+                               err, sizeof err) != 0) {
           fprintf(stderr, "pamc predict: %s\n", err);
           result = EXIT_IO;
           break;
@@ -578,6 +644,7 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
     if (n < PREDICT_BATCH) break;
   }
   predict_approx_notes(r, seen, diags);   /* the notes that hold at some point of the sweep */
+  if (refine) predict_refine_finish(refine, diags);
   if (result == EXIT_OK) print_footer(held, o);
   if (result == EXIT_OK && release_rows(held)) {
     fputs("pamc predict: cannot write or read back the temporary file of the rows\n", stderr);
@@ -590,12 +657,14 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
   free(batch);
   free(seen);
   free(approx);
+  free(on);
+  free_row(row);
   predict_plan_free(&plan);
   return result;
 }
 
 static int predict_file(const CliOptions *opts, Format format, PredictPlotOptions *plot_opts,
-                        long loop_limit, int speedup, const char *measured_path,
+                        long loop_limit, long refine_points, int speedup, const char *measured_path,
                         const RunsSelect *select) {
   const char *plot_out = plot_opts->out;
   Sweep sweep;
@@ -653,7 +722,11 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
         result = EXIT_IO;
       } else {
         o.plot = plot_out ? &plot : NULL;
-        result = run_sweep(&prog, &r, &sweep, axis_decls, &o, &diags);
+        PredictRefine refine = {.path = opts->files[0], .popts = popts, .sweep_prog = &prog,
+                                .sweep = &sweep, .loop_limit = loop_limit, .budget = refine_points};
+        refine.progress = isatty(fileno(stderr));
+        int refining = sweep.axis_count > 0 && refine_points > 0;
+        result = run_sweep(&prog, &r, &sweep, axis_decls, &o, refining ? &refine : NULL, &diags);
         if (o.plot && result != EXIT_OK) predict_plot_abort(o.plot);
         else if (o.plot) {
           if (predict_plot_finish(o.plot, err, sizeof err) != 0) {
@@ -675,8 +748,25 @@ static int predict_file(const CliOptions *opts, Format format, PredictPlotOption
   return result;
 }
 
+/* The value of --refine N: points of a sweep reduced at their own values, 0 .. 10^9 (text NULL:
+** not given, *points unchanged). EXIT_OK, or EXIT_USAGE after saying what is wrong. */
+static int refine_count(const char *text, long *points) {
+  if (!text) return EXIT_OK;
+  char *end;
+  errno = 0;
+  long value = strtol(text, &end, 10);
+  if (!text[0] || *end || errno || value < 0 || value > 1000000000L) {
+    fprintf(stderr, "pamc predict: --refine wants a whole number of points in 0 .. 10^9, not '%s'\n", text);
+    return EXIT_USAGE;
+  }
+  *points = value;
+  return EXIT_OK;
+}
+
 int cmd_predict(int argc, char **argv) {
   const char *plot_out = NULL, *plot_dir = NULL, *loop_text = NULL, *measured_path = NULL;
+  const char *refine_text = NULL;
+  long refine_points = PREDICT_REFINE_DEFAULT;
   RunsSelect select = {NULL, NULL};
   long loop_limit = 0;
   int logx = 0, logy = 0, linear = 0, speedup = 0;
@@ -684,11 +774,13 @@ int cmd_predict(int argc, char **argv) {
                              {"--plot-data", 1, &plot_dir, NULL}, {"--logx", 0, NULL, &logx},
                              {"--logy", 0, NULL, &logy}, {"--linear", 0, NULL, &linear},
                              {"--measured", 1, &measured_path, NULL}, {"--region", 1, &select.region, NULL},
-                             {"--metric", 1, &select.metric, NULL}, {"--speedup", 0, NULL, &speedup}};
-  const CliSpec spec = {"predict", usage, extras, 10, 1, 1, 1};
+                             {"--metric", 1, &select.metric, NULL}, {"--speedup", 0, NULL, &speedup},
+                             {"--refine", 1, &refine_text, NULL}};
+  const CliSpec spec = {"predict", usage, extras, 11, 1, 1, 1};
   CliOptions opts;
   int status = cli_parse(&opts, &spec, argc, argv);
   if (status == EXIT_OK && !opts.help) status = cli_loop_limit("predict", loop_text, &loop_limit);
+  if (status == EXIT_OK && !opts.help) status = refine_count(refine_text, &refine_points);
   if (status != EXIT_OK || opts.help) {
     cli_free(&opts);
     return status;
@@ -713,7 +805,7 @@ int cmd_predict(int argc, char **argv) {
   CliOutput out;
   if (status == EXIT_OK) status = cli_output_begin(&out, "predict", opts.output);
   if (status == EXIT_OK)
-    status = cli_output_end(&out, "predict", predict_file(&opts, format, &plot_opts, loop_limit, speedup,
+    status = cli_output_end(&out, "predict", predict_file(&opts, format, &plot_opts, loop_limit, refine_points, speedup,
                                                           measured_path, &select));
   cli_free(&opts);
   return status;

@@ -502,4 +502,19 @@ exact bench/tight/shift_exception.pam P=16 72e-6 "a shift with one exception"
 set -- $(bounds bench/tight/nic_pairs_shift.pam P=16)
 close "$1" 90e-6 || die "two ranks per nic lo $1, want 90 us"
 close "$3" 96e-6 || die "two ranks per nic hi $3, want 96 us"
+# Blocks of B = ceil(N / P) rows, every rank w > 0 sending 1 us + 64 ns a row to rank 0's nic: at
+# N = 1000, P = 64 (B = 16) rank 63 has no rows (its send at 0 .. 1 us), rank 62 has 8 (at 8 us),
+# ranks 1 .. 61 send 2.024 us each from 16 us on: lo = 16 + 61 * 2.024 = 139.464 us, the simulated
+# time (the head's bend cut at w = 62; before: 125.976 us, all 63 sends from 0).
+lo_is bench/tight/block_gather_all.pam P=64 139.464e-6 "block gather with empty last blocks"
+# Ring allgather with a barrier per step, N = 1000 rows dealt to P = 2000 ranks (rows 1 or 0):
+# every step's longest send is 1 + 0.2 us, 1999 steps: lo = hi = 2398.8 us (a remainder over a
+# whole period: before, 4 10^6 indices walked past the loop limit, lo 2.199 ms).
+exact bench/tight/ring_allgather_rows.pam P=2000 2.3988e-3 "ring allgather by rows"
+# Grid without wrap, the halos one after the other under their edge tests (20 us, then 3 us a
+# halo, two iterations): cell (1, 1)'s left halo reaches (1, 0) at 23 us with (0, 0)'s down halo,
+# queued first (program order at one instant), so the cell ends at 35 us: lo = 2 x 35 = 70 us at
+# every Q >= 3, the simulated time (before: 64 us).
+lo_is bench/tight/grid_open_chain.pam Q=3 70e-6 "open grid, halos in a chain"
+lo_is bench/tight/grid_open_chain.pam Q=50 70e-6 "open grid, halos in a chain"
 exit 0

@@ -174,6 +174,10 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
     }
   }
   n->dur = gen_dur(g);   /* may depend on the indices: branches of unequal length */
+  if (step_var >= 0 && gen_below(g, 6) == 0) {   /* a ring allgather: step j passes rank (i - j)'s block */
+    n->dur.share = 5; n->dur.share_var = par_var; n->dur.share_step = step_var;
+    n->dur.share_n = gen_below(g, 3 * GEN_MAX_BOUND);
+  }
   return id;
 }
 
@@ -604,6 +608,82 @@ static int gen_line_if(GenState *g, GenCond cond, int var, int val, int kid, int
   n->cond = cond; n->cond_var = var; n->cond_val = val;
   n->kids[0] = kid; n->kids[1] = otherwise;
   return id;
+}
+
+/* A halo of gen_idiom_open_grid: the send of cell (i<outer>, i<outer + 1>) of a 3 x 2 grid (flat:
+** cell i<outer> of a 2 x 2 grid numbered row by row) to its neighbour dir (0 right, 1 left, 2
+** down, 3 up) under the `if` that keeps it on the grid. */
+static int gen_open_halo(GenState *g, int res, int outer, int dir, int flat) {
+  GenModel *m = g->m;
+  int id = gen_new_node(g, GEN_USE);
+  GenNode *n = &m->nodes[id];
+  n->res = res;
+  n->dur = gen_dur(g);
+  if (flat) {   /* p + 1 under p % 2 == 0, p - 1 under p % 2 == 1, p + 2 under p < 2, p - 2 from 2 */
+    static const int off[4] = {1, -1, 2, -2};
+    n->member = GEN_MEMBER_LINE; n->member_var = outer; n->member_off = off[dir];
+    if (dir < 2) {
+      int guard = gen_line_if(g, GEN_COND_MOD, outer, dir, id, -1);
+      m->nodes[guard].cond_mod = 2;
+      return guard;
+    }
+    return gen_line_if(g, dir == 2 ? GEN_COND_LT : GEN_COND_FROM, outer, 2, id, -1);
+  }
+  n->member = GEN_MEMBER_GRID; n->member_var = outer; n->member_off = outer + 1; n->member_val = 7 + dir;
+  static const int lt[4] = {1, 0, 1, 0};   /* right: j < 1, left: j >= 1, down: i < 2, up: i >= 1 */
+  int var = dir < 2 ? outer + 1 : outer, val = dir == 2 ? 2 : 1;
+  return gen_line_if(g, lt[dir] ? GEN_COND_LT : GEN_COND_FROM, var, val, id, -1);
+}
+
+/* A halo exchange on a grid without wrap, the halos sent one after the other (docs/reduction.md,
+** "Requests known ahead", requests of one instant in program order): par (i = 0, 2) par (j = 0,
+** 1) (or par (i = 0, 3) over a 2 x 2 grid numbered row by row) { compute, by the cell's colour
+** sometimes, sometimes on the cell's own member of another family; 2 .. 4 of the sends right, left, down and up in a random order, each under its edge
+** test } over one FCFS family, the par sometimes repeated. -1 without an FCFS family. */
+static int gen_idiom_open_grid(GenState *g) {
+  GenModel *m = g->m;
+  int res = gen_fcfs_family(g);
+  if (res < 0 || g->nvars + 2 > GEN_MAX_DEPTH) return -1;
+  int flat = gen_below(g, 3) == 0;
+  int outer = gen_new_node(g, GEN_PAR), inner = flat ? outer : gen_new_node(g, GEN_PAR), ov = g->nvars;
+  m->nodes[outer].var = ov; m->nodes[outer].lo = 0; m->nodes[outer].hi = flat ? 3 : 2;
+  g->scope_hi[g->nvars++] = m->nodes[outer].hi;
+  if (!flat) {
+    m->nodes[inner].var = ov + 1; m->nodes[inner].lo = 0; m->nodes[inner].hi = 1;
+    g->scope_hi[g->nvars++] = 1;
+  }
+  int work = gen_delay(g), cpu = -1;
+  if (gen_below(g, 3) == 0) gen_colour(&m->nodes[work].dur, ov, flat);
+  for (int k = g->held_max + 1; k < m->res_count && cpu < 0; k++)   /* the cell's own cpu, sometimes */
+    if (k != res && m->res[k].family && gen_below(g, 2)) cpu = k;
+  if (cpu >= 0) {
+    int use = gen_new_node(g, GEN_USE);
+    GenNode *n = &m->nodes[use];
+    n->res = cpu; n->dur = m->nodes[work].dur; n->member_var = ov;
+    if (flat) n->member = GEN_MEMBER_VAR;
+    else { n->member = GEN_MEMBER_GRID; n->member_off = ov + 1; n->member_val = 0; }
+    work = use;
+  }
+  int dirs[4] = {0, 1, 2, 3}, count = 2 + gen_below(g, 3);
+  for (int k = 3; k > 0; k--) { int r = gen_below(g, k + 1), t = dirs[k]; dirs[k] = dirs[r]; dirs[r] = t; }
+  int first = gen_new_node(g, GEN_BLOCK), second = gen_new_node(g, GEN_BLOCK);
+  for (int k = 0; k < count; k++) {
+    int block = k < 2 ? first : second, halo = gen_open_halo(g, res, ov, dirs[k], flat);
+    m->nodes[block].kids[m->nodes[block].nkids++] = halo;
+  }
+  int body = gen_new_node(g, GEN_BLOCK);
+  m->nodes[body].kids[0] = work; m->nodes[body].kids[1] = first; m->nodes[body].nkids = 2;
+  if (m->nodes[second].nkids) m->nodes[body].kids[m->nodes[body].nkids++] = second;
+  g->nvars -= flat ? 1 : 2;
+  m->nodes[inner].kids[0] = body;
+  if (!flat) m->nodes[outer].kids[0] = inner;
+  if (gen_below(g, 3) == 0) {   /* repeated: the par runs once at a time */
+    int rep = gen_new_node(g, GEN_REPEAT);
+    m->nodes[rep].hi = 2;
+    m->nodes[rep].kids[0] = outer;
+    return rep;
+  }
+  return outer;
 }
 
 /* A send of gen_idiom_line: use(r[i + c], d) with c in -2 .. 2, under `if (i >= -c)` or
@@ -1037,7 +1117,7 @@ static int gen_idiom_pool(GenState *g) {
   }
   if (shape == 2 || shape == 3) {
     GenDur *d = &m->nodes[use].dur;
-    d->share = 1 + gen_below(g, 3); d->share_var = par_var; d->share_n = gen_below(g, 3 * GEN_MAX_BOUND);
+    d->share = 1 + gen_below(g, 4); d->share_var = par_var; d->share_n = gen_below(g, 3 * GEN_MAX_BOUND);
   }
   int job = use;
   if (shape == 4) {   /* two runs of sizes: i < c one size, the others another */
@@ -1053,6 +1133,10 @@ static int gen_idiom_pool(GenState *g) {
   if (gen_below(g, 2)) {
     int delay = gen_delay(g);   /* sometimes the jobs arrive in classes: a gather in waves */
     if (gen_below(g, 2)) gen_stagger(g, &m->nodes[delay].dur, par_var);
+    else if (gen_below(g, 2)) {   /* a block of rows first, the last blocks short or empty */
+      GenDur *d = &m->nodes[delay].dur;
+      d->share = 3 + gen_below(g, 2); d->share_var = par_var; d->share_n = gen_below(g, 3 * GEN_MAX_BOUND);
+    }
     m->nodes[body].kids[count++] = delay;
   }
   m->nodes[body].kids[count++] = job;
@@ -1342,6 +1426,10 @@ static int gen_idiom(GenState *g) {
     int checker = gen_idiom_checker(g);
     if (checker >= 0) return checker;
   }
+  if (gen_below(g, 3) == 0) {
+    int open = gen_idiom_open_grid(g);
+    if (open >= 0) return open;
+  }
   if (gen_below(g, 7) == 0) return gen_idiom_skip(g);
   if (gen_below(g, 6) == 0) return gen_idiom_dealt(g);
   if (gen_below(g, 6) == 0) return gen_idiom_rounds(g);
@@ -1558,6 +1646,11 @@ static void gen_put_dur(GenBuf *b, const GenDur *d) {
     gen_put(b, ") * (floor(%d / P) + (i%d >= P - %d %% P ? 1 : 0))", d->share_n, d->share_var, d->share_n);
   else if (d->share == 3)
     gen_put(b, ") * max(0, min(2, %d - 2 * i%d))", d->share_n, d->share_var);
+  else if (d->share == 4)
+    gen_put(b, ") * max(0, min(ceil(%d / P), %d - i%d * ceil(%d / P)))", d->share_n, d->share_n, d->share_var, d->share_n);
+  else if (d->share == 5)
+    gen_put(b, ") * (floor(%d / P) + ((i%d + P - i%d) %% P < %d %% P ? 1 : 0))", d->share_n, d->share_var,
+            d->share_step, d->share_n);
 }
 
 /* The distance H of a butterfly's step i<j> as node n writes it (n->dist), and its block 2 H
@@ -1658,11 +1751,13 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     static const char *const forms[3] = {"[i%d]", "[(i%d + 2) %% 4]", "[floor(i%d / 2) * 2 + (i%d %% 2 + 1) %% 2]"};
     gen_put(b, forms[n->member_val % 3], n->member_var, n->member_var);
   } else if (n->member == GEN_MEMBER_GRID) {
-    static const char *const forms[7] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
+    static const char *const forms[11] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
                                          "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]",
                                          "[(i%d * 2 + i%d + 3) %% 6]", "[(i%d * 2 + i%d + 1) %% 5]",
-                                         "[i%d * 2 + (i%d == 1 ? 0 : 1)]"};
-    gen_put(b, forms[n->member_val % 7], n->member_var, n->member_off);
+                                         "[i%d * 2 + (i%d == 1 ? 0 : 1)]",
+                                         "[i%d * 2 + i%d + 1]", "[i%d * 2 + i%d - 1]",
+                                         "[(i%d + 1) * 2 + i%d]", "[(i%d - 1) * 2 + i%d]"};
+    gen_put(b, forms[n->member_val % 11], n->member_var, n->member_off);
   } else if (n->member == GEN_MEMBER_NEST) {
     static const char *const forms[7] = {"[(i%d + 1) %% P]", "[(i%d + i%d) %% P]", "[(i%d + i%d + 1) %% P]",
                                          "[(i%d + P - 1) %% P]", "[(i%d + 1) %% 2]", "[i%d %% P]",

@@ -45,9 +45,13 @@ typedef struct GenDur {
   int share;    /* > 0: the whole duration times a share of S tasks dealt by the index at depth
                    share_var (gen_put_dur): 1 floor(S / P) + (i < S % P ? 1 : 0), the first
                    S % P one more; 2 floor(S / P) + (i >= P - S % P ? 1 : 0), the last ones;
-                   3 max(0, min(2, S - 2 i)), blocks of 2 with a short or empty last one */
+                   3 max(0, min(2, S - 2 i)), blocks of 2 with a short or empty last one;
+                   4 max(0, min(ceil(S / P), S - i ceil(S / P))), blocks of ceil(S / P);
+                   5 floor(S / P) + ((i + P - j) % P < S % P ? 1 : 0), j the index at depth
+                   share_step: the block of rank (i - j) % P passed on in step j of a ring */
   int share_var;  /* the index depth of the share */
   int share_n;    /* S */
+  int share_step; /* share 5: the index depth of the ring's step */
   int pick;     /* > 0 (with mod): the index part is (index % mod == pick - 1 ? 2 : 1) */
 } GenDur;
 

@@ -105,6 +105,48 @@ static void test_grid_open(void **state) {
   redtest_expect_lo1(four, "Q", 8, 23e-6, 23e-6);
 }
 
+/* A grid without wrap, the four halos sent one after the other (right, left, down, up), each
+** under its edge test, 20 us of compute and 3 us a halo. The cells of the first column send left
+** nothing: their first send is down, at 23 us. At Q = 3: cell (1, 1) sends right at 20 (served at
+** once: (1, 2)'s other requests come at 23 and later), then left to (1, 0) at 23, where (0, 0)'s
+** down send arrives at 23 too ((0, 0)'s right send at 20 was served at once: at (0, 1) it ties
+** with (0, 2)'s left send, and (0, 0) comes first in program order), and (0, 0) comes first:
+** (1, 1) waits until 26, its down send runs 29 .. 32 at (2, 1) and its up send ends at 35, the
+** simulated time. The same at every Q >= 3 for the cells (r, 1), r >= 1 (the member (r + 1, 1)
+** counted: the middle row, one column in from the edge). Q = 2: every cell sends twice, 26.
+** Before: 32, the sends of one member from the least head (the heads alone, without the order
+** of the requests of one instant). */
+static void test_grid_open_chain(void **state) {
+  (void)state;
+  const char *text =
+    "param Q = 4;\nresource nic[Q * Q];\n"
+    "process main { par (i = 0, Q - 1) par (j = 0, Q - 1) { delay(20us);\n"
+    "  if (j + 1 < Q) use(nic[i * Q + j + 1], 3us); if (j > 0) use(nic[i * Q + j - 1], 3us);\n"
+    "  if (i + 1 < Q) use(nic[(i + 1) * Q + j], 3us); if (i > 0) use(nic[(i - 1) * Q + j], 3us) } }\n";
+  redtest_expect_lo1(text, "Q", 3, 35e-6, 35e-6);
+  redtest_expect_lo1(text, "Q", 5, 35e-6, 35e-6);
+  redtest_expect_lo1(text, "Q", 8, 35e-6, 35e-6);
+  redtest_expect_lo1(text, "Q", 2, 26e-6, 26e-6);
+  /* the same grid numbered row by row (audit 4's 08_grid_open_flat, Q found in the `if`s),
+  ** 30 us of compute and 4 us a halo: 30 + 5 * 4 = 50 at Q = 3 and 6 (before: 46) */
+  const char *flat =
+    "param Q = 4;\nresource nic[Q * Q];\n"
+    "process main { par (p = 0, Q * Q - 1) { delay(30us);\n"
+    "  if (p % Q < Q - 1) use(nic[p + 1], 4us); if (p % Q > 0) use(nic[p - 1], 4us);\n"
+    "  if (p + Q < Q * Q) use(nic[p + Q], 4us); if (p >= Q) use(nic[p - Q], 4us) } }\n";
+  redtest_expect_lo1(flat, "Q", 3, 50e-6, 50e-6);
+  redtest_expect_lo1(flat, "Q", 6, 50e-6, 50e-6);
+  /* the compute on the cell's own cpu (a member no other branch names, used once): a use that
+  ** never waits, read as a delay: 35 again (before: 32, no arrival known after a use) */
+  const char *cpu =
+    "param Q = 4;\nresource nic[Q * Q];\nresource cpu[Q * Q];\n"
+    "process main { par (i = 0, Q - 1) par (j = 0, Q - 1) { use(cpu[i * Q + j], 20us);\n"
+    "  if (j + 1 < Q) use(nic[i * Q + j + 1], 3us); if (j > 0) use(nic[i * Q + j - 1], 3us);\n"
+    "  if (i + 1 < Q) use(nic[(i + 1) * Q + j], 3us); if (i > 0) use(nic[(i - 1) * Q + j], 3us) } }\n";
+  redtest_expect_lo1(cpu, "Q", 3, 35e-6, 35e-6);
+  redtest_expect_lo1(cpu, "Q", 7, 35e-6, 35e-6);
+}
+
 /* Sites onto every member with different heads: each rank uses its own nic 1 us, computes 10 us,
 ** then sends 1 us to both ring neighbours at once. Every nic gets its own use at 0 and the two sends
 ** at 11: 11 + 2 = 13 (sim 13 at every P >= 1: at P = 1 and 2 both sends reach the same other nic). */
@@ -140,13 +182,21 @@ static void test_block_short_gather(void **state) {
   redtest_expect_lo1(text, "P", 1, 100e-6, 100e-6);
   /* every rank sends, rank 0 too, the empty blocks sending at 0 (no `if`): P = 16, ranks 0 .. 13
   ** full at 7 us, rank 14 at 2, rank 15 at 0: 15's send 0 .. 2, 14's 2 .. 4, the 14 full from 7:
-  ** 7 + 14 * 2 = 35; the groups {0}, 1 .. 14, {15}: the set {0} alone gives 9, the first two
-  ** groups from min(7, 2) = 2: 2 + 15 * 2 = 32 (the middle's least head is rank 14's). */
+  ** 7 + 14 * 2 = 35. The head max(0, min(B, N - w B)) bends at w = (N - B) / B = 13.3: the
+  ** groups {0}, 1 .. 13, 14 .. 14, {15}, and the first two from 7 give 7 + 14 * 2 = 35 (before,
+  ** without the cut, 1 .. 14 was one group of least head 2: 2 + 15 * 2 = 32). P = 64 with
+  ** N = 1000 (B = 16): ranks 0 .. 61 full, 62 has 8 items, 63 none: 16 + 62 * 2 = 140 (before:
+  ** the groups {0}, 1 .. 62 from 8: 8 + 63 * 2 = 134). */
   const char *all = "param P = 16;\nconst N = 100;\nconst B = ceil(N / P);\nresource cpu[P];\nresource link;\n"
                     "process main { par (w = 0, P - 1) {\n"
                     "  seq (i = w * B, min(N, (w + 1) * B) - 1) use(cpu[w], 1us);\n"
                     "  use(link, 2us) } }\n";
-  redtest_expect_lo1(all, "P", 16, 32e-6, 35e-6);
+  redtest_expect_lo1(all, "P", 16, 35e-6, 35e-6);
+  const char *big = "param P = 64;\nconst N = 1000;\nconst B = ceil(N / P);\nresource cpu[P];\nresource link;\n"
+                    "process main { par (w = 0, P - 1) {\n"
+                    "  use(cpu[w], max(0, min(B, N - w * B)) * 1us);\n"
+                    "  use(link, 2us) } }\n";
+  redtest_expect_lo1(big, "P", 64, 140e-6, 140e-6);
 }
 
 int main(void) {
@@ -157,6 +207,7 @@ int main(void) {
     cmocka_unit_test(test_line_interior),
     cmocka_unit_test(test_line_classes),
     cmocka_unit_test(test_grid_open),
+    cmocka_unit_test(test_grid_open_chain),
     cmocka_unit_test(test_ring_sites),
     cmocka_unit_test(test_block_short_gather),
   };

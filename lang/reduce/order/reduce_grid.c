@@ -187,7 +187,8 @@ static AlgExpr *subsets_bound(RCtx *c, AlgExpr *m, int s, AlgExpr **run, AlgExpr
 ** runs its tail:
 **   T >= min_S head + max(ceil(|S| / m) * min_S t, sum_S t / m) + min_S tail
 ** Taken at the members (u, v) with u, v the middle of their index's range or one more (both
-** colours of a checkerboard), over every subset (the requests that come late, alone, can bound
+** colours of a checkerboard), the corner, and the middle of one index with one in from the
+** edge of the other (where the short chains of the edge cells meet the long ones), over every subset (the requests that come late, alone, can bound
 ** more than all of them with the earliest head). A red/black torus whose black cells compute
 ** longer: a red member gets its two halos from black cells late, after their long compute and
 ** their own pack. Returns the bound of the group stage i leads (not yet over its loop), or NULL. */
@@ -220,13 +221,17 @@ static AlgExpr *grid_group(OWalk *w, int i, int major, AlgExpr *total) {
   gr->lo[0] = major ? w->k2a : w->ka; gr->lo[1] = major ? w->ka : w->k2a;
   gr->hi[0] = major ? w->k2b : w->kb; gr->hi[1] = major ? w->kb : w->k2b;
   AlgExpr *best = NULL;
-  for (int target = 0; target < 5; target++) {
+  for (int target = 0; target < 7; target++) {
     AlgExpr *at[2], *run[GRID_MAX_SITES], *head[GRID_MAX_SITES], *t[GRID_MAX_SITES], *tail[GRID_MAX_SITES];
     GReq req[GRID_MAX_SITES];
-    for (int d = 0; d < 2; d++)   /* the middle or one more in each index; last, the corner */
+    for (int d = 0; d < 2; d++) {  /* the middle or one more in each index; the corner; the middle
+                                      of one index and one in from the edge of the other */
+      AlgExpr *mid = alg_add(g, gr->lo[d], alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, gr->hi[d], gr->lo[d]), alg_num_int(g, 2))));
+      AlgExpr *inner = alg_add(g, gr->lo[d], alg_num_int(g, 1));
       at[d] = target == 4 ? gr->lo[d]
-            : alg_add_n(g, 3, (AlgExpr *[]){gr->lo[d], alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, gr->hi[d], gr->lo[d]), alg_num_int(g, 2))),
-                                             alg_num_int(g, (target >> d) & 1)});
+            : target >= 5 ? ((target - 5) == d ? inner : mid)
+            : alg_add(g, mid, alg_num_int(g, (target >> d) & 1));
+    }
     grid_requests_at(gr, at, req);
     for (int j = 0; j < s; j++) { run[j] = req[j].run; head[j] = req[j].head; t[j] = req[j].t; tail[j] = req[j].tail; }
     grid_ahead_heads(gr, req, head);   /* reduce_grid_ahead.c: heads known to be later */
@@ -247,7 +252,8 @@ static AlgExpr *as_digits(const OWalk *w, AlgExpr *e, AlgExpr *Q, AlgSymbol *o, 
 }
 
 /* Rule (a grid written with one index, read as digits): par (p = 0, Q * Q - 1) whose uses name
-** members through floor(p / Q), p % Q, p and (p + c Q) % (Q * Q): p is Q o + n with
+** members through floor(p / Q), p % Q, p and (p + c Q) % (Q * Q) (Q found in a member or in the
+** `if`s on p around a use): p is Q o + n with
 ** o = floor(p / Q) and n = p % Q, both over 0 .. Q - 1, one pair per p and one p per pair, so the
 ** par is the par over the pairs (o, n) with every expression of the walk rewritten exactly
 ** (order_split_digits): the rules above read that walk. Returns it (with *total rewritten), or
@@ -258,6 +264,8 @@ static OWalk *flat_as_pairs(OWalk *w, AlgExpr **total) {
   AlgExpr *Q = NULL;
   for (int i = 0; i < w->nstages && !Q; i++)
     if (w->stages[i].index) Q = order_digit_base(c, w->stages[i].index, w->k);
+  for (int i = 0; i < w->nstages && !Q; i++)   /* or in a guard: `if (p % Q > 0) use(nic[p - 1], m)` */
+    if (w->stages[i].kguard) Q = order_digit_base(c, w->stages[i].kguard, w->k);
   if (!Q || order_by_branch(w, Q) || !order_integer_valued(c, Q) || alg_bounds(g, Q).lo < 1) return NULL;
   AlgExpr *one = alg_num_int(g, 1), *last = alg_sub(g, Q, one);
   if (!alg_is_num(alg_expand(g, w->ka), 0) ||

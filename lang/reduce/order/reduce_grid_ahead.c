@@ -22,9 +22,9 @@ typedef struct GAhead {
   unsigned first;             /* the sites no use of the body comes before (their arrival is
                                  their contention-free head) */
   unsigned before[GRID_MAX_SITES]; /* the sites surely before site j in its branch's run */
-  int known[GRID_MAX_SITES];  /* 1: every use that can come before site j is a first site that
-                                 is surely before it (its arrival is known once those are served
-                                 at once) */
+  int known[GRID_MAX_SITES];  /* 1: every use that can come before site j is a site of the group
+                                 surely before it (its arrival is known once those are served at
+                                 once) */
   AlgExpr *whole;             /* where a member's requests are all the group's: the coordinates
                                  read one member each */
 } GAhead;
@@ -37,6 +37,35 @@ static AlgExpr *one(RCtx *c) { return alg_num_int(c->alg, 1); }
 static AlgExpr *surely_before(AlgCtx *g, AlgExpr *a, AlgExpr *b) {
   AlgExpr *widen = alg_add(g, alg_num_int(g, 1), alg_div(g, alg_num_int(g, 1), alg_num_int(g, 1L << 40)));
   return alg_cmp(g, ALG_CMP_LT, alg_mul(g, a, widen), b);
+}
+
+/* Where the branch with coordinates y comes before the one with coordinates x in program order:
+** the par's index k first, then k2 (`par (k) par (k2)`, or the digits o, n of a flat index
+** p = Q o + n, whose order is p's). The simulator handles the events of one instant in program
+** order (LANGUAGE.md §6: requests made at one instant queue in program order). */
+static AlgExpr *program_before(const GGroup *gr, AlgExpr *const y[2], AlgExpr *const x[2]) {
+  AlgCtx *g = gr->w->c->alg;
+  int k = gr->sites[0].major ? 1 : 0, k2 = 1 - k;   /* the coordinates of k and k2 */
+  return alg_or(g, alg_cmp(g, ALG_CMP_LT, y[k], x[k]),
+                alg_and(g, alg_cmp(g, ALG_CMP_EQ, y[k], x[k]), alg_cmp(g, ALG_CMP_LT, y[k2], x[k2])));
+}
+
+/* a is surely not after b: a <= b (1 + 2^-47). The simulator takes a for after b only when
+** a - b > 2^-46 a (its times carry far less rounding than that), so a time a' = a and a time
+** b' >= b are one instant or a' comes first; and two heads equal in exact arithmetic, rounded
+** apart by interval evaluation (about 2^-52 of their size), still compare so. */
+static AlgExpr *not_after(AlgCtx *g, AlgExpr *a, AlgExpr *b) {
+  AlgExpr *widen = alg_add(g, alg_num_int(g, 1), alg_div(g, alg_num_int(g, 1), alg_num_int(g, 1L << 47)));
+  return alg_cmp(g, ALG_CMP_LE, a, alg_mul(g, b, widen));
+}
+
+/* Where a request arriving exactly at a (after its branch's own events only) is queued before one
+** arriving no earlier than b, made by the branches with coordinates y and x: a surely before b,
+** or a not after b and y before x in program order (at one instant the events run in program
+** order, and the branch of the first request runs its events of that instant first). */
+static AlgExpr *queued_before(const GGroup *gr, AlgExpr *a, AlgExpr *b, AlgExpr *const y[2], AlgExpr *const x[2]) {
+  AlgCtx *g = gr->w->c->alg;
+  return alg_or(g, surely_before(g, a, b), alg_and(g, not_after(g, a, b), program_before(gr, y, x)));
 }
 
 /* How site a (earlier in the walk) stands to site b in a branch's run. */
@@ -61,9 +90,34 @@ static void member_of(const GGroup *gr, int j, AlgExpr *const x[2], AlgExpr *at[
   }
 }
 
+/* Depth of a guard narrow_minor reads (deeper: not narrowed). */
+#define GA_MAX_GUARD_DEPTH 8
+
+/* Narrows *lo .. *hi, the minor index's range, to where the conjunction guard can hold: each of
+** its comparisons of the minor index with an expression free of it (order_cut_ranges: one range
+** where it holds) cuts the range; other conditions leave it (a superset of where the guard
+** holds). */
+static void narrow_minor(const GGroup *gr, AlgExpr *guard, AlgExpr **lo, AlgExpr **hi, int depth) {
+  RCtx *c = gr->w->c;
+  AlgCtx *g = c->alg;
+  if (!guard || depth > GA_MAX_GUARD_DEPTH) return;
+  if (alg_kind(guard) == ALG_AND) {
+    for (size_t i = 0; i < alg_nkids(guard); i++) narrow_minor(gr, alg_kid(guard, i), lo, hi, depth + 1);
+    return;
+  }
+  if (alg_contains(guard, gr->idx[0])) return;
+  AlgExpr *tl[2], *th[2], *fl[2], *fh[2];
+  int nt = 0, nf = 0;
+  if (!order_cut_ranges(c, guard, gr->idx[1], *lo, *hi, tl, th, &nt, fl, fh, &nf) || nt != 1) return;
+  *lo = alg_max(g, *lo, tl[0]);
+  *hi = alg_min(g, *hi, th[0]);
+}
+
 /* 1 where one member's requests come from the group's senders alone: every site's coordinates
 ** read one member each (G * u + v + rest with v in [0, G - 1] for every site, u and v each from
-** one branch coordinate: a shift, or (o + a) % K over o in [0, K - 1]). */
+** one branch coordinate: a shift, or (o + a) % K over o in [0, K - 1]). A shift v + a is taken
+** over the minor indices where the site runs (narrow_minor: `if (j > 0)` around a use of
+** nic[i * Q + j - 1] keeps j - 1 in [0, Q - 2]). */
 static AlgExpr *one_reading(const GGroup *gr) {
   AlgCtx *g = gr->w->c->alg;
   AlgExpr *zero = alg_num_int(g, 0), *ok = alg_cmp(g, ALG_CMP_LE, one(gr->w->c), gr->sites[0].G);
@@ -76,11 +130,32 @@ static AlgExpr *one_reading(const GGroup *gr) {
         ok = alg_and(g, ok, alg_and(g, alg_cmp(g, ALG_CMP_LE, zero, gr->lo[d]), alg_cmp(g, ALG_CMP_LE, gr->hi[d], kmax)));
         if (d == 1) ok = alg_and(g, ok, alg_cmp(g, ALG_CMP_LE, kmax, top));
       } else if (d == 1) {
-        ok = alg_and(g, ok, alg_and(g, alg_cmp(g, ALG_CMP_LE, zero, alg_add(g, gr->lo[1], q->a)),
-                                    alg_cmp(g, ALG_CMP_LE, alg_add(g, gr->hi[1], q->a), top)));
+        AlgExpr *lo = gr->lo[1], *hi = gr->hi[1];
+        narrow_minor(gr, gr->w->stages[gr->sites[j].stage].kguard, &lo, &hi, 0);
+        ok = alg_and(g, ok, alg_and(g, alg_cmp(g, ALG_CMP_LE, zero, alg_add(g, lo, q->a)),
+                                    alg_cmp(g, ALG_CMP_LE, alg_add(g, hi, q->a), top)));
       }
     }
   return ok;
+}
+
+/* 1 when site i of the walk is a use that never waits in a par that runs alone: its resource is
+** not the group's and no other site of the walk uses it, it is a stage that names a member one to
+** one in the branch (USE_OWN) and the same member in every iteration of the chain's loops
+** (loop_free), with no copies of it at once (no par of the body around it). Each member then gets
+** one request at a time, from one branch only: it acts as a delay of its duration (`use(cpu[i *
+** Q + j], c)` before the halos). */
+static int private_use(const OWalk *w, int i, const Decl *group_res) {
+  const OSite *site = &w->sites[i];
+  if (site->res == group_res || site->twin || !site->index) return 0;
+  for (int k = 0; k < w->nsites; k++)
+    if (k != i && w->sites[k].res == site->res) return 0;
+  for (int j = 0; j < w->nstages; j++) {
+    const OStage *st = &w->stages[j];
+    if (st->site != i) continue;
+    return st->cls == USE_OWN && st->loop_free && !st->reps && !st->held_end;
+  }
+  return 0;
 }
 
 /* Fills a from gr: 0 when the rule does not apply (the par may not run alone, a use of the
@@ -100,7 +175,8 @@ static int ahead_init(GAhead *a, const GGroup *gr) {
   }
   for (int j = 0; j < gr->s; j++) {
     int at = w->stages[gr->sites[j].stage].site, alone = 1;
-    for (int i = 0; i < at; i++) alone = alone && order_of(&w->sites[i], &w->sites[at]) == GA_BESIDE;
+    for (int i = 0; i < at; i++)
+      alone = alone && (order_of(&w->sites[i], &w->sites[at]) == GA_BESIDE || private_use(w, i, res));
     if (alone) a->first |= 1u << j;
   }
   for (int j = 0; j < gr->s; j++) {
@@ -108,20 +184,23 @@ static int ahead_init(GAhead *a, const GGroup *gr) {
     a->known[j] = 1;
     for (int i = 0; i < at; i++) {
       GAOrder o = order_of(&w->sites[i], &w->sites[at]);
-      if (o == GA_BESIDE) continue;
+      if (o == GA_BESIDE || private_use(w, i, res)) continue;
       int k = -1;
       for (int q = 0; q < gr->s; q++) if (w->stages[gr->sites[q].stage].site == i) k = q;
       if (o == GA_BEFORE && k >= 0) a->before[j] |= 1u << k;
-      if (o != GA_BEFORE || k < 0 || !(a->first & (1u << k))) a->known[j] = 0;
+      if (o != GA_BEFORE || k < 0) a->known[j] = 0;
     }
   }
   a->whole = one_reading(gr);
   return 1;
 }
 
-/* Where first site f, made by the branch with coordinates x, is served at once: every other
-** request at its member arrives later (its contention-free head, a lower bound, is later than
-** f's head, which is exact: nothing comes before f in its branch). */
+static AlgExpr *arrives_at_head(const GAhead *a, int j, AlgExpr *const x[2], int depth);
+
+/* Where site f, made by the branch with coordinates x and arriving exactly at its contention-free
+** head, is served at once: every other request at its member is queued after it (queued_before:
+** its head, a lower bound on its arrival, is later, or no earlier and its branch comes after in
+** program order). */
 static AlgExpr *served_at_once(const GAhead *a, int f, AlgExpr *const x[2]) {
   const GGroup *gr = a->gr;
   AlgCtx *g = gr->w->c->alg;
@@ -131,22 +210,25 @@ static AlgExpr *served_at_once(const GAhead *a, int f, AlgExpr *const x[2]) {
   grid_requests_at(gr, at, req);
   AlgExpr *head = grid_at_branch(gr, gr->w->stages[gr->sites[f].stage].head, x), *ok = a->whole;
   for (int q = 0; q < gr->s; q++)
-    if (q != f) ok = alg_and(g, ok, alg_or(g, alg_not(g, req[q].run), surely_before(g, head, req[q].head)));
+    if (q != f) ok = alg_and(g, ok, alg_or(g, alg_not(g, req[q].run), queued_before(gr, head, req[q].head, x, req[q].x)));
   return ok;
 }
 
-/* Where request r of site j arrives exactly at its contention-free head: every use before it in
-** its branch is a first site served at once (or not made by that branch). */
-static AlgExpr *arrives_at_head(const GAhead *a, int j, const GReq *r) {
+/* Where the request of site j by the branch with coordinates x arrives exactly at its
+** contention-free head: every use before it in its branch is a site of the group that the branch
+** does not make, or that arrives so and is served at once (by induction over the run: only
+** delays and requests served at once come before it). */
+static AlgExpr *arrives_at_head(const GAhead *a, int j, AlgExpr *const x[2], int depth) {
   const GGroup *gr = a->gr;
   AlgCtx *g = gr->w->c->alg;
-  if (!a->known[j]) return alg_num_int(g, 0);
+  if (!a->known[j] || depth > GRID_MAX_SITES) return alg_num_int(g, 0);
   AlgExpr *ok = one(gr->w->c);
   for (int f = 0; f < gr->s; f++) {
     if (!(a->before[j] & (1u << f))) continue;
     const OStage *st = &gr->w->stages[gr->sites[f].stage];
-    AlgExpr *runs = st->kguard ? grid_at_branch(gr, st->kguard, r->x) : one(gr->w->c);
-    ok = alg_and(g, ok, alg_or(g, alg_not(g, runs), served_at_once(a, f, r->x)));
+    AlgExpr *runs = st->kguard ? grid_at_branch(gr, st->kguard, x) : one(gr->w->c);
+    AlgExpr *exact = (a->first & (1u << f)) ? one(gr->w->c) : arrives_at_head(a, f, x, depth + 1);
+    ok = alg_and(g, ok, alg_or(g, alg_not(g, runs), alg_and(g, exact, served_at_once(a, f, x))));
   }
   return ok;
 }
@@ -169,7 +251,8 @@ static AlgExpr *earliest_start(const GAhead *a, int p, AlgExpr *const x[2]) {
   AlgExpr *head = grid_at_branch(gr, gr->w->stages[gr->sites[p].stage].head, x), *best = head;
   for (int q = 0; q < gr->s; q++)
     ahead[q] = q == p ? NULL
-             : alg_and(g, alg_and(g, req[q].run, surely_before(g, req[q].head, head)), arrives_at_head(a, q, &req[q]));
+             : alg_and(g, alg_and(g, req[q].run, queued_before(gr, req[q].head, head, req[q].x, x)),
+                       arrives_at_head(a, q, req[q].x, 0));
   unsigned all = (1u << gr->s) - 1;
   for (unsigned B = 1; B <= all; B++) {
     if (B & (1u << p)) continue;
@@ -192,19 +275,25 @@ static AlgExpr *earliest_start(const GAhead *a, int p, AlgExpr *const x[2]) {
 ** the FCFS family one of the group's sites (outside loops and pars of the body), each member's
 ** requests read one each from the coordinates (one_reading). A first site f (no use before it in
 ** its branch) arrives at its contention-free head, exactly: only delays come before it. Where
-** every other request at its member arrives later (their heads, lower bounds, are later), f is
-** served at once and ends at head + t. A site j whose uses before it are all such first sites
-** then arrives exactly at its head too (delays, and uses served at once). At the member of a
-** site p, the requests that arrive so before p's head are ahead of p in FCFS order, and p starts
-** no earlier than earliest_start. A site j after p in its branch's run (p outside forks, so the
+** every other request at its member is queued after it (queued_before: their heads, lower bounds,
+** are later, or no earlier and their branches come after f's in program order, the order of the
+** events of one instant), f is served at once and ends at head + t. A site j whose uses before
+** it are all sites of the group that its branch skips or that arrive so and are served at once
+** then arrives exactly at its head too (arrives_at_head, by induction over the run). At the member
+** of a site p, the requests that arrive so and are queued before p are ahead of p in FCFS order,
+** and p starts no earlier than earliest_start. A site j after p in its branch's run (p outside forks, so the
 ** path from p's start to j is contention-free at least head_j - head_p) arrives no earlier than
 **   max(head_j, start_p + head_j - head_p)
 ** which the counted bound at j's member reads as its head. A checkerboard whose white cells
 ** compute 5 us, use their nic 4 us and send 1 us halos at once to their down and right
 ** neighbours, the black cells computing 10 us: the white halos reach a black nic at 9 us, the
 ** black cell's own use at 10 us waits until 11 us, its halos leave at 15 us and the white nics
-** serve two each by 17 us, the simulated time (the heads alone: 16 us). FCFS is not monotone
-** (a request from outside could change the order), hence the par alone. */
+** serve two each by 17 us, the simulated time (the heads alone: 16 us). A grid without wrap
+** sending right, left, down and up one after the other (20 us, then 3 us a halo): cell (1, 1)'s
+** left send reaches (1, 0) at 23 us with (0, 0)'s down send, which is queued first (program
+** order), so its down send leaves at 29 us and its up send ends at 35 us, the simulated time
+** (before: 32 us). FCFS is not monotone (a request from outside could change the order), hence
+** the par alone. */
 int grid_ahead_heads(const GGroup *gr, const GReq *req, AlgExpr **heads) {
   GAhead a;
   if (!ahead_init(&a, gr)) return 0;
