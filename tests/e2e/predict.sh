@@ -134,11 +134,12 @@ grep -q 'note: T_hi rests on an approximation: family nic taken as one resource'
   || die "ring_exchange failed"
 grep -q 'taken as one resource' "$tmp/notes" && die "ring_exchange: a family note where hi is exact: $(cat "$tmp/notes")"
 [ "$(cut -d, -f6 "$tmp/ring.csv" | sed 1d | sort -u)" = "" ] || die "ring_exchange: approx column not empty: $(cat "$tmp/ring.csv")"
-# the same family beside a use the rule cannot read keeps its note (the family is the fallback)
+# the same family beside a use the rule cannot read keeps its note (the family is the fallback;
+# (p * p + k) % P over 10^4 rounds: evaluation does not count it beyond 2^16 points)
 cat > "$tmp/ring3.pam" <<'MODEL'
 param P = 8 in 1 .. 1000;
 resource nic[P];
-process main { par (p = 0, P - 1) { use(nic[(p + 1) % P], 1us); use(nic[(p * p) % P], 5us) } }
+process main { seq (k = 0, 9999) par (p = 0, P - 1) { use(nic[(p + 1) % P], 1us); use(nic[(p * p + k) % P], 5us) } }
 MODEL
 "$PAMC" predict "$tmp/ring3.pam" -D P=2,10 --format csv >"$tmp/ring3.csv" 2>"$tmp/notes" || die "ring3 failed"
 grep -q 'note: T_hi rests on an approximation: family nic taken as one resource' "$tmp/notes" \
