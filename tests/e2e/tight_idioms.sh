@@ -540,6 +540,15 @@ lo_is bench/tight/guarded_device.pam M=7 40e-6 "guarded device requests, M = 7:"
 # 1 (where the 1s end), the last 1 at 2: the 4 started at 1 ends last, at 5: lo = hi = 10 us, the
 # simulated time ("an FCFS list evaluated at the point"; before: lo 9 us, hi 11.75 us).
 exact bench/tight/pool_periodic.pam N=7 10e-6 "tasks of three sizes on a pool, N = 7"
+# P = 16 ranks two to a nic, each sending 2us to the next rank after 20us of compute, 4 times:
+# nic[floor(((p + 1) % P) / 2)] names every nic from two ranks (counted by evaluation), so a
+# request waits for one other at most: hi = 4 (20 + 2 x 2) = 96 us; lo: the two requests at a nic
+# in round 1 end one after the other, then 3 rounds: 20 + 2 x 2 + 3 x 22 = 90 us, the simulated
+# time ("Maps counted by evaluation"; before: hi 4 (20 + 16 x 2) us, the family as one resource,
+# lo 88 us).
+set -- $(bounds bench/tight/nic_pairs_shift.pam P=16)
+close "$1" 90e-6 || die "two ranks per nic lo $1, want 90 us"
+close "$3" 96e-6 || die "two ranks per nic hi $3, want 96 us"
 # Blocks of B = ceil(N / P) rows, every rank w > 0 sending 1 us + 64 ns a row to rank 0's nic: at
 # N = 1000, P = 64 (B = 16) rank 63 has no rows (its send at 0 .. 1 us), rank 62 has 8 (at 8 us),
 # ranks 1 .. 61 send 2.024 us each from 16 us on: lo = 16 + 61 * 2.024 = 139.464 us, the simulated

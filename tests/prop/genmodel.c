@@ -150,7 +150,7 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
       n->member = GEN_MEMBER_BLOCK; n->member_off = gen_below(g, 8);
       n->member_val = (n->member_off == 1 ? 2 : 1) + gen_below(g, 3 - (n->member_off == 1));   /* in range */
       break;
-    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 18); break;
+    case 6: n->member = GEN_MEMBER_PIECES; n->member_val = gen_below(g, 21); break;
     case 0: n->member = GEN_MEMBER_VAR; break;
     case 1:
       n->member = gen_below(g, 3) ? GEN_MEMBER_RING : GEN_MEMBER_AFFINE; n->member_off = gen_below(g, 3);
@@ -160,7 +160,8 @@ static int gen_idiom_step(GenState *g, int par_var, int step_var) {
     case 3:
       if (step_var >= 0 && gen_below(g, 3) == 0) { n->member = GEN_MEMBER_AFFINE; n->member_val = 0; n->member_off = step_var; }
       else if (step_var >= 0 && gen_below(g, 2) == 0) {   /* the pairwise (xor) order, by a fn */
-        n->member = GEN_MEMBER_XORFN; n->member_val = gen_below(g, 4) == 0; n->member_off = step_var;
+        int form = gen_below(g, 8);   /* 0, 1: bor (not one-to-one); 2: xr, 3: xb with j % 2, no % P */
+        n->member = GEN_MEMBER_XORFN; n->member_val = form < 2 ? 1 : form < 4 ? form : 0; n->member_off = step_var;
       }
       else if (step_var >= 0) { n->member = GEN_MEMBER_SHIFT; n->member_off = step_var; }
       else n->member = GEN_MEMBER_RING, n->member_off = 1;
@@ -1846,7 +1847,13 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     ** P >= 4), rank 0 to 1 on the ring backwards ((P - i) % P: 1 twice) */
     static const char *const excepts[3] = {"[i%d == 0 ? 2 %% P : (i%d + 1) %% P]", "[i%d == 2 ? 0 : (i%d + 1) %% P]",
                                            "[i%d == 0 ? 1 %% P : (P - i%d) %% P]"};
-    if (n->member_val >= 15) gen_put(b, excepts[n->member_val - 15], n->member_var, n->member_var);
+    /* maps that name a member from several branches, read only by evaluation at -D (docs/
+    ** reduction.md, "Maps evaluated at every point"): two ranks per nic sending to the next rank,
+    ** the perfect shuffle (two to one at odd P), blocks of 2 dealt round robin over 2 */
+    static const char *const dealt[3] = {"[floor(((i%d + 1) %% P) / 2)]", "[(2 * i%d + floor(2 * i%d / P)) %% P]",
+                                         "[floor(i%d / 2) %% 2]"};
+    if (n->member_val >= 18) gen_put(b, dealt[n->member_val - 18], n->member_var, n->member_var);
+    else if (n->member_val >= 15) gen_put(b, excepts[n->member_val - 15], n->member_var, n->member_var);
     else if (n->member_val >= 12) gen_put(b, conds[n->member_val - 12], n->member_var, n->member_var, n->member_var);
     else if (n->member_val >= 8) gen_put(b, rows[n->member_val - 8], n->member_var, n->member_var, n->member_var);
     else if (n->member_val == 6) gen_put(b, "[i%d %% 2]", n->member_var);   /* dealt round robin */
@@ -1876,6 +1883,8 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
   else if (n->member == GEN_MEMBER_SHIFT_BACK) gen_put(b, "[(i%d + 2 * P - i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_AFFINE && n->member_val == 0) gen_put(b, "[(i%d * i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_AFFINE) gen_put(b, "[(%d * i%d + %d) %% P]", n->member_val, n->member_var, n->member_off);
+  else if (n->member == GEN_MEMBER_XORFN && n->member_val >= 2)   /* i xor (j % 2) <= 3: read by its bits */
+    gen_put(b, "[%s(i%d, i%d %% 2)]", n->member_val == 2 ? "xr" : "xb", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_XORFN)
     gen_put(b, "[%s(i%d, i%d) %% P]", n->member_val ? "bor" : "xr", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_LINE) gen_put(b, "[i%d %c %d]", n->member_var, n->member_off < 0 ? '-' : '+',
@@ -2053,6 +2062,7 @@ char *gen_model_text(const GenModel *m, const char *header) {
   if (bits) {
     gen_put(&b, "fn xr(a, b) = sum(i = 0, 2, 2 ^ i * ((floor(a / 2 ^ i) + floor(b / 2 ^ i)) %% 2));\n");
     gen_put(&b, "fn bor(a, b) = sum(i = 0, 2, 2 ^ i * min(1, floor(a / 2 ^ i) %% 2 + floor(b / 2 ^ i) %% 2));\n");
+    gen_put(&b, "fn xb(a, b) = sum(i = 0, 1, 2 ^ i * ((floor(a / 2 ^ i) %% 2 + floor(b / 2 ^ i) %% 2) %% 2));\n");
   }
   char defined[GEN_MAX_NODES] = {0};
   gen_put_processes(&b, m, m->root, defined);

@@ -612,6 +612,7 @@ static int injective_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgE
 static int injective_branches(OWalk *w, AlgExpr *e) {
   if (alg_is_nonneg(w->c->alg, alg_sub(w->c->alg, alg_num_int(w->c->alg, 1), w->n))) return 1;
   if (!w->k2) return injective_in(w->c, e, w->k, w->ka, w->kb) || injective_digits(w->c, e, w->k, w->ka, w->kb) ||
+                     reduce_bits_injective(w->c, e, w->k, w->ka, w->kb) ||   /* reduce_bits.c */
                      reduce_points_injective(w->c, e, w->k, w->ka, w->kb);
   return injective_pair(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb) ||
          injective_pair(w->c, e, w->k, w->ka, w->kb, w->k2, w->k2a, w->k2b) ||
@@ -870,13 +871,29 @@ static int block_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
   return 1;
 }
 
+/* Rule (members dealt by evaluation): the counts reduce_points_dealt finds at every point (the
+** branch range and the other indices' ranges numbers: `-D P=8`), held at that point. */
+static int points_counts(const OWalk *w, AlgExpr *index, ODealt *d) {
+  AlgCtx *g = w->c->alg;
+  long most, fullest, first;
+  if (w->k2 || !index || !reduce_points_dealt(w->c, index, w->k, w->ka, w->kb, &most, &fullest, &first)) return 0;
+  d->most = alg_num_int(g, most);
+  d->fullest = alg_num_int(g, fullest);
+  d->first = first >= 0 ? alg_num_int(g, first) : NULL;
+  d->holds = alg_num_int(g, 1);
+  return 1;
+}
+
 /* Rule (members dealt to the branches, round robin or in blocks): how many branches name one
 ** member (at most d->most, and some member at least d->fullest) where d->holds. Returns 1 for
 ** such an index, else 0. */
 static int dealt_counts(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d) {
   if (w->k2) return order_pair_counts(w, res, index, d);   /* reduce_nest.c */
   AlgExpr *K0 = NULL, *K = shard_modulus(w, index, &K0);
-  if (!K) return block_counts(w, index, d) || order_except_counts(w, index, d);   /* reduce_except.c */
+  if (!K) {   /* blocks, else an exception, else evaluation (also where the blocks' test fails: `-D`) */
+    if (block_counts(w, index, d) && !alg_is_num(d->holds, 0)) return 1;
+    return order_except_counts(w, index, d) || points_counts(w, index, d);   /* reduce_except.c */
+  }
   AlgCtx *g = w->c->alg;
   d->most = d->fullest = d->first = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));
   d->holds = shard_holds(w, K0);
@@ -1519,6 +1536,18 @@ static int single_stage(const OWalk *w, const OStage *st) {
   return 1;
 }
 
+/* Rule (members dealt, met again in a loop; lower bound): a shard in one loop of the chain (no
+** par of the body around it), whether or not its member changes with the loop, is read by
+** stage_lower iteration by iteration: in iteration j the fullest member gets the requests of
+** the d.fullest branches naming it (the counts hold for every value of the loop's index), none
+** before the least head(j); its servers end them one after another; the branch of the last still
+** runs its tail after iteration j. Requests of other iterations or stages at that member only
+** delay these. Two ranks per nic, `repeat (4) { delay(c); use(nic[floor(((p + 1) % P) / 2)], m) }`:
+** c + 2 m + 3 (c + m), the simulated time (before: 4 (c + m)). */
+static int looped_shard(const OStage *st) {
+  return st->cls == USE_SHARD && st->loops == 1 && st->loop && !st->reps;
+}
+
 /* x over the loop of st (its max) when st sits in one, masked by its guard first. */
 static AlgExpr *over_stage_loop(RCtx *c, const OStage *st, AlgExpr *x) {
   if (st->guard) x = alg_cond(c->alg, st->guard, x, zero(c));
@@ -1536,6 +1565,8 @@ int order_injective(OWalk *w, AlgExpr *e) { return injective_branches(w, e); }
 int reduce_order_injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
   return injective_in(c, e, i, lo, hi);
 }
+AlgExpr *order_bit_of(RCtx *c, AlgExpr *x, AlgSymbol *i) { return bit_of(c, x, i); }
+int order_single_stage(const OWalk *w, const OStage *st) { return single_stage(w, st); }
 AlgExpr *order_digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i) { return digit_base(c, e, i, 0); }
 AlgExpr *order_split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgExpr *o, AlgExpr *n) {
   return split_digits(c, e, i, Q, o, n, 1, 0);
@@ -1990,7 +2021,7 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   for (int i = 0; i < w->nstages && !w->subset; i++) {
     const OStage *st = &w->stages[i];
     AlgExpr *lo = st->kguard ? guarded_stage_lower(w, st, order_tail(w, st, body.exact))
-                : single_stage(w, st) || order_reused_stage(w, st) ? stage_lower(w, st, body.exact)
+                : single_stage(w, st) || order_reused_stage(w, st) || looped_shard(st) ? stage_lower(w, st, body.exact)
                 : looped_stage(w, st) ? looped_stage_lower(w, st, body.exact)
                 : st->kloop ? order_counted_lower(w, st, body.exact) : NULL;
     AlgExpr *fcfs = order_fcfs_lower(w, st, body.exact);   /* reduce_stage.c */
@@ -2059,6 +2090,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
     AlgExpr *alone = alg_is_num(cycle, 1) ? rounds : alg_cond(g, cycle, rounds, out->U);
     upper = upper ? alg_min(g, upper, alone) : alone;
   }
+  AlgExpr *drain = order_drain_upper(w, body.exact);   /* reduce_drain.c: stages drained in turn */
+  if (drain) upper = upper ? alg_min(g, upper, drain) : drain;
   AlgExpr *steps = lockstep(w);
   if (!steps) steps = a2a_fork_lockstep(w);   /* reduce_a2a.c: the lock step through `||` */
   if (steps && alg_is_num(steps, 1)) { out->U = out->phi_hi; return 1; }
@@ -2074,6 +2107,7 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
     clients = alg_min(g, clients, alg_is_num(holds, 1) ? tandem : alg_cond(g, holds, tandem, clients));
   if (clients && rounds)
     clients = alg_min(g, clients, alg_is_num(cycle, 1) ? rounds : alg_cond(g, cycle, rounds, clients));
+  if (clients && drain) clients = alg_min(g, clients, drain);
   /* the bounded-clients bound stands alone where the fallback took a family as one resource
   ** (noted), unless a called process forks (its notes may serve its memoised summary elsewhere)
   ** or a site counts the branches of a dealt member (ceil(n / K), a block: the family as one

@@ -272,6 +272,16 @@ AlgExpr *a2a_ps_steps_apart(const OWalk *w);
 /* reduce_except.c */
 int order_except_counts(const OWalk *w, AlgExpr *index, ODealt *d);
 
+/* reduce_bits.c */
+int reduce_bits_injective(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
+/* reduce_order.c: h when x is floor(i / h) % 2 (h integer-valued, >= 1, free of i), else NULL. */
+AlgExpr *order_bit_of(RCtx *c, AlgExpr *x, AlgSymbol *i);
+/* reduce_order.c: a stage of a tandem line (met once by each branch, its resource's only use). */
+int order_single_stage(const OWalk *w, const OStage *st);
+
+/* reduce_drain.c */
+AlgExpr *order_drain_upper(OWalk *w, AlgExpr *total);
+
 /* reduce_nest.c */
 int order_pair_counts(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d);
 
