@@ -99,33 +99,38 @@ static const char *sweep_term(const ReduceResult *r, const char *name) {
   return NULL;
 }
 
+/* 1 when note a is the note (bound, zero, what) at loc: the same term at the same place. */
+static int same_place(const ReduceApprox *a, int bound, int zero, const char *what, SrcLoc loc) {
+  return a->bound == bound && a->zero == zero && !strcmp(a->what, what) && a->loc.line == loc.line &&
+         a->loc.col == loc.col && (a->loc.file == NULL) == (loc.file == NULL) &&
+         (!loc.file || !strcmp(a->loc.file, loc.file));
+}
+
 /* The sweep's note that is the same as the point's note a (bound, term, place), or -1. */
 static int same_note(const ReduceResult *r, const ReduceApprox *a) {
   for (int j = 0; j < r->approx_count; j++) {
     const ReduceApprox *b = &r->approx[j];
-    if (b->bound == a->bound && b->zero == a->zero && !strcmp(b->what, a->what) &&
-        b->loc.line == a->loc.line && b->loc.col == a->loc.col &&
-        (a->loc.file == NULL) == (b->loc.file == NULL) && (!a->loc.file || !strcmp(a->loc.file, b->loc.file)))
-      return j;
+    if (same_place(a, b->bound, b->zero, b->what, b->loc)) return j;
   }
   return -1;
 }
 
-/* Keeps a note of the point's reduction that the sweep's has not (once). */
+/* Keeps a note of the point's reduction that the sweep's has not (once), at the same place in the
+** sweep's program (nowhere when its file is not one of the sweep's). */
 static void keep_note(PredictRefine *pr, const ReduceApprox *a) {
+  SrcLoc loc = a->loc;
+  loc.file = sweep_file(pr, a->loc.file);
+  if (!loc.file) loc = (SrcLoc){0};
+  ReduceApprox mapped = *a;
+  mapped.loc = loc;
   for (int i = 0; i < pr->note_count; i++) {
     const RefineNote *n = &pr->notes[i];
-    if (n->bound == a->bound && n->zero == a->zero && !strcmp(n->what, a->what) &&
-        n->loc.line == a->loc.line && n->loc.col == a->loc.col)
-      return;
+    if (same_place(&mapped, n->bound, n->zero, n->what, n->loc)) return;
   }
   if (pr->note_count == PREDICT_REFINE_MAX_NOTES) return;
   char *what = malloc(strlen(a->what) + 1);
   if (!what) return;
   strcpy(what, a->what);
-  SrcLoc loc = a->loc;
-  loc.file = sweep_file(pr, a->loc.file);
-  if (!loc.file) loc = (SrcLoc){0};
   pr->notes[pr->note_count++] = (RefineNote){a->bound, what, loc, a->zero};
 }
 

@@ -17,13 +17,11 @@
 
 static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 
-/* 1 when e is an integer number; its value in *v. */
-static int integer_number(const AlgExpr *e, long *v) {
-  if (alg_kind(e) != ALG_NUM) return 0;
-  mpq_srcptr q = alg_num_value(e);
-  if (mpz_cmp_ui(mpq_denref(q), 1) != 0 || !mpz_fits_slong_p(mpq_numref(q))) return 0;
-  *v = mpz_get_si(mpq_numref(q));
-  return 1;
+/* 1 when e is an integer number that fits a long; its value in *v (reduce_points_whole). */
+static int integer_number(AlgExpr *e, long *v) {
+  int ok = 1;
+  *v = reduce_points_whole(e, &ok);
+  return ok;
 }
 
 static AlgExpr *unrolled(RCtx *c, AlgExpr *e, int depth) {
