@@ -140,6 +140,9 @@ AlgInterval alg_ival_value(const AlgExpr *e);     /* ALG_IVAL only */
 AlgSymbol *alg_symbol_of(const AlgExpr *e);       /* ALG_SYM: its symbol; big operator: its index */
 const char *alg_kind_name(AlgKind kind);          /* "add", "max", "sum", ... (JSON op names) */
 int alg_is_num(const AlgExpr *e, long value);     /* NUM equal to value */
+/* A NUM that is an integer fitting a long: its value; else 0 with *ok cleared (*ok kept
+** otherwise, so one flag can collect several reads). */
+long alg_num_long(const AlgExpr *e, int *ok);
 int alg_is_approx(const AlgExpr *e);              /* contains a LOWER/UPPER marker */
 int alg_has_bigop(const AlgExpr *e);              /* contains a sum, product, max or min over an index */
 int alg_contains(const AlgExpr *e, const AlgSymbol *sym);  /* sym occurs free in e */

@@ -291,9 +291,9 @@ static int analyse_for(ExCtx *x, Loop *l) {
     l->step = !strcmp(op, "++") ? 1 : !strcmp(op, "--") ? -1 : 0;
   else if (on_var && n == 2 && clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator) {
     AlgExpr *s = ex_value(x, kids[1]);
-    if (s && alg_kind(s) == ALG_NUM && mpz_cmp_ui(mpq_denref(alg_num_value(s)), 1) == 0 &&
-        mpz_fits_slong_p(mpq_numref(alg_num_value(s)))) {
-      long v = mpz_get_si(mpq_numref(alg_num_value(s)));
+    int ok = s != NULL;
+    long v = s ? alg_num_long(s, &ok) : 0;
+    if (ok) {
       l->step = !strcmp(op, "+=") ? v : !strcmp(op, "-=") ? -v : 0;
     }
   }

@@ -212,8 +212,6 @@ int reduce_order_injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, Al
 /* reduce_points.c: 1 when e is one-to-one in i over lo..hi by evaluation at every point (numbers
 ** for lo and hi, loop indices with number bounds for the other symbols, a bounded count). */
 int reduce_points_injective(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
-/* reduce_points.c: the integer value of a number node that fits a long, or 0 with *ok cleared. */
-long reduce_points_whole(AlgExpr *x, int *ok);
 /* reduce_points.c: the branches per member of e over i = lo..hi by evaluation at every point (the
 ** same conditions): at most *most, some member at least *fullest, the first branch's member
 ** exactly *first (-1: not known); 1 when decided. */

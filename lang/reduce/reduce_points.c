@@ -46,13 +46,6 @@ typedef struct RPointsMemo {
   RPointsCounts counts;   /* what evaluation found (known 0: not decided) */
 } RPointsMemo;
 
-/* The integer value of a number node that fits a long, or 0 with *ok cleared. */
-long reduce_points_whole(AlgExpr *x, int *ok) {
-  if (alg_kind(x) != ALG_NUM || mpz_cmp_ui(mpq_denref(alg_num_value(x)), 1) != 0 ||
-      !mpz_fits_slong_p(mpq_numref(alg_num_value(x)))) { *ok = 0; return 0; }
-  return mpz_get_si(mpq_numref(alg_num_value(x)));
-}
-
 static int by_value(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -150,7 +143,7 @@ static void points_count(RCtx *c, AlgExpr *e, AlgSymbol *k, long a, long b, long
 ** numbers or too long. */
 static const RPointsCounts *points_counts(RCtx *c, AlgExpr *e, AlgSymbol *k, AlgExpr *lo, AlgExpr *hi, int stop) {
   int ok = 1;
-  long a = reduce_points_whole(lo, &ok), b = reduce_points_whole(hi, &ok);
+  long a = alg_num_long(lo, &ok), b = alg_num_long(hi, &ok);
   if (!ok || b - a + 1 < 2 || b - a + 1 > POINTS_BUDGET) return NULL;
   if (!c->points_memo) c->points_memo = arena_alloc(&c->arena, POINTS_MEMO * sizeof *c->points_memo);
   for (int j = 0; j < c->npoints_memo && j < POINTS_MEMO; j++) {

@@ -36,11 +36,11 @@ static AlgExpr *free_side(SplitCtx *sp, const Expr *e) {
   return alg_contains(v, sp->index) ? NULL : v;
 }
 
+/* An integer number of 0 .. SPLIT_MAX_CLASSES, else -1. */
 static long small_integer(AlgExpr *e) {
-  if (alg_kind(e) != ALG_NUM || mpz_cmp_ui(mpq_denref(alg_num_value(e)), 1) != 0) return -1;
-  if (mpz_cmp_si(mpq_numref(alg_num_value(e)), SPLIT_MAX_CLASSES) > 0 ||
-      mpz_cmp_si(mpq_numref(alg_num_value(e)), 0) < 0) return -1;
-  return mpz_get_si(mpq_numref(alg_num_value(e)));
+  int ok = 1;
+  long v = alg_num_long(e, &ok);
+  return ok && v >= 0 && v <= SPLIT_MAX_CLASSES ? v : -1;
 }
 
 /* -1, 0, 1 when x < y, x == y, x > y is known for all values; 2 when not decided. */

@@ -68,6 +68,23 @@ static void test_numbers(void **state) {
   assert_int_equal(alg_kind(alg_pow(ctx, alg_num_int(ctx, 2), alg_num_frac(ctx, 1, 2))), ALG_POW);
   assert_ptr_equal(alg_pow(ctx, alg_num_int(ctx, 4), alg_num_frac(ctx, 1, 2)), alg_num_int(ctx, 2));
   assert_ptr_equal(alg_pow(ctx, alg_num_int(ctx, 8), alg_num_frac(ctx, 2, 3)), alg_num_int(ctx, 4));
+  /* alg_num_long: integers that fit a long only; 2^64 + 3 is not 3 (its low bits) */
+  int ok = 1;
+  assert_int_equal(alg_num_long(alg_num_int(ctx, -7), &ok), -7);
+  assert_int_equal(ok, 1);
+  assert_int_equal(alg_num_long(alg_num_frac(ctx, 7, 2), &ok), 0);
+  assert_int_equal(ok, 0);
+  ok = 1;
+  AlgExpr *big = alg_add(ctx, alg_pow(ctx, alg_num_int(ctx, 2), alg_num_int(ctx, 64)), alg_num_int(ctx, 3));
+  assert_int_equal(alg_kind(big), ALG_NUM);
+  alg_num_long(big, &ok);
+  assert_int_equal(ok, 0);
+  ok = 1;
+  alg_num_long(alg_ival(ctx, 1, 2), &ok);
+  assert_int_equal(ok, 0);
+  ok = 1;
+  alg_num_long(check_sym(c, c->x), &ok);
+  assert_int_equal(ok, 0);
 }
 
 static void test_reading_nodes(void **state) {

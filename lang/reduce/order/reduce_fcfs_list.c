@@ -152,8 +152,8 @@ void reduce_fcfs_list(RCtx *c, REnv *env, const RPiece *pieces, int count, Summa
     BShape sh;
     AlgExpr *a = at_values(c, p->lo, &holds), *b = at_values(c, p->hi, &holds);
     if (!a || !b) { ok = 0; break; }
-    from[k] = reduce_points_whole(a, &ok);
-    to[k] = reduce_points_whole(b, &ok);
+    from[k] = alg_num_long(a, &ok);
+    to[k] = alg_num_long(b, &ok);
     sizes[k] = NULL;
     if (!ok || p->value != alg_sym(g, p->index)) { ok = 0; break; }   /* residue classes: not in order */
     if (to[k] < from[k]) continue;   /* an empty piece */
@@ -170,7 +170,7 @@ void reduce_fcfs_list(RCtx *c, REnv *env, const RPiece *pieces, int count, Summa
   }
   c->checks.count = checks;
   AlgExpr *mult = first.res ? at_values(c, reduce_mult(c, first.res), &holds) : NULL;
-  long m = mult ? reduce_points_whole(mult, &ok) : 0;
+  long m = mult ? alg_num_long(mult, &ok) : 0;
   if (!ok || !first.res || m < 1 || !alg_is_nonneg(g, u)) return;
   LSizes sz = {malloc((size_t)total * sizeof(double)), 0, 0, 0, 1};
   for (k = 0; k < count && ok && sz.mid; k++)

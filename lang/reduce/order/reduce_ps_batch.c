@@ -68,10 +68,9 @@ static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
 
 /* The modulus of `x % K` when K is an integer of 2 .. BATCH_MAX_MODULUS, else 0. */
 static long modulus(const AlgExpr *e) {
-  const AlgExpr *m = alg_kid(e, 1);
-  if (alg_kind(m) != ALG_NUM || mpz_cmp_ui(mpq_denref(alg_num_value(m)), 1) != 0) return 0;
-  long v = mpz_get_si(mpq_numref(alg_num_value(m)));
-  return v >= 2 && v <= BATCH_MAX_MODULUS ? v : 0;
+  int ok = 1;
+  long v = alg_num_long(alg_kid(e, 1), &ok);
+  return ok && v >= 2 && v <= BATCH_MAX_MODULUS ? v : 0;
 }
 
 /* `(a k + b) % K` with a a multiple of K (a piece of residues, k = L i + r, read back): the node

@@ -17,10 +17,10 @@
 
 static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 
-/* 1 when e is an integer number that fits a long; its value in *v (reduce_points_whole). */
+/* 1 when e is an integer number that fits a long; its value in *v (alg_num_long). */
 static int integer_number(AlgExpr *e, long *v) {
   int ok = 1;
-  *v = reduce_points_whole(e, &ok);
+  *v = alg_num_long(e, &ok);
   return ok;
 }
 
