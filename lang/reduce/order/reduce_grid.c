@@ -4,6 +4,8 @@
 ** `nic[((x + 1) % Q) * Q + y]` and the like; the branches that request one member are found
 ** coordinate by coordinate, and any subset of their requests bounds the par below.
 */
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reduce_grid.h"
@@ -55,11 +57,11 @@ static int site_of(OWalk *w, int i, int major, GSite *out) {
   return coord_of(w, f, o, &out->c[0]) && coord_of(w, bterm, n, &out->c[1]);
 }
 
-/* |x| when x is an integer number, else -1. */
-static long small_int(RCtx *c, AlgExpr *x) {
-  if (alg_kind(x) != ALG_NUM || !order_integer_valued(c, x)) return -1;
-  AlgInterval v = alg_num_enclosure(x);
-  return v.hi < 0 ? (long)-v.lo : (long)v.hi;
+/* |x| when x is an integer number that fits a long (but LONG_MIN), else -1. */
+static long small_int(AlgExpr *x) {
+  int ok = 1;
+  long v = alg_num_long(x, &ok);
+  return !ok || v == LONG_MIN ? -1 : labs(v);
 }
 
 /* Reads here with the rest `rest` when the two differ by G d1 + d2 (d1, d2 integers): the major
@@ -77,7 +79,7 @@ static int align_rest(RCtx *c, AlgExpr *rest, GSite *here) {
     long shift = d % 2 ? -(d + 1) / 2 : d / 2;   /* 0, -1, 1, -2, 2 */
     if (shift && here->c[0].K) continue;
     AlgExpr *r = alg_expand(g, alg_sub(g, diff, alg_mul(g, alg_num_int(g, shift), here->G)));
-    long size = small_int(c, r);
+    long size = small_int(r);
     if (size < 0 || (size && here->c[1].K) || (least >= 0 && size >= least)) continue;
     least = size; best = r; d1 = shift;
   }
