@@ -17,6 +17,7 @@
 #include "predict.h"
 #include "predict_measured.h"
 #include "predict_plot.h"
+#include "predict_pace.h"
 #include "predict_refine.h"
 #include "sim.h"
 
@@ -562,13 +563,16 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
   double point[SWEEP_MAX_AXES];
   sweep_rewind(sweep);
   print_header(held, o);
+  PredictPace pace;
+  predict_pace_init(&pace, sweep_points(sweep), isatty(fileno(stderr)));
   for (;;) {
-    int n = 0;
-    while (n < PREDICT_BATCH && sweep_next(sweep, point)) {
+    int n = 0, want = pace.batch;
+    while (n < want && sweep_next(sweep, point)) {
       for (int a = 0; a < sweep->axis_count; a++) values[(size_t)a * PREDICT_BATCH + n] = point[a];
       n++;
     }
     if (n == 0) break;
+    double batch_started = predict_now();
     if (predict_eval(&plan, n, axis_values, batch) != 0) {
       fputs("pamc predict: out of memory\n", stderr);
       result = EXIT_IO;
@@ -598,6 +602,7 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
       result = EXIT_IO;
       break;
     }
+    predict_pace_step(&pace, n, predict_now() - batch_started);
     for (int k = 0; k < good && result == EXIT_OK; k++) {
       for (int a = 0; a < sweep->axis_count; a++) point[a] = axis_values[a][k];
       row->lo = batch->lo[k];
@@ -641,8 +646,9 @@ static int run_sweep(Program *prog, const ReduceResult *r, Sweep *sweep, const D
       result = EXIT_MODEL;
       break;
     }
-    if (n < PREDICT_BATCH) break;
+    if (n < want) break;
   }
+  predict_pace_finish(&pace);
   predict_approx_notes(r, seen, diags);   /* the notes that hold at some point of the sweep */
   if (refine) predict_refine_finish(refine, diags);
   if (result == EXIT_OK) print_footer(held, o);

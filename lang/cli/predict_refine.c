@@ -10,16 +10,11 @@
 #include <time.h>
 
 #include "check.h"
+#include "predict_pace.h"
 #include "predict_refine.h"
 
 /* Seconds of refining after which a progress line is shown (on a terminal). */
 #define REFINE_PROGRESS_AFTER 2.0
-
-static double now_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* The bounds of the model at one point, reduced at its own values. */
 typedef struct PointBounds {
@@ -155,8 +150,8 @@ static void merge_notes(PredictRefine *pr, const ReduceResult *r, PointBounds *p
 
 static void show_progress(PredictRefine *pr) {
   if (!pr->progress) return;
-  if (now_seconds() - pr->started < REFINE_PROGRESS_AFTER) return;
-  fprintf(stderr, "\rpamc predict: reducing the sweep's points at their own values: %ld of at most %ld",
+  if (predict_now() - pr->started < REFINE_PROGRESS_AFTER) return;
+  fprintf(stderr, "\r\033[Kpamc predict: reducing the sweep's points at their own values: %ld of at most %ld",
           pr->refined, pr->refined + pr->budget);
   fflush(stderr);
   pr->progress = 2;
@@ -169,12 +164,13 @@ int predict_refine_exact(double lo, double hi) {
 int predict_refine_row(PredictRefine *pr, const ReduceResult *r, const double *point, RefineRow *row) {
   row->lo_from_point = row->hi_from_point = 0;
   row->approx[0] = 0;
-  if (!(row->hi > row->lo * (1 + 1e-12))) return 0;   /* exact (or not a number): nothing to gain */
+  /* exact, or no wider than rounding (a sum walked index by index), or not a number: nothing to gain */
+  if (!(row->hi > row->lo * (1 + 1e-12)) || predict_refine_exact(row->lo, row->hi)) return 0;
   if (pr->budget <= 0) {
     pr->skipped++;
     return 0;
   }
-  if (!pr->started) pr->started = now_seconds();
+  if (!pr->started) pr->started = predict_now();
   pr->budget--;
   pr->refined++;
   PointBounds pb;
