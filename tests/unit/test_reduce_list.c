@@ -70,12 +70,52 @@ static void test_beside_not_read(void **state) {
   redtest_expect_lo1(text, "N", 4, -1, 6e-6);
 }
 
+/* Residue classes: `if (q % 3 == 0) use(pool, 50us) else use(pool, 10us)`, Q = 7 on fcfs(4). The
+** `if` on the index splits the par into classes (q = 3 i and the rest); FCFS still takes the
+** requests in index order: 50, 10, 10, 50 start at 0, q = 4 and 5 (10) at 10 (end 20), q = 6 (50)
+** at 20: lo = hi = 70us, the simulated time (before: lo 50us, the longest; hi 85us). */
+static void test_residue_classes(void **state) {
+  (void)state;
+  const char *text =
+      "param Q = 7 in 1 .. 100000;\nresource pool = fcfs(4);\n"
+      "process main = par (q = 0, Q - 1) if (q % 3 == 0) use(pool, 50us) else use(pool, 10us);\n";
+  redtest_expect(text, 0, NULL, NULL, 70e-6, 70e-6, 70e-6);
+}
+
+/* The same pool written with `hold`: `hold (pool) if (q % 3 == 0) delay(50us) else delay(10us)`
+** is `use(pool, q % 3 == 0 ? 50us : 10us)` (LANGUAGE.md §8: `use(r, t)` is `hold (r) delay(t)`):
+** 70us again (before: lo 50us, hi 85us). */
+static void test_hold_of_delays(void **state) {
+  (void)state;
+  const char *text =
+      "param Q = 7 in 1 .. 100000;\nconst t_light = 10us;\nconst t_heavy = 50us;\n"
+      "resource pool = fcfs(4);\n"
+      "process main = par (q = 0, Q - 1) hold (pool) if (q % 3 == 0) delay(t_heavy) else delay(t_light);\n";
+  redtest_expect(text, 0, NULL, NULL, 70e-6, 70e-6, 70e-6);
+}
+
+/* Processor sharing of unequal requests made through a process, `worker(t)`, T = 3 on ps(2):
+** 20, 40, 60us run at 2/3 each until the first ends at 30us (20 done each), then 20 and 40 left
+** at full speed: the second ends at 50, the third has 20 left alone: 70us, the simulated time
+** (before: lo 60us, the load 120 / 2; hi 90us). */
+static void test_ps_through_a_call(void **state) {
+  (void)state;
+  const char *text =
+      "param T = 3 in 1 .. 100000;\nconst unit = 20us;\nresource cores = ps(2);\n"
+      "process worker(t) = use(cores, (1 + t % 4) * unit);\n"
+      "process main = par (t = 0, T - 1) worker(t);\n";
+  redtest_expect(text, 0, NULL, NULL, 70e-6, 70e-6, 70e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_pool_periodic),
     cmocka_unit_test(test_rounds_on_fewer_cores),
     cmocka_unit_test(test_vshape),
     cmocka_unit_test(test_beside_not_read),
+    cmocka_unit_test(test_residue_classes),
+    cmocka_unit_test(test_hold_of_delays),
+    cmocka_unit_test(test_ps_through_a_call),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 /* The sizes read so far, in index order, in units of the common factor. */
 typedef struct LSizes {
   double *mid;     /* the midpoint of each size's enclosure (malloc) */
+  double *key;     /* the par's index of each size's branch (malloc, beside mid) */
   long n;          /* sizes read */
   double width;    /* the largest half-width of an enclosure */
   double sum;      /* the sum of the midpoints */
@@ -37,9 +38,10 @@ static AlgExpr *unit_of(AlgCtx *g, AlgExpr *t, AlgSymbol *k) {
   return u;
 }
 
-/* Appends the sizes rest(k) of the branches k = a .. b to sz: rest's only symbol may be k, and each
-** value must be finite and nonnegative. Returns 0 where it is not so. */
-static int read_sizes(RCtx *c, AlgExpr *rest, AlgSymbol *k, long a, long b, LSizes *sz) {
+/* Appends the sizes rest(k) of the branches k = a .. b to sz, each keyed by the par's index
+** step k + first of its branch: rest's only symbol may be k, and each value must be finite and
+** nonnegative. Returns 0 where it is not so. */
+static int read_sizes(RCtx *c, AlgExpr *rest, AlgSymbol *k, long a, long b, long step, long first, LSizes *sz) {
   AlgTape *tape = NULL;
   char err[128];
   if (alg_tape_compile(c->alg, rest, &tape, err, sizeof err) != 0) return 0;
@@ -54,6 +56,7 @@ static int read_sizes(RCtx *c, AlgExpr *rest, AlgSymbol *k, long a, long b, LSiz
   int ok = alg_tape_eval(tape, (size_t)n, in, in, lo, hi) == 0;
   for (long j = 0; j < n && ok; j++) {
     ok = isfinite(lo[j]) && isfinite(hi[j]) && lo[j] >= 0 && hi[j] >= lo[j];
+    sz->key[sz->n] = (double)step * (double)(a + j) + (double)first;
     sz->mid[sz->n++] = (lo[j] + hi[j]) / 2;
     sz->sum += (lo[j] + hi[j]) / 2;
     if (lo[j] != hi[j] || floor(lo[j]) != lo[j]) sz->whole = 0;
@@ -61,6 +64,33 @@ static int read_sizes(RCtx *c, AlgExpr *rest, AlgSymbol *k, long a, long b, LSiz
   }
   free(buf);
   alg_tape_free(tape);
+  return ok;
+}
+
+/* A size and the par's index of its branch. */
+typedef struct LKeyed {
+  double key, mid;
+} LKeyed;
+
+static int by_key(const void *a, const void *b) {
+  double x = ((const LKeyed *)a)->key, y = ((const LKeyed *)b)->key;
+  return x < y ? -1 : x > y;
+}
+
+/* Puts sz's sizes in the order of their branches' indices (residue classes read one class after
+** another); 0 when two share an index or out of memory. */
+static int sort_by_branch(LSizes *sz) {
+  LKeyed *pairs = malloc((size_t)(sz->n > 0 ? sz->n : 1) * sizeof *pairs);
+  if (!pairs) return 0;
+  for (long j = 0; j < sz->n; j++) pairs[j] = (LKeyed){sz->key[j], sz->mid[j]};
+  qsort(pairs, (size_t)sz->n, sizeof *pairs, by_key);
+  int ok = 1;
+  for (long j = 0; j < sz->n; j++) {
+    ok &= j == 0 || pairs[j].key > pairs[j - 1].key;
+    sz->key[j] = pairs[j].key;
+    sz->mid[j] = pairs[j].mid;
+  }
+  free(pairs);
   return ok;
 }
 
@@ -88,6 +118,22 @@ static AlgExpr *at_values(RCtx *c, AlgExpr *e, AlgExpr **holds) {
     *holds = alg_and(g, *holds, alg_cmp(g, ALG_CMP_EQ, alg_sym(g, syms[i]), num));
   }
   return e;
+}
+
+/* The branch index value = step * index + first of a piece, where both are integers once the
+** params are set (at_values); 0 where they are not. */
+static int piece_affine(RCtx *c, const RPiece *p, AlgExpr **holds, long *step, long *first) {
+  AlgCtx *g = c->alg;
+  int ok = 1;
+  AlgExpr *at0 = at_values(c, alg_subst(g, p->value, p->index, alg_num_int(g, 0)), holds);
+  AlgExpr *at1 = at_values(c, alg_subst(g, p->value, p->index, alg_num_int(g, 1)), holds);
+  if (!at0 || !at1) return 0;
+  *first = alg_num_long(at0, &ok);
+  *step = alg_num_long(alg_sub(g, at1, at0), &ok);
+  AlgExpr *line = alg_add(g, alg_mul(g, alg_num_int(g, *step), alg_sym(g, p->index)), alg_num_int(g, *first));
+  AlgExpr *value = at_values(c, p->value, holds);
+  return ok && value && *step >= 1 && *step <= LIST_BUDGET && labs(*first) <= LIST_BUDGET &&
+         alg_is_num(alg_expand(g, alg_sub(g, value, line)), 0);
 }
 
 /* Restores the min-heap order of h[0 .. n - 1] below its root. */
@@ -143,7 +189,8 @@ void reduce_fcfs_list(RCtx *c, REnv *env, const RPiece *pieces, int count, Summa
   if (c->concurrent || count < 1 || env->depth >= EVAL_MAX_INDICES) return;
   BShape first = {NULL, NULL, NULL, NULL, 0, DISC_FCFS};
   AlgExpr **sizes = arena_alloc(&c->arena, (size_t)count * sizeof *sizes), *u = NULL;
-  long *from = arena_alloc(&c->arena, (size_t)count * 2 * sizeof *from), *to = from + count, total = 0, last = 0;
+  long *from = arena_alloc(&c->arena, (size_t)count * 4 * sizeof *from), *to = from + count, total = 0;
+  long *step = to + count, *first_key = step + count;   /* a piece's branch index: step i + first_key */
   int checks = c->checks.count;   /* the expressions are read again: their checks are made */
   AlgExpr *holds = alg_num_int(g, 1);   /* where the params take the values the list is read at */
   int k, ok = 1, quiet = 0;   /* quiet: a piece whose branches run delays only */
@@ -155,11 +202,10 @@ void reduce_fcfs_list(RCtx *c, REnv *env, const RPiece *pieces, int count, Summa
     from[k] = alg_num_long(a, &ok);
     to[k] = alg_num_long(b, &ok);
     sizes[k] = NULL;
-    if (!ok || p->value != alg_sym(g, p->index)) { ok = 0; break; }   /* residue classes: not in order */
+    if (!ok || !piece_affine(c, p, &holds, &step[k], &first_key[k])) { ok = 0; break; }
     if (to[k] < from[k]) continue;   /* an empty piece */
-    if ((total && from[k] <= last) || to[k] - from[k] + 1 > LIST_BUDGET - total) { ok = 0; break; }
+    if (to[k] - from[k] + 1 > LIST_BUDGET - total) { ok = 0; break; }
     total += to[k] - from[k] + 1;
-    last = to[k];
     reduce_batch_shape(c, env, p, DISC_FCFS, &sh);
     if (!sh.ok || alg_contains(sh.head, p->index) || alg_contains(sh.tail, p->index)) { ok = 0; break; }
     if (!sh.res) { quiet = 1; continue; }   /* delays only: no request (and no U: see below) */
@@ -172,11 +218,13 @@ void reduce_fcfs_list(RCtx *c, REnv *env, const RPiece *pieces, int count, Summa
   AlgExpr *mult = first.res ? at_values(c, reduce_mult(c, first.res), &holds) : NULL;
   long m = mult ? alg_num_long(mult, &ok) : 0;
   if (!ok || !first.res || m < 1 || !alg_is_nonneg(g, u)) return;
-  LSizes sz = {malloc((size_t)total * sizeof(double)), 0, 0, 0, 1};
-  for (k = 0; k < count && ok && sz.mid; k++)
-    if (sizes[k]) ok = read_sizes(c, sizes[k], pieces[k].index, from[k], to[k], &sz);
-  double end = ok && sz.mid ? list_end(sz.mid, sz.n, m) : -1;
+  LSizes sz = {malloc((size_t)total * sizeof(double)), malloc((size_t)total * sizeof(double)), 0, 0, 0, 1};
+  for (k = 0; k < count && ok && sz.mid && sz.key; k++)
+    if (sizes[k]) ok = read_sizes(c, sizes[k], pieces[k].index, from[k], to[k], step[k], first_key[k], &sz);
+  ok = ok && sz.mid && sz.key && sort_by_branch(&sz);   /* FCFS takes them in the par's index order */
+  double end = ok ? list_end(sz.mid, sz.n, m) : -1;
   free(sz.mid);
+  free(sz.key);
   if (end < 0) return;
   double slack = 4 * (double)sz.n * DBL_EPSILON * end + (double)sz.n * sz.width;
   if (sz.whole && sz.sum < 0x1p52) slack = 0;   /* integers: every sum exact */

@@ -19,7 +19,9 @@
 
 /* Reads s into sh (block nesting depth): delays, one use of a plain resource of discipline
 ** sh->disc (an FCFS one without hand-off), or an `if` whose sides are one use of it each (a use
-** of size cond ? x : y), delays. */
+** of size cond ? x : y), delays (an `if` of delays alone on each side is a delay cond ? x : y);
+** a process call is read as its body, and `hold (r) S` with S
+** made of delays alone as `use(r, S's time)`. */
 static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
   AlgCtx *g = c->alg;
   if (!sh->ok) return;
@@ -31,10 +33,19 @@ static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
     else sh->head = alg_add(g, sh->head, d);
     return;
   }
-  case ST_USE: {
+  case ST_USE:
+  case ST_HOLD: {
     const Decl *res = s->u.use.decl;
     if (sh->res || !res || s->u.use.index || res->u.resource.count || res->u.resource.discipline != sh->disc ||
-        res->u.resource.handoff) { sh->ok = 0; return; }
+        res->u.resource.handoff || depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
+    if (s->kind == ST_HOLD) {   /* `hold (r) S` with S delays alone is `use(r, the delays)` (§8) */
+      BShape body = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1, sh->disc};
+      shape_of(c, env, s->u.use.body, &body, depth + 1);
+      if (!body.ok || body.res) { sh->ok = 0; return; }
+      sh->res = res;
+      sh->t = body.head;
+      return;
+    }
     sh->res = res;
     sh->t = reduce_expr(c, env, s->u.use.duration);
     return;
@@ -49,10 +60,16 @@ static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
     /* `if (cond) use(r, x) else use(r, y)` (no else: no request, as one of size 0): one use of
     ** size cond ? x : y */
     BShape x = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1, sh->disc}, y = x;
-    if (sh->res || depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
+    if (depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
     shape_of(c, env, s->u.branch.then, &x, depth + 1);
     if (s->u.branch.otherwise) shape_of(c, env, s->u.branch.otherwise, &y, depth + 1);
-    if (!x.ok || !y.ok || !x.res || (y.res && y.res != x.res) || !alg_is_num(x.head, 0) || !alg_is_num(x.tail, 0) ||
+    if (x.ok && y.ok && !x.res && !y.res) {   /* delays alone on both sides: a delay cond ? x : y */
+      AlgExpr *d = alg_cond(g, cond, x.head, y.head);
+      if (sh->res) sh->tail = alg_add(g, sh->tail, d);
+      else sh->head = alg_add(g, sh->head, d);
+      return;
+    }
+    if (sh->res || !x.ok || !y.ok || !x.res || (y.res && y.res != x.res) || !alg_is_num(x.head, 0) || !alg_is_num(x.tail, 0) ||
         !alg_is_num(y.head, 0) || !alg_is_num(y.tail, 0)) { sh->ok = 0; return; }
     sh->res = x.res;
     sh->t = alg_cond(g, cond, x.t, y.res ? y.t : alg_num_int(g, 0));
@@ -62,6 +79,20 @@ static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
     if (depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
     for (int i = 0; i < s->u.block.count && sh->ok; i++) shape_of(c, env, s->u.block.items[i], sh, depth + 1);
     return;
+  case ST_CALL: {   /* `worker(t)`: the process's body with its arguments bound */
+    const Decl *proc = s->u.call.decl;
+    int n = s->u.call.args.count;
+    if (!proc || n > REDUCE_MAX_ARGS || depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
+    AlgExpr *args[REDUCE_MAX_ARGS];
+    for (int i = 0; i < n; i++) args[i] = reduce_expr(c, env, s->u.call.args.items[i]);
+    REnv inner;
+    memset(&inner, 0, sizeof inner);
+    inner.args = args;
+    inner.argc = n;
+    reduce_env_inherit(&inner, env);
+    shape_of(c, &inner, proc->u.process.body, sh, depth + 1);
+    return;
+  }
   default: sh->ok = 0; return;
   }
 }
