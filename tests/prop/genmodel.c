@@ -1140,6 +1140,21 @@ static int gen_idiom_buffer(GenState *g) {
   return par;
 }
 
+/* The job of gen_idiom_pool written with a hold: each use(pool, d) of job (a use, or an `if` of
+** two) becomes a delay(d), and the whole is held: `hold (pool) if (..) delay(d1) else delay(d2)`
+** (LANGUAGE.md §8: the same as the uses). */
+static int gen_pool_hold(GenState *g, int res, int job) {
+  GenModel *m = g->m;
+  int hold = gen_new_node(g, GEN_HOLD);
+  m->nodes[hold].res = res;
+  int uses[2] = {job, -1};
+  if (m->nodes[job].kind == GEN_IF) { uses[0] = m->nodes[job].kids[0]; uses[1] = m->nodes[job].kids[1]; }
+  for (int u = 0; u < 2; u++)
+    if (uses[u] >= 0) m->nodes[uses[u]].kind = GEN_DELAY;
+  m->nodes[hold].kids[0] = job;
+  return hold;
+}
+
 /* Jobs of growing size submitted at once to a pool (docs/reduction.md, "requests in FCFS order",
 ** "sizes in two runs" and "the wait behind the requests ahead"): par (i = 0, P - 1) { a delay
 ** sometimes; use(pool, d(i)); a step or a delay by class sometimes } on a plain FCFS resource, d
@@ -1171,15 +1186,17 @@ static int gen_idiom_pool(GenState *g) {
     d->share = 1 + gen_below(g, 4); d->share_var = par_var; d->share_n = gen_below(g, 3 * GEN_MAX_BOUND);
   }
   int job = use;
-  if (shape == 4) {   /* two runs of sizes: i < c one size, the others another */
+  if (shape == 4) {   /* two runs of sizes: i < c one size, the others another; or by i % K */
     job = gen_new_node(g, GEN_IF);
     GenNode *n = &m->nodes[job];
     n->cond = GEN_COND_LT; n->cond_var = par_var; n->cond_val = gen_below(g, m->param_default + 1);
+    if (gen_below(g, 2)) { n->cond = GEN_COND_MOD; n->cond_mod = 2 + gen_below(g, 2); n->cond_val = gen_below(g, n->cond_mod); }
     int other = gen_new_node(g, GEN_USE);
     m->nodes[other].res = res;
     m->nodes[other].dur = gen_dur(g);
     m->nodes[job].kids[0] = use; m->nodes[job].kids[1] = other;
   }
+  if (gen_below(g, 4) == 0 && m->node_count + 2 < GEN_MAX_NODES) job = gen_pool_hold(g, res, job);   /* a hold */
   int body = gen_new_node(g, GEN_BLOCK), count = 0;
   if (gen_below(g, 2)) {
     int delay = gen_delay(g);   /* sometimes the jobs arrive in classes: a gather in waves */
@@ -1189,6 +1206,12 @@ static int gen_idiom_pool(GenState *g) {
       d->share = 3 + gen_below(g, 2); d->share_var = par_var; d->share_n = gen_below(g, 3 * GEN_MAX_BOUND);
     }
     m->nodes[body].kids[count++] = delay;
+  }
+  if (gen_below(g, 4) == 0 && m->node_count + 2 < GEN_MAX_NODES) {   /* a helper process on the job: worker(i0, ..) */
+    int call = gen_new_node(g, GEN_CALL);
+    m->nodes[call].kids[0] = job;
+    m->nodes[call].call_vars = g->nvars;
+    job = call;
   }
   m->nodes[body].kids[count++] = job;
   if (gen_below(g, 2)) m->nodes[body].kids[count++] = gen_idiom_step(g, par_var, -1);
