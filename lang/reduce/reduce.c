@@ -463,6 +463,7 @@ int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, 
     arena_free(&c.arena);
     return 1;
   }
+  reduce_lower_holds(prog);   /* a hold of delays is a use (LANGUAGE.md §8) */
   make_symbols(&c);
   reduce_lock_guards(&c, entry);
   Summary s;

@@ -201,6 +201,8 @@ int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr 
 /* reduce_lock.c */
 void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out);
 void reduce_lock_guards(RCtx *c, const Decl *entry);
+/* reduce_lower.c: rewrites every `hold (r) S` whose body is delays alone as `use(r, S's time)`. */
+void reduce_lower_holds(Program *prog);
 int reduce_lock_guarded(const RCtx *c, const Decl *res);
 
 /* reduce_order.c */

@@ -156,6 +156,22 @@ static void test_hold_ps_uncrowded(void **state) {
   redtest_expect(text, 0, NULL, NULL, 2e-6, 2e-6, 2e-6);
 }
 
+/* A hold of delays is a use (LANGUAGE.md §8; reduce_lower.c): P ranks, 3 rounds of 1 us of
+** compute and then `hold (nic[(p + k) % P]) { delay(1.5us); delay(0.5us) }`. Round k's map is
+** one-to-one, so no request waits: 3 (1 + 2) = 9 us at every P, the simulated time (before: the
+** hold's family taken as one resource, hi 51 us at P = 8 and 6 ms at P = 1000). */
+static void test_hold_of_delays_is_a_use(void **state) {
+  (void)state;
+  const char *text =
+      "param P = 8 in 1 .. 100000;\nresource nic[P];\n"
+      "process main {\n  par (p = 0, P - 1) seq (k = 0, 2) {\n    delay(1us);\n"
+      "    hold (nic[(p + k) % P]) { delay(1500ns); delay(500ns) }\n  }\n}\n";
+  const char *names[] = {"P"};
+  double p = 1000;
+  redtest_expect(text, 0, NULL, NULL, 9e-6, 9e-6, 9e-6);
+  redtest_expect(text, 1, names, &p, 9e-6, 9e-6, 9e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_ps_equal_requests),
@@ -169,6 +185,7 @@ int main(void) {
     cmocka_unit_test(test_hold_fork),
     cmocka_unit_test(test_hold_reentrant),
     cmocka_unit_test(test_hold_ps_uncrowded),
+    cmocka_unit_test(test_hold_of_delays_is_a_use),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,8 +20,7 @@
 /* Reads s into sh (block nesting depth): delays, one use of a plain resource of discipline
 ** sh->disc (an FCFS one without hand-off), or an `if` whose sides are one use of it each (a use
 ** of size cond ? x : y), delays (an `if` of delays alone on each side is a delay cond ? x : y);
-** a process call is read as its body, and `hold (r) S` with S
-** made of delays alone as `use(r, S's time)`. */
+** a process call is read as its body. */
 static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
   AlgCtx *g = c->alg;
   if (!sh->ok) return;
@@ -33,19 +32,10 @@ static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
     else sh->head = alg_add(g, sh->head, d);
     return;
   }
-  case ST_USE:
-  case ST_HOLD: {
+  case ST_USE: {   /* (a hold of delays alone is a use by now: reduce_lower.c) */
     const Decl *res = s->u.use.decl;
     if (sh->res || !res || s->u.use.index || res->u.resource.count || res->u.resource.discipline != sh->disc ||
-        res->u.resource.handoff || depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
-    if (s->kind == ST_HOLD) {   /* `hold (r) S` with S delays alone is `use(r, the delays)` (§8) */
-      BShape body = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1, sh->disc};
-      shape_of(c, env, s->u.use.body, &body, depth + 1);
-      if (!body.ok || body.res) { sh->ok = 0; return; }
-      sh->res = res;
-      sh->t = body.head;
-      return;
-    }
+        res->u.resource.handoff) { sh->ok = 0; return; }
     sh->res = res;
     sh->t = reduce_expr(c, env, s->u.use.duration);
     return;

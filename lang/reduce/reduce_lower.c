@@ -1,0 +1,105 @@
+/*
+** reduce_lower.c — before the rules read a model: `hold (r) S` whose body S is made of delays alone
+** is rewritten as `use(r, S's time)`, which LANGUAGE.md §8 says it is ("A `use(r, t)` is the same as
+** `hold (r) delay(t)`": one queue, one tie order). Every rule that reads uses (one-to-one member
+** maps, FCFS lists, pools on m servers) then reads such holds too (docs/reduction.md, "A hold of
+** delays is a use"). A resource with a hand-off keeps its holds: the lock rules read those, and
+** the rules of uses give up on a hand-off.
+*/
+#include <stdlib.h>
+
+#include "ast_build.h"
+#include "reduce_internal.h"
+
+/* Nesting of blocks and ifs in a hold's body the rewrite follows (deeper: the hold stays). */
+#define LOWER_MAX_DEPTH 32
+
+/* The time of s when s is made of delays alone (delay, skip, blocks of them, an `if` of them:
+** `cond ? then : otherwise`), else NULL. New nodes go to arena, at s's place. */
+static Expr *delays_time(Arena *arena, const Stmt *s, int depth) {
+  if (!s || depth > LOWER_MAX_DEPTH) return NULL;
+  switch (s->kind) {
+  case ST_SKIP: return ast_number(arena, s->loc, 0, "0", 1, 1);
+  case ST_DELAY: return s->u.delay.duration;
+  case ST_BLOCK: {
+    Expr *sum = NULL;
+    for (int i = 0; i < s->u.block.count; i++) {
+      Expr *t = delays_time(arena, s->u.block.items[i], depth + 1);
+      if (!t) return NULL;
+      sum = sum ? ast_binary(arena, s->loc, OP_ADD, sum, t) : t;
+    }
+    return sum ? sum : ast_number(arena, s->loc, 0, "0", 1, 1);
+  }
+  case ST_IF: {
+    Expr *then = delays_time(arena, s->u.branch.then, depth + 1);
+    Expr *otherwise = s->u.branch.otherwise ? delays_time(arena, s->u.branch.otherwise, depth + 1)
+                                            : ast_number(arena, s->loc, 0, "0", 1, 1);
+    return then && otherwise ? ast_cond(arena, s->loc, s->u.branch.cond, then, otherwise) : NULL;
+  }
+  default: return NULL;
+  }
+}
+
+/* The statement stack of the walk (an explicit stack: bodies nest as deep as the source). */
+typedef struct LowerStack {
+  Stmt **items;
+  size_t count, cap;
+} LowerStack;
+
+/* Pushes s (when not NULL); 0 out of memory. */
+static int push(LowerStack *st, Stmt *s) {
+  if (!s) return 1;
+  if (st->count == st->cap) {
+    size_t grown = st->cap ? st->cap * 2 : 64;
+    Stmt **bigger = realloc(st->items, grown * sizeof *bigger);
+    if (!bigger) return 0;
+    st->items = bigger;
+    st->cap = grown;
+  }
+  st->items[st->count++] = s;
+  return 1;
+}
+
+/* Pushes the statements directly inside s; 0 out of memory. */
+static int push_kids(LowerStack *st, Stmt *s) {
+  switch (s->kind) {
+  case ST_BLOCK: case ST_PARALLEL:
+    for (int i = 0; i < s->u.block.count; i++)
+      if (!push(st, s->u.block.items[i])) return 0;
+    return 1;
+  case ST_SEQ: case ST_PAR: return push(st, s->u.loop.body);
+  case ST_REPEAT: return push(st, s->u.repeat.body);
+  case ST_IF: case ST_CHOOSE: return push(st, s->u.branch.then) && push(st, s->u.branch.otherwise);
+  case ST_HOLD: return push(st, s->u.use.body);
+  default: return 1;
+  }
+}
+
+/* Rewrites s when it is a hold of delays; 1 when it did. */
+static int lower_hold(Arena *arena, Stmt *s) {
+  if (s->kind != ST_HOLD || !s->u.use.decl || s->u.use.decl->u.resource.handoff) return 0;
+  Expr *t = delays_time(arena, s->u.use.body, 0);
+  if (!t) return 0;
+  s->kind = ST_USE;
+  s->u.use.duration = t;
+  s->u.use.body = NULL;
+  return 1;
+}
+
+void reduce_lower_holds(Program *prog) {
+  LowerStack st = {NULL, 0, 0};
+  int ok = 1;
+  for (int m = 0; m < prog->module_count && ok; m++) {
+    const Module *mod = prog->modules[m];
+    for (int d = 0; d < mod->count && ok; d++) {
+      const Decl *decl = mod->decls[d];
+      if (decl->kind != DECL_PROCESS) continue;
+      ok = push(&st, decl->u.process.body);
+      while (ok && st.count > 0) {
+        Stmt *s = st.items[--st.count];
+        if (!lower_hold(&prog->arena, s)) ok = push_kids(&st, s);
+      }
+    }
+  }
+  free(st.items);   /* out of memory: the holds left are still holds, which is sound */
+}
