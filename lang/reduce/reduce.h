@@ -74,7 +74,9 @@ typedef struct ReduceResult {
 } ReduceResult;
 
 /* Reduces the entry process of a loaded and checked program. Returns 0, or 1 with errors in diags
-** (file:line:col where the problem has a place). Free with reduce_result_free in every case. */
+** (file:line:col where the problem has a place). Free with reduce_result_free in every case.
+** prog's holds whose bodies are delays alone are rewritten as uses first (the same program,
+** LANGUAGE.md §8; reduce_lower.c): simulate a program loaded apart to run them as written. */
 int reduce_program(Program *prog, const ReduceOptions *opts, ReduceResult *out, DiagList *diags);
 void reduce_result_free(ReduceResult *result);
 
