@@ -84,6 +84,23 @@ static int is_comparison(Op op) {
 }
 
 /* The cuts of `i op e`: i < ceil(e) for <, >=; i < floor(e) + 1 for <=, >; both for ==, !=. */
+/* The comparison `left op right` (not a residue test) as `i op' bound`, bound free of the index
+** i: i on one side (`w <= N - r W`), or both sides linear in i with a number slope a != 0
+** (`(r - 1) * W + w <= N`: a w + rest op 0 is w op -rest / a, the order flipped for a < 0).
+** NULL where it is not so. */
+static AlgExpr *index_bound(SplitCtx *sp, const Expr *left, const Expr *right, Op *op) {
+  if (is_loop_index(sp, left)) return free_side(sp, right);
+  if (is_loop_index(sp, right)) { *op = flip(*op); return free_side(sp, left); }
+  AlgCtx *g = sp->c->alg;
+  AlgExpr *d = alg_expand(g, alg_sub(g, reduce_expr(sp->c, sp->env, left), reduce_expr(sp->c, sp->env, right)));
+  AlgExpr *a = alg_diff(g, d, sp->index);
+  if (!a || alg_kind(a) != ALG_NUM || mpq_sgn(alg_num_value(a)) == 0) return NULL;
+  AlgExpr *rest = alg_expand(g, alg_sub(g, d, alg_mul(g, a, alg_sym(g, sp->index))));
+  if (alg_contains(rest, sp->index)) return NULL;
+  if (mpq_sgn(alg_num_value(a)) < 0) *op = flip(*op);
+  return alg_div(g, alg_neg(g, rest), a);
+}
+
 static AlgExpr *cut_ceil(SplitCtx *sp, AlgExpr *e) { return alg_func(sp->c->alg, ALG_CEIL, e); }
 static AlgExpr *cut_floor1(SplitCtx *sp, AlgExpr *e) {
   return alg_add(sp->c->alg, alg_func(sp->c->alg, ALG_FLOOR, e), alg_num_int(sp->c->alg, 1));
@@ -109,7 +126,7 @@ static void collect(SplitCtx *sp, const Expr *e) {
     sp->classes = lcm;
     return;
   }
-  AlgExpr *bound = is_loop_index(sp, left) ? free_side(sp, right) : NULL;
+  AlgExpr *bound = index_bound(sp, left, right, &op);
   if (!bound) { sp->ok = 0; return; }
   if (op != OP_LE && op != OP_GT && !add_cut(sp, cut_ceil(sp, bound))) sp->ok = 0;
   if (op != OP_LT && op != OP_GE && !add_cut(sp, cut_floor1(sp, bound))) sp->ok = 0;
@@ -138,7 +155,7 @@ static int truth(SplitCtx *sp, const Expr *e, int piece, long residue) {
     mpq_clear(r);
     return op == OP_EQ ? equal : !equal;
   }
-  AlgExpr *bound = free_side(sp, right);
+  AlgExpr *bound = index_bound(sp, left, right, &op);
   int below_ceil = piece < rank_of(sp, cut_ceil(sp, bound));      /* i < ceil(e) */
   int below_floor1 = piece < rank_of(sp, cut_floor1(sp, bound));  /* i <= floor(e) */
   switch (op) {

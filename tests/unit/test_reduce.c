@@ -152,6 +152,28 @@ static void test_split_seq_range(void **state) {
   }
 }
 
+/* A test linear in the index splits the range too: a master deals N tasks in rounds of W
+** workers through its one port, `if ((r - 1) * W + w <= N)` (w <= N - (r - 1) W). Round r sends
+** n_r = min(W, N - (r - 1) W) tasks of 1 us in turn, the last one then computes 20 us: n_r + 20
+** us a round. N = 10, W = 3 (4 rounds: 3, 3, 3, 1 tasks): 10 + 4 * 20 = 90 us. And the slope
+** negative, `if (N - w >= (r - 1) * W)`: the same. Before: the `if` was not split, lo 84 us (4
+** rounds of 21 us). */
+static void test_split_linear(void **state) {
+  (void)state;
+  const char *forms[] = {"(r - 1) * W + w <= N", "N - w >= (r - 1) * W", "2 * w + 2 * (r - 1) * W < 2 * N + 1"};
+  for (int k = 0; k < 3; k++) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "param N = 10; param W = 3; resource port;\n"
+             "process main { seq (r = 1, ceil(N / W)) par (w = 1, W) if (%s) { use(port, 1us); delay(20us) } }\n",
+             forms[k]);
+    double lo, hi;
+    redtest_eval(text, 0, NULL, NULL, &lo, &hi);
+    assert_near(lo, 90e-6);
+    assert_near(hi, 90e-6);
+  }
+}
+
 /* Pieces of a split range share family members: i = 0 and 2 both use r[0], 1 and 3 use r[1],
 ** so the simulated time is 2 us. Within a piece no member is shared; the upper bound must still
 ** count the other piece's demand on the family (T_hi >= 2 us; here 1 + 2 = 3 us). */
@@ -261,6 +283,7 @@ int main(void) {
     cmocka_unit_test(test_split_first),
     cmocka_unit_test(test_split_residue),
     cmocka_unit_test(test_split_seq_range),
+    cmocka_unit_test(test_split_linear),
     cmocka_unit_test(test_split_shared_family),
     cmocka_unit_test(test_check_index),
     cmocka_unit_test(test_check_duration_and_bound),
