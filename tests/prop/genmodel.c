@@ -1191,6 +1191,7 @@ static int gen_idiom_pool(GenState *g) {
     GenNode *n = &m->nodes[job];
     n->cond = GEN_COND_LT; n->cond_var = par_var; n->cond_val = gen_below(g, m->param_default + 1);
     if (gen_below(g, 2)) { n->cond = GEN_COND_MOD; n->cond_mod = 2 + gen_below(g, 2); n->cond_val = gen_below(g, n->cond_mod); }
+    else if (gen_below(g, 2)) n->cond_val2 = 1;   /* written c - 2 i > -c */
     int other = gen_new_node(g, GEN_USE);
     m->nodes[other].res = res;
     m->nodes[other].dur = gen_dur(g);
@@ -1999,6 +2000,8 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
     break;
   case GEN_IF:
     if (n->cond == GEN_COND_EQ) gen_put(b, "if (i%d == %d) ", n->cond_var, n->cond_val);
+    else if (n->cond == GEN_COND_LT && n->cond_val2 == 1)   /* the same test, linear in the index */
+      gen_put(b, "if (%d - 2 * i%d > -%d) ", n->cond_val, n->cond_var, n->cond_val);
     else if (n->cond == GEN_COND_LT) gen_put(b, "if (i%d < %d) ", n->cond_var, n->cond_val);
     else if (n->cond == GEN_COND_MOD) gen_put(b, "if (i%d %% %d == %d) ", n->cond_var, n->cond_mod, n->cond_val);
     else if (n->cond == GEN_COND_RANGE)
