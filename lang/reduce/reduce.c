@@ -104,7 +104,7 @@ static void reduce_parallel(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   memset(&reach, 0, sizeof reach);
   reduce_ps_present(c, out, br, n, NULL, &reach);
   for (int i = 0; i < n; i++) {
-    reduce_reach_init(c, &br[i], &reach);
+    reduce_reach_init(c, &br[i], &reach, NULL);
     out->U = alg_max(g, out->U, alg_add(g, br[i].phi_hi, reduce_wait(c, out, NULL, &br[i], NULL, NULL, NULL, &reach)));
   }
   out->chain = n <= 1 ? (n ? br[0].chain : 1) : 0;
@@ -259,7 +259,7 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_ps_present(c, out, bodies, count, sizes, &reach);
   for (int k = 0; k < count; k++) {
     const RPiece *p = &pieces[k];
-    reduce_reach_init(c, &bodies[k], &reach);
+    reduce_reach_init(c, &bodies[k], &reach, count == 1 ? p : NULL);
     Summary others;   /* the demand of the other pieces, beside this one */
     reduce_sum_init(c, &others);
     for (int j = 0; j < count; j++) if (j != k) reduce_merge_demands(c, &others, &closed[j]);

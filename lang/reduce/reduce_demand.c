@@ -512,6 +512,19 @@ static AlgExpr *family_whole_wait(RCtx *c, const Summary *whole, const Summary *
   return alg_div(c->alg, W, reduce_mult(c, res));
 }
 
+/* 1 when the member index one is an expression of i and of params and consts alone (no other
+** index: the same member at every step) that names distinct members for distinct i in a..b (the
+** rule of one-to-one member maps): no other branch of the par ever requests that member. */
+static int index_alone(RCtx *c, AlgExpr *one, AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
+  if (!one || !i || !alg_contains(one, i)) return 0;
+  AlgSymbol *syms[8];
+  size_t n = alg_free_symbols(c->alg, one, syms, 8);
+  if (n > 8) return 0;
+  for (size_t k = 0; k < n; k++)
+    if (syms[k] != i && alg_symbol_kind(syms[k]) != ALG_SYM_PARAM && alg_symbol_kind(syms[k]) != ALG_SYM_CONST) return 0;
+  return reduce_order_injective_in(c, one, i, a, b);
+}
+
 /* W / m for family fam of branch inside whole: a par over i = a..b (i != NULL) or a ||. When the
 ** par's range is split, whole is all of it and others (else NULL) the pieces other than a..b. */
 static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others,
@@ -525,7 +538,7 @@ static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others
   AlgExpr *beside = others ? alg_div(g, reduce_family_total(c, others, res), m) : zero(c);
   if (one && i) {
     Shape shape = index_shape(c, one, i);
-    if (shape.kind == SHAPE_INJECTIVE)          /* member i is this branch's alone */
+    if (shape.kind == SHAPE_INJECTIVE || index_alone(c, one, i, a, b))   /* this branch's alone */
       return alg_add(g, beside, branch->chain ? zero(c) : alg_div(g, own, m));
     AlgExpr *sharing = sharing_hi(c, &shape, a, b);
     if (sharing && !alg_contains(own, i)) {     /* its member serves `sharing` equal branches */
@@ -547,6 +560,14 @@ static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others
     return wait;
   }
   return family_whole_wait(c, whole, branch, res);
+}
+
+/* 1 when every use of family res in branch names one member, an expression of i and of params
+** and consts alone (no other index: the same member at every step), distinct for distinct i in
+** a..b (the rule of one-to-one member maps): no other branch of the par ever requests it. */
+int reduce_family_alone(RCtx *c, const Summary *branch, const Decl *res, AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
+  const RFam *fam = fam_find(branch, res);
+  return fam && index_alone(c, single_index(branch, fam), i, a, b);
 }
 
 /* 1 when s has demand on res (a plain resource, or any member of a family). */

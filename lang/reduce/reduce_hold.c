@@ -74,7 +74,7 @@ void reduce_hold(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
     alone.chain = 0;
     RReach reach;
     memset(&reach, 0, sizeof reach);
-    reduce_reach_init(c, &alone, &reach);
+    reduce_reach_init(c, &alone, &reach, NULL);
     out->U = alg_add(g, out->phi_hi, reduce_wait(c, out, NULL, &alone, NULL, NULL, NULL, &reach));
     out->L = alg_max(g, out->L, reduce_load_lo(c, out));
   }
@@ -96,14 +96,20 @@ static int list_add(const Decl **list, int *n, int cap, const Decl *res) {
 }
 
 /* reach->through for branch: every resource requested inside a hold of a resource the branch
-** requests, or of one found so far (the closure of the hold relation from res(branch)). */
-void reduce_reach_init(RCtx *c, const Summary *branch, RReach *reach) {
+** requests, or of one found so far (the closure of the hold relation from res(branch)). A family
+** member that is the branch's alone in a par (piece: the par's one range) has no holder the branch
+** could wait behind, so the closure does not start there: `par (p) hold (rlock[(p + 1) % P])
+** use(cpu[p], t)` waits for no one at rlock, and so for no one's cpu through it. */
+void reduce_reach_init(RCtx *c, const Summary *branch, RReach *reach, const RPiece *piece) {
   int cap = branch->nterms + branch->nfams + c->nnests;
   const Decl **seen = arena_alloc(&c->arena, (size_t)(cap ? cap : 1) * sizeof *seen);
   const Decl **through = arena_alloc(&c->arena, (size_t)(cap ? cap : 1) * sizeof *through);
   int nseen = 0, nthrough = 0;
-  for (int i = 0; i < branch->nterms; i++) list_add(seen, &nseen, cap, branch->terms[i].res);
-  for (int i = 0; i < branch->nfams; i++) list_add(seen, &nseen, cap, branch->fams[i].res);
+  for (int i = 0; i < branch->nterms + branch->nfams; i++) {
+    const Decl *res = i < branch->nterms ? branch->terms[i].res : branch->fams[i - branch->nterms].res;
+    if (!piece || !res->u.resource.count || !reduce_family_alone(c, branch, res, piece->index, piece->lo, piece->hi))
+      list_add(seen, &nseen, cap, res);
+  }
   for (int k = 0; k < nseen; k++)   /* seen grows while it is walked */
     for (int i = 0; i < c->nnests; i++) {
       if (c->nests[i].outer != seen[k]) continue;

@@ -173,7 +173,9 @@ void reduce_memo_clear(RCtx *c);
 /* reduce_hold.c */
 void reduce_hold(RCtx *c, REnv *env, const Stmt *s, Summary *out);
 AlgExpr *reduce_handoff(RCtx *c, const Decl *res);
-void reduce_reach_init(RCtx *c, const Summary *branch, RReach *reach);
+/* piece (NULL for a || branch or a par split in several): the branch of a par over piece's range;
+** a family it names one member of, no other branch's, leads to no holder (reduce_family_alone). */
+void reduce_reach_init(RCtx *c, const Summary *branch, RReach *reach, const RPiece *piece);
 int reduce_reach_through(const RReach *reach, const Decl *res);
 
 /* reduce_ps.c */
@@ -250,6 +252,7 @@ AlgExpr *reduce_family_load_lo(RCtx *c, const Summary *s, const RFam *fam);
 AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const Summary *branch,
                      AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, const RReach *reach);
 int reduce_uses(const Summary *s, const Decl *res);
+int reduce_family_alone(RCtx *c, const Summary *branch, const Decl *res, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
 AlgExpr *reduce_demand_hi(RCtx *c, const Summary *s, const Decl *res);
 void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol *index,
                           AlgExpr *lower, AlgExpr *upper);

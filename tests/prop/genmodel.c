@@ -901,6 +901,9 @@ static int gen_lock_hold(GenState *g, int par_var, int work) {
   if (m->res[lock].family) {
     m->nodes[hold].member = GEN_MEMBER_CONST;
     m->nodes[hold].member_val = gen_below(g, GEN_FAMILY_SIZE);
+    int own = par_var >= 0 ? gen_below(g, 3) : 0;   /* a lock of the thread's own or its neighbour's */
+    if (own) { m->nodes[hold].member = own == 1 ? GEN_MEMBER_VAR : GEN_MEMBER_RING; m->nodes[hold].member_var = par_var; }
+    if (own == 2) m->nodes[hold].member_off = 1;
   }
   int saved = g->held_max;
   g->held_max = lock;

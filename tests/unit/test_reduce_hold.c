@@ -172,6 +172,23 @@ static void test_hold_of_delays_is_a_use(void **state) {
   redtest_expect(text, 1, names, &p, 9e-6, 9e-6, 9e-6);
 }
 
+/* A lock of the neighbour's held while copying on one's own cpu: 3 rounds of `use(cpu[p], 10us);
+** hold (rlock[(p + 1) % P]) use(cpu[p], 2us)`. Each rlock member is the lock of one branch alone,
+** so no branch waits behind a holder, and through one at no one's cpu: 3 (10 + 2) = 36 us at every
+** P, the simulated time (before: the cpu family taken as one resource through the holds of
+** rlock, hi 36 P us: 576 us at P = 16). */
+static void test_hold_of_ones_own(void **state) {
+  (void)state;
+  const char *text =
+      "param P = 16 in 1 .. 100000;\nresource rlock[P];\nresource cpu[P];\n"
+      "process main {\n  repeat (3) par (p = 0, P - 1) {\n    use(cpu[p], 10us);\n"
+      "    hold (rlock[(p + 1) % P]) use(cpu[p], 2us)\n  }\n}\n";
+  const char *names[] = {"P"};
+  double p = 1000;
+  redtest_expect(text, 0, NULL, NULL, 36e-6, 36e-6, 36e-6);
+  redtest_expect(text, 1, names, &p, 36e-6, 36e-6, 36e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_ps_equal_requests),
@@ -186,6 +203,7 @@ int main(void) {
     cmocka_unit_test(test_hold_reentrant),
     cmocka_unit_test(test_hold_ps_uncrowded),
     cmocka_unit_test(test_hold_of_delays_is_a_use),
+    cmocka_unit_test(test_hold_of_ones_own),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
