@@ -252,6 +252,7 @@ static const IdiomModel idioms[] = {
   {"block_nodes_shared.pam", "P", "4 ranks to a node of 2 cores (fcfs(2)), then its nic"},
   {"line_par.pam", "P", "line without wrap, if (p > 0) nic[p - 1] || if (p < P - 1) nic[p + 1]"},
   {"line_chain.pam", "P", "the same one message after the other, unequal work (p % 2)"},
+  {"line_guarded.pam", "P", "the same, sends first, equal work: rank 0's and rank 2's first sends meet"},
   {"grid_edge.pam", "Q", "Q x Q grid without wrap, four guarded sends at once"},
   {"root_work.pam", "P", "if (p == 0) root's work else work and a report to the root"},
   {"remainder_cores.pam", "N", "N tasks over 8 workers, if (w < N % P) one more, on fcfs(4) cores"},

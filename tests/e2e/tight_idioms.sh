@@ -121,6 +121,13 @@ exact bench/tight/line_par.pam P=64 256.25e-6 "line with ||"
 set -- $(bounds bench/tight/line_chain.pam P=64)
 close "$1" 340e-6 || die "line chain lo $1, want 340 us"
 close "$3" 380e-6 || die "line chain hi $3, want 380 us"
+# The same with the sends first and 5 us of work after, all ranks alike, P = 16: rank 0's first
+# send meets rank 2's at nic[1] (rank 0 first in program order), rank 2 then sends right at 4 us:
+# lo = 10 * (3 * 2 + 5) = 110 us, the simulated time (before: 10 * (2 * 2 + 5) = 90 us); hi: each
+# message waits for at most the one other client of its member, 10 * (2 * (2 + 2) + 5) = 130 us.
+set -- $(bounds bench/tight/line_guarded.pam P=16)
+close "$1" 110e-6 || die "guarded line lo $1, want 110 us"
+close "$3" 130e-6 || die "guarded line hi $3, want 130 us"
 # Grid without wrap, Q = 16: an interior cell's nic gets 4 messages at once after 20 us of work,
 # and has 4 clients: lo = hi = 5 * (20 + 4 * 2) us = 140 us (before: [110 us, 9.81 ms]).
 exact bench/tight/grid_edge.pam Q=16 140e-6 "grid without wrap"

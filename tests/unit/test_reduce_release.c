@@ -199,6 +199,24 @@ static void test_block_short_gather(void **state) {
   redtest_expect_lo1(big, "P", 64, 140e-6, 140e-6);
 }
 
+/* A line without wrap, each rank sending left and then right, each under its edge test:
+** `if (p > 0) use(nic[p - 1], 1us); if (p < P - 1) use(nic[p + 1], 1us)`. At 0 rank 0's first send
+** (right: it has no left) and rank 2's first (left) both reach nic[1], rank 0 first in program
+** order: rank 2 waits until 1, ends its left send at 2 and its right send at nic[3] at 3 us, the
+** simulated time at every P >= 4 (before: lo 2 us, a third low; the line is read as one row of
+** a grid, reduce_grid.c line_as_pairs, and nic[3] is among the members counted). At P = 3 nic[1]
+** is rank 2's left end and the line takes 2 us. */
+static void test_line_first_sends_meet(void **state) {
+  (void)state;
+  const char *text = "param P = 16 in 1 .. 100000;\nresource nic[P];\n"
+                     "process main {\n  par (p = 0, P - 1) {\n    if (p > 0) use(nic[p - 1], 1us);\n"
+                     "    if (p < P - 1) use(nic[p + 1], 1us)\n  }\n}\n";
+  const double sizes[] = {4, 9, 16, 1000}, three[] = {3};
+  for (int k = 0; k < 4; k++) redtest_expect_lo1(text, "P", sizes[k], 3e-6, 3e-6);
+  redtest_expect_lo1(text, "P", three[0], 2e-6, 2e-6);
+  redtest_expect_lo(text, 0, NULL, NULL, 3e-6, 3e-6);   /* P symbolic, at its default 16 */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_two_waves),
@@ -210,6 +228,7 @@ int main(void) {
     cmocka_unit_test(test_grid_open_chain),
     cmocka_unit_test(test_ring_sites),
     cmocka_unit_test(test_block_short_gather),
+    cmocka_unit_test(test_line_first_sends_meet),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -223,14 +223,17 @@ static AlgExpr *grid_group(OWalk *w, int i, int major, AlgExpr *total) {
   gr->lo[0] = major ? w->k2a : w->ka; gr->lo[1] = major ? w->ka : w->k2a;
   gr->hi[0] = major ? w->k2b : w->kb; gr->hi[1] = major ? w->kb : w->k2b;
   AlgExpr *best = NULL;
-  for (int target = 0; target < 7; target++) {
+  for (int target = 0; target < 9; target++) {
     AlgExpr *at[2], *run[GRID_MAX_SITES], *head[GRID_MAX_SITES], *t[GRID_MAX_SITES], *tail[GRID_MAX_SITES];
     GReq req[GRID_MAX_SITES];
     for (int d = 0; d < 2; d++) {  /* the middle or one more in each index; the corner; the middle
-                                      of one index and one in from the edge of the other */
+                                      of one index and one in from the edge of the other, or three
+                                      in (where a wait at the edge passes on: on a line, rank 2's
+                                      second send reaches nic[3] late after its first met rank 0's) */
       AlgExpr *mid = alg_add(g, gr->lo[d], alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, gr->hi[d], gr->lo[d]), alg_num_int(g, 2))));
-      AlgExpr *inner = alg_add(g, gr->lo[d], alg_num_int(g, 1));
+      AlgExpr *inner = alg_add(g, gr->lo[d], alg_num_int(g, target >= 7 ? 3 : 1));
       at[d] = target == 4 ? gr->lo[d]
+            : target >= 7 ? ((target - 7) == d ? inner : mid)
             : target >= 5 ? ((target - 5) == d ? inner : mid)
             : alg_add(g, mid, alg_num_int(g, (target >> d) & 1));
     }
@@ -293,10 +296,55 @@ static OWalk *flat_as_pairs(OWalk *w, AlgExpr **total) {
   return pw;
 }
 
+/* Rule (a line read as one row of a grid): par (p = 0, L - 1) whose uses of families name members
+** p + a (a an integer free of p): p is L o + n with o = 0 and n = p over 0 .. L - 1, one pair per
+** p and one p per pair, so the par is the par over the pairs (o, n), o over 0 .. 0, with member
+** indices rewritten to L o + (n + a) (equal to p + a where o = 0) and every other expression of
+** the walk to p = n: the rules above read that walk, a member L o + v read as the row o, column v
+** of a grid of L columns (the groups' requests are counted from branches the ranges and the
+** `if`s keep, so a member one row in, o = 1, gets none). `if (p > 0) use(nic[p - 1], m); if (p <
+** P - 1) use(nic[p + 1], m)`: rank 0's first send and rank 2's first send meet at nic[1] at the
+** same instant. Returns the walk (with *total rewritten), or NULL. */
+static OWalk *line_as_pairs(OWalk *w, AlgExpr **total) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  if (!alg_is_num(alg_expand(g, w->ka), 0) || order_by_branch(w, w->kb)) return NULL;
+  AlgExpr *L = alg_add(g, w->kb, alg_num_int(g, 1)), *zero_ = zero(c);
+  AlgSymbol *o = alg_index_new(g, "o", zero_, zero_), *n = alg_index_new(g, "n", zero_, w->kb);
+  AlgExpr *at_n = alg_sym(g, n), *at_pair = alg_add(g, alg_mul(g, L, alg_sym(g, o)), at_n);
+  OWalk *pw = arena_alloc(&c->arena, sizeof *pw);
+  *pw = *w;
+  int sites = 0;
+  for (int i = 0; i < pw->nstages; i++) {
+    OStage *st = &pw->stages[i];
+    if (st->index && alg_contains(st->index, w->k)) {
+      if (!st->res->u.resource.count || !shift_of(c, st->index, w->k)) return NULL;   /* p + a alone */
+      st->index = alg_subst(g, st->index, w->k, at_pair);
+      sites++;
+    }
+    st->t = st->t ? alg_subst(g, st->t, w->k, at_n) : NULL;
+    st->head = st->head ? alg_subst(g, st->head, w->k, at_n) : NULL;
+    st->gap = st->gap ? alg_subst(g, st->gap, w->k, at_n) : NULL;
+    st->kguard = st->kguard ? alg_subst(g, st->kguard, w->k, at_n) : NULL;
+  }
+  if (sites < 2) return NULL;
+  *total = *total ? alg_subst(g, *total, w->k, at_n) : NULL;
+  pw->k = o; pw->ka = zero_; pw->kb = zero_;
+  pw->k2 = n; pw->k2a = zero_; pw->k2b = w->kb;
+  pw->n = L;
+  return pw;
+}
+
 /* The rule above over the groups of a par over pairs, each over its loop; NULL when none. A par
-** over one index that reads as a grid (flat_as_pairs) is read over its pairs. */
+** over one index that reads as a grid (flat_as_pairs), or as a line (line_as_pairs), is read over
+** its pairs. */
 AlgExpr *order_grid_lower(OWalk *w, AlgExpr *total) {
-  if (!w->k2 && !(w = flat_as_pairs(w, &total))) return NULL;
+  if (!w->k2) {
+    OWalk *pairs = flat_as_pairs(w, &total);
+    if (!pairs) pairs = line_as_pairs(w, &total);
+    if (!pairs) return NULL;
+    w = pairs;
+  }
   AlgExpr *best = NULL;
   for (int i = 0; i < w->nstages; i++)
     for (int major = 0; major < 2; major++) {
