@@ -212,7 +212,8 @@ mpq_srcptr alg_num_value(const AlgExpr *e) { return e->u.num; }
 AlgInterval alg_ival_value(const AlgExpr *e) { return e->u.ival; }
 
 long alg_num_long(const AlgExpr *e, int *ok) {
-  if (e->kind != ALG_NUM || mpz_cmp_ui(mpq_denref(e->u.num), 1) != 0 || !mpz_fits_slong_p(mpq_numref(e->u.num))) {
+  if (e->kind != ALG_NUM || mpz_cmp_ui(mpq_denref(e->u.num), 1) != 0 ||
+      !mpz_fits_slong_p(mpq_numref(e->u.num))) {
     *ok = 0;
     return 0;
   }

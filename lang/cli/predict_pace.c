@@ -25,7 +25,8 @@ void predict_pace_init(PredictPace *pace, long total, int terminal) {
 
 void predict_pace_step(PredictPace *pace, int points, double seconds) {
   pace->done += points;
-  if (seconds < PACE_QUICK_SECONDS) pace->batch = pace->batch * 4 < PREDICT_BATCH ? pace->batch * 4 : PREDICT_BATCH;
+  if (seconds < PACE_QUICK_SECONDS)
+    pace->batch = pace->batch * 4 < PREDICT_BATCH ? pace->batch * 4 : PREDICT_BATCH;
   else if (seconds > PACE_SLOW_SECONDS && pace->batch > 1) pace->batch /= 2;
   double elapsed = predict_now() - pace->started;
   if (!pace->terminal || elapsed < PACE_PROGRESS_AFTER) return;

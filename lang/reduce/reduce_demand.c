@@ -521,7 +521,8 @@ static int index_alone(RCtx *c, AlgExpr *one, AlgSymbol *i, AlgExpr *a, AlgExpr 
   size_t n = alg_free_symbols(c->alg, one, syms, 8);
   if (n > 8) return 0;
   for (size_t k = 0; k < n; k++)
-    if (syms[k] != i && alg_symbol_kind(syms[k]) != ALG_SYM_PARAM && alg_symbol_kind(syms[k]) != ALG_SYM_CONST) return 0;
+    if (syms[k] != i && alg_symbol_kind(syms[k]) != ALG_SYM_PARAM && alg_symbol_kind(syms[k]) != ALG_SYM_CONST)
+      return 0;
   return reduce_order_injective_in(c, one, i, a, b);
 }
 
@@ -565,7 +566,8 @@ static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others
 /* 1 when every use of family res in branch names one member, an expression of i and of params
 ** and consts alone (no other index: the same member at every step), distinct for distinct i in
 ** a..b (the rule of one-to-one member maps): no other branch of the par ever requests it. */
-int reduce_family_alone(RCtx *c, const Summary *branch, const Decl *res, AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
+int reduce_family_alone(RCtx *c, const Summary *branch, const Decl *res, AlgSymbol *i, AlgExpr *a,
+                        AlgExpr *b) {
   const RFam *fam = fam_find(branch, res);
   return fam && index_alone(c, single_index(branch, fam), i, a, b);
 }

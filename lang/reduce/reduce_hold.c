@@ -107,7 +107,8 @@ void reduce_reach_init(RCtx *c, const Summary *branch, RReach *reach, const RPie
   int nseen = 0, nthrough = 0;
   for (int i = 0; i < branch->nterms + branch->nfams; i++) {
     const Decl *res = i < branch->nterms ? branch->terms[i].res : branch->fams[i - branch->nterms].res;
-    if (!piece || !res->u.resource.count || !reduce_family_alone(c, branch, res, piece->index, piece->lo, piece->hi))
+    if (!piece || !res->u.resource.count ||
+        !reduce_family_alone(c, branch, res, piece->index, piece->lo, piece->hi))
       list_add(seen, &nseen, cap, res);
   }
   for (int k = 0; k < nseen; k++)   /* seen grows while it is walked */

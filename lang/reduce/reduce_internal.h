@@ -252,7 +252,8 @@ AlgExpr *reduce_family_load_lo(RCtx *c, const Summary *s, const RFam *fam);
 AlgExpr *reduce_wait(RCtx *c, const Summary *whole, const Summary *others, const Summary *branch,
                      AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, const RReach *reach);
 int reduce_uses(const Summary *s, const Decl *res);
-int reduce_family_alone(RCtx *c, const Summary *branch, const Decl *res, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
+int reduce_family_alone(RCtx *c, const Summary *branch, const Decl *res, AlgSymbol *i, AlgExpr *a,
+                        AlgExpr *b);
 AlgExpr *reduce_demand_hi(RCtx *c, const Summary *s, const Decl *res);
 void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol *index,
                           AlgExpr *lower, AlgExpr *upper);

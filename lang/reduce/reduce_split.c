@@ -96,7 +96,8 @@ static AlgExpr *index_bound(SplitCtx *sp, const Expr *left, const Expr *right, O
   if (is_loop_index(sp, right)) { *op = flip(*op); return free_side(sp, left); }
   if (!sp->linear) return NULL;
   AlgCtx *g = sp->c->alg;
-  AlgExpr *d = alg_expand(g, alg_sub(g, reduce_expr(sp->c, sp->env, left), reduce_expr(sp->c, sp->env, right)));
+  AlgExpr *d = alg_expand(g, alg_sub(g, reduce_expr(sp->c, sp->env, left),
+                                      reduce_expr(sp->c, sp->env, right)));
   AlgExpr *a = alg_diff(g, d, sp->index);
   if (!a || alg_kind(a) != ALG_NUM || mpq_sgn(alg_num_value(a)) == 0) return NULL;
   AlgExpr *rest = alg_expand(g, alg_sub(g, d, alg_mul(g, a, alg_sym(g, sp->index))));

@@ -41,7 +41,8 @@ static AlgExpr *unit_of(AlgCtx *g, AlgExpr *t, AlgSymbol *k) {
 /* Appends the sizes rest(k) of the branches k = a .. b to sz, each keyed by the par's index
 ** step k + first of its branch: rest's only symbol may be k, and each value must be finite and
 ** nonnegative. Returns 0 where it is not so. */
-static int read_sizes(RCtx *c, AlgExpr *rest, AlgSymbol *k, long a, long b, long step, long first, LSizes *sz) {
+static int read_sizes(RCtx *c, AlgExpr *rest, AlgSymbol *k, long a, long b, long step, long first,
+                      LSizes *sz) {
   AlgTape *tape = NULL;
   char err[128];
   if (alg_tape_compile(c->alg, rest, &tape, err, sizeof err) != 0) return 0;
