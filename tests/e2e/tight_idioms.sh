@@ -547,6 +547,19 @@ lo_is bench/tight/guarded_device.pam M=7 40e-6 "guarded device requests, M = 7:"
 # 1 (where the 1s end), the last 1 at 2: the 4 started at 1 ends last, at 5: lo = hi = 10 us, the
 # simulated time ("an FCFS list evaluated at the point"; before: lo 9 us, hi 11.75 us).
 exact bench/tight/pool_periodic.pam N=7 10e-6 "tasks of three sizes on a pool, N = 7"
+# The same written with `hold` and residue classes (session 10): every third of Q = 7 queries 50
+# us, the others 10 us, on fcfs(4): 50, 10, 10, 50 start at 0, two 10s at 10 (end 20), the last
+# 50 at 20: 70 us (before: lo 50 us, the longest; hi 85 us).
+exact bench/tight/pool_hold_classes.pam Q=7 70e-6 "queries of two sizes held on a pool, Q = 7"
+# T = 3 threads of 20, 40, 60 us on ps(2) through a worker process: all three at 2/3 until 30 us,
+# the last two at full speed until 50 us, the last alone until 70 us (before: lo 60 us, the load).
+exact bench/tight/threads_ps_worker.pam T=3 70e-6 "unequal threads on ps through a process"
+# A master's rounds of W = 15 under the guard (r - 1) W + w <= N, N = 100: 7 rounds, 100 sends of
+# 1 us and a 20 us task after each round's last: 100 + 7 * 20 = 240 us (before: lo 147 us).
+exact bench/tight/master_guard.pam P=16 240e-6 "master rounds with a remainder guard"
+# A neighbour's lock held while copying on one's own cpu: no lock member is shared, 3 (10 + 2) =
+# 36 us (before: hi 36 P us, the cpu family through the holds taken as one resource).
+exact bench/tight/hold_ring.pam P=16 36e-6 "a neighbour's lock held around one's own cpu"
 # P = 16 ranks two to a nic, each sending 2us to the next rank after 20us of compute, 4 times:
 # nic[floor(((p + 1) % P) / 2)] names every nic from two ranks (counted by evaluation), so a
 # request waits for one other at most: hi = 4 (20 + 2 x 2) = 96 us; lo: the two requests at a nic
