@@ -280,6 +280,7 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   else if (count > 1 && order_whole(c, env, s, a, b, out, c->nfam_locs > families, &exact))
     c->nfam_locs = families;
   else reduce_note_families_unless(c, families, exact);
+  reduce_note_pending_flush(c);   /* what this par's rules counted (reduce_approx.c) */
   reduce_ps_batch(c, env, pieces, count, out);   /* one request each on ps: reduce_ps_batch.c */
   reduce_fcfs_batch(c, env, pieces, count, out);   /* one request each on fcfs: reduce_fcfs_batch.c */
   reduce_fcfs_list(c, env, pieces, count, out);    /* the same, sizes numbers: reduce_fcfs_list.c */

@@ -92,6 +92,9 @@ typedef struct RCtx {
   int nindex_locs, index_locs_cap; /* used / allocated */
   struct RFamLoc *fam_locs; /* families whose waits were taken as one resource's */
   int nfam_locs, fam_locs_cap; /* used / allocated */
+  struct RFamLoc *pending; /* notes of the par being reduced, not yet settled (reduce_approx.c,
+                             reduce_note_counted) */
+  int npending, pending_cap; /* used / allocated */
   RNest *nests;           /* the hold relation of every hold reduced so far (arena, no repeats) */
   int nnests, nests_cap;  /* used / allocated */
   struct RPiece *split_scratch; /* REDUCE_MAX_PIECES pieces a split writes before they are copied
@@ -160,6 +163,9 @@ AlgSymbol *reduce_index_new(RCtx *c, const char *what, SrcLoc loc, const char *n
 const char *reduce_loop_kind(const Stmt *s);
 void reduce_note_family(RCtx *c, const Decl *family);
 void reduce_note_families_unless(RCtx *c, int from, AlgExpr *exact);
+void reduce_note_counted(RCtx *c, const Decl *family, AlgExpr *unless);
+void reduce_note_pending_keep(RCtx *c, int from, int keep, AlgExpr *exact);
+void reduce_note_pending_flush(RCtx *c);
 /* reduce_check.c: 1 when every free symbol of value is a param or const (no loop index). */
 int reduce_only_params(RCtx *c, const AlgExpr *value);
 void reduce_approx_finish(RCtx *c, ReduceResult *out, AlgExpr *L, AlgExpr *U);

@@ -2007,7 +2007,23 @@ static AlgExpr *clients_upper(const OWalk *again) {
 ** resource while this par was reduced (reduce_approx.c). Returns 1 when out->U no longer rests
 ** on any of them (the caller forgets their notes); else *exact is NULL or the condition where
 ** out->U is the par's contention-free time (the notes do not hold there). */
+static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact,
+                     int *counted, AlgExpr **steps_at);
+
+/* The rules of a par whose branches are the same chain (order_par). The notes of members counted
+** for all branches (reduce_fork.c, member_branches) made on the way stay pending only where U
+** took the bounded clients' bound (counted), and not where U is the par's contention-free time
+** (steps_at); the par flushes them (reduce.c). */
 int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact) {
+  int from = c->npending, counted = 0;
+  AlgExpr *steps_at = NULL;
+  int r = order_par(c, env, p, out, noted, exact, &counted, &steps_at);
+  reduce_note_pending_keep(c, from, counted, steps_at);
+  return r;
+}
+
+static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact,
+                     int *counted, AlgExpr **steps_at) {
   AlgCtx *g = c->alg;
   *exact = NULL;
   if (env->depth >= EVAL_MAX_INDICES) return 0;
@@ -2124,6 +2140,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   AlgExpr *smaller = !alone && own ? alg_cmp(g, ALG_CMP_LT, own, out->U) : NULL;
   if (steps) out->U = alg_cond(g, steps, out->phi_hi, fallback);
   else out->U = fallback;
+  *counted = clients != NULL;
+  *steps_at = steps;
   if (!w->call_forks) *exact = steps && smaller ? alg_or(g, steps, smaller) : steps ? steps : smaller;
   return alone && !steps;
 }
