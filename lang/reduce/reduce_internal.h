@@ -102,6 +102,12 @@ typedef struct RCtx {
   const Decl **guarded;   /* plain resources only ever requested under one lock: never queue
                              (reduce_lock_guards; arena) */
   int nguarded;           /* length of guarded */
+  struct RLoopEnds *loop_ends; /* per symbol id: the ends of the model loop an index runs, checked
+                             integers (reduce_ends.c; arena, grown on demand) */
+  size_t loop_ends_cap;   /* length of loop_ends */
+  AlgExpr **order_assume; /* while a par's order-aware rules run (reduce_order.c): where they may
+                             record what their bounds assume of the params and consts (the
+                             condition ANDed in), else NULL */
   struct RPointsMemo *points_memo; /* member maps decided by evaluation (reduce_points.c; arena,
                              made on first use) */
   int npoints_memo;       /* answers recorded so far (the memo keeps the last ones) */
@@ -169,6 +175,10 @@ void reduce_note_pending_flush(RCtx *c);
 /* reduce_check.c: 1 when every free symbol of value is a param or const (no loop index). */
 int reduce_only_params(RCtx *c, const AlgExpr *value);
 void reduce_approx_finish(RCtx *c, ReduceResult *out, AlgExpr *L, AlgExpr *U);
+
+/* reduce_ends.c */
+void reduce_loop_ends(RCtx *c, AlgSymbol *index, AlgExpr *lo, AlgExpr *hi);
+int reduce_integer_by_ends(RCtx *c, AlgExpr *x, AlgExpr *scope);
 
 /* reduce_memo.c */
 const Summary *reduce_memo_find(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc, int alone);

@@ -61,9 +61,59 @@ static void test_counted_note(void **state) {
   redtest_close(&run);
 }
 
+/* A Px x Py periodic grid, Px = 4 a const and Py = P / Px derived from the param (substituted:
+** the loop is r = 0 .. P / Px - 1 and the south neighbour `((r + 1) % (P / Px)) * Px + c`). Each of
+** 3 steps: every rank computes 30us, then sends 3us south (rect_south) or east and south
+** (rect_grid): (r, c) -> ((r + 1) % Py, c) and (r, c) -> (r, (c + 1) % Px) are bijections of the
+** grid, so in each send all requests name distinct members at the same instant and none waits:
+** 3 (30 + 3) = 99us and 3 (30 + 3 + 3) = 108us at every P divisible by 4, lo = hi = the simulated
+** time. The modulus P / Px is read as an integer because it is the end of r's loop plus 1
+** (reduce_ends.c: a loop bound is a checked integer). Before: hi = 3 (33 + (P - 1) 3) us for the
+** south send (the bounded clients counting all P ranks at a member: 666us at P = 64) and the
+** family taken as one resource for both (hi/sim 1668 at P = 10^4). */
+static void test_rect_south(void **state) {
+  (void)state;
+  static const char *const sends[] = {
+    "use(nic[((r + 1) % Py) * Px + c], t_m)",
+    "use(nic[r * Px + (c + 1) % Px], t_m); use(nic[((r + 1) % Py) * Px + c], t_m)",
+    "use(nic[((r + Py - 1) % Py) * Px + c], t_m)",
+  };
+  static const double step[] = {33e-6, 36e-6, 33e-6};
+  static const int ps[] = {4, 8, 64, 1000, 10000};
+  const char *names[] = {"P"};
+  char text[1024];
+  for (size_t f = 0; f < sizeof sends / sizeof sends[0]; f++)
+    for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+      snprintf(text, sizeof text,
+               "param P = 16 in 1 .. 100000;\nconst Px = 4;\nconst Py = P / Px;\nconst t_c = 30us;\n"
+               "const t_m = 3us;\nresource nic[P];\n"
+               "process main = repeat (3) par (r = 0, Py - 1) par (c = 0, Px - 1) { delay(t_c); %s };\n",
+               sends[f]);
+      double P = ps[k], T = 3 * step[f];
+      redtest_expect(text, 1, names, &P, T, T, T);
+    }
+}
+
+/* The loop-end reading needs the modulus to be the loop's end plus an integer: the same south
+** send with the rows written `par (r = 0, floor(P / Px) - 1)` leaves P / Px - floor(P / Px) + 1,
+** no integer expression, and the rule claims nothing (the bounds stay sound: at P = 64 lo = 99us,
+** the simulated time, and hi is the bounded clients' 3 (33 + 63 x 3) = 666us). */
+static void test_rect_not_end(void **state) {
+  (void)state;
+  const char *text =
+    "param P = 16 in 1 .. 100000;\nconst Px = 4;\nconst t_m = 3us;\nresource nic[P];\n"
+    "process main = repeat (3) par (r = 0, floor(P / Px) - 1) par (c = 0, Px - 1) "
+    "{ delay(30us); use(nic[((r + 1) % (P / Px)) * Px + c], t_m) };\n";
+  const char *names[] = {"P"};
+  double P = 64;
+  redtest_expect(text, 1, names, &P, 99e-6, 99e-6, 666e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_counted_note),
+    cmocka_unit_test(test_rect_south),
+    cmocka_unit_test(test_rect_not_end),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

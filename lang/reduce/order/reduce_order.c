@@ -282,12 +282,14 @@ static AlgExpr *window_of(RCtx *c, AlgExpr *term, AlgSymbol *i, AlgExpr *lo, Alg
 }
 
 /* 1 when f takes integer values, distinct for distinct i in lo..hi: a*i + b with a a nonzero
-** integer, or (+-i + c) % K with K integer-valued and K >= hi - lo + 1. */
+** integer, or (+-i + c) % K with K integer-valued and K >= hi - lo + 1; K may be an integer by the
+** ends of a loop whose index f names (reduce_ends.c: `(r + 1) % (P / Px)` over r = 0 ..
+** P / Px - 1, Px a const). */
 static int integer_steps(RCtx *c, AlgExpr *f, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
   AlgExpr *slope = slope_in(c, f, i);
   if (slope) return alg_kind(slope) == ALG_NUM && integer_valued(c, slope);
   AlgExpr *K = cyclic_modulus(c, f, i, lo, hi);
-  return K && integer_valued(c, K);
+  return K && (integer_valued(c, K) || reduce_integer_by_ends(c, K, f));
 }
 
 /* Splits a term A(o) into G * f(o): f the one factor of a product that contains o, G the product
@@ -1114,6 +1116,7 @@ static OTime walk_nested(OWalk *w, REnv *env, const Stmt *s) {
   w->forks = 1;
   if (w->calls) w->call_forks = 1;
   AlgSymbol *d = alg_index_new(g, s->u.loop.var.name, a, b);
+  reduce_loop_ends(c, d, a, b);   /* a loop of the model: its ends checked (reduce_ends.c) */
   env->idx[env->depth++] = alg_sym(g, d);
   push_all(w, d, a, b);
   w->all_par[w->nall - 1] = 1;
@@ -1160,6 +1163,7 @@ static OTime walk_loop_by_branch(OWalk *w, REnv *env, const Stmt *body, const ch
   AlgCtx *g = c->alg;
   if (env->depth >= EVAL_MAX_INDICES || w->kif || w->nall == EVAL_MAX_INDICES) return fail(w);
   AlgSymbol *j = alg_index_new(g, name, a, b);
+  reduce_loop_ends(c, j, a, b);
   int from = w->nstages;
   OTime part = walk_indexed(w, env, body, j, a, b, bound_in_env);
   if (!w->ok) return part;
@@ -1194,6 +1198,7 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
   if (w->nloops == EVAL_MAX_INDICES || env->depth >= EVAL_MAX_INDICES || w->nall == EVAL_MAX_INDICES)
     return fail(w);
   AlgSymbol *j = alg_index_new(g, name, a, b);
+  reduce_loop_ends(c, j, a, b);   /* seq or repeat of the model: checked ends (reduce_ends.c) */
   w->loops[w->nloops] = j; w->loop_lo[w->nloops] = a; w->loop_hi[w->nloops] = b; w->nloops++;
   int from = w->nstages;
   OTime part = walk_indexed(w, env, body, j, a, b, bound_in_env);
@@ -1930,6 +1935,7 @@ static OTime walk_body(OWalk *w, REnv *env, const RPiece *p) {
       return none;
     }
     w->k2 = alg_index_new(g, chain->u.loop.var.name, a2, b2); w->k2a = a2; w->k2b = b2;
+    reduce_loop_ends(c, w->k2, a2, b2);   /* the inner par's ends, checked (reduce_ends.c) */
     AlgExpr *n2 = alg_add(g, alg_sub(g, b2, a2), alg_num_int(g, 1));
     w->n = alg_mul(g, alg_max(g, zero(c), w->n), alg_max(g, zero(c), n2));
     env->idx[env->depth++] = alg_sym(g, w->k2);
