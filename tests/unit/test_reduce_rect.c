@@ -109,11 +109,52 @@ static void test_rect_not_end(void **state) {
   redtest_expect(text, 1, names, &P, 99e-6, 99e-6, 666e-6);
 }
 
+/* The same grid with one rank index p = 0 .. P - 1 and Px = 4 a const (audit 5's rect_linear):
+** east `floor(p / Px) * Px + (p % Px + 1) % Px`, south `(p + Px) % P`. p is Px o + n with
+** o = floor(p / Px), n = p % Px, and east is Px o + (n + 1) % Px, one-to-one on the pairs, when
+** Px is a positive integer: a const kept as a symbol is not proved one (-D may set it apart), so
+** the par's rules take it under the condition Px >= 1 and floor(Px) == Px, which the bounds carry.
+** At Px = 4 every send names distinct members at once: 3 (30 + 3 + 3) = 108us, lo = hi = the
+** simulated time at P = 4 .. 10^4 (before: the family as one resource, hi = 3 (36 + (2 P - 2) 3)
+** us, 1242us at P = 64). */
+static void test_rect_linear(void **state) {
+  (void)state;
+  const char *text =
+    "param P = 16 in 1 .. 100000;\nconst Px = 4;\nconst t_m = 3us;\nresource nic[P];\n"
+    "process main = repeat (3) par (p = 0, P - 1) { delay(30us); "
+    "use(nic[floor(p / Px) * Px + (p % Px + 1) % Px], t_m); use(nic[(p + Px) % P], t_m) };\n";
+  const char *names[] = {"P"};
+  static const int ps[] = {4, 8, 64, 1000, 10000};
+  for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+    double P = ps[k];
+    redtest_expect(text, 1, names, &P, 108e-6, 108e-6, 108e-6);
+  }
+}
+
+/* Where the condition fails the bounds are those without the par's rules: at Q = 1/2 (set at
+** evaluation, as a sweep over the const does) `floor(p / Q) * Q + (p % Q + 1) % Q` is p itself
+** (p % 1/2 = 0 and 1 % 1/2 = 0), each step 30 + 3 + 1us with no wait (102us, the simulated
+** time), but the reading as digits does not hold: hi is the family as one resource's,
+** 3 (34 + (8 x 4 - 4)) = 186us at P = 8; at Q = 2 the digits hold and hi = lo = 102us. */
+static void test_rect_base_assumed(void **state) {
+  (void)state;
+  const char *text =
+    "param P = 8 in 1 .. 100000;\nconst Q = 4;\nresource nic[P];\n"
+    "process main = repeat (3) par (p = 0, P - 1) { delay(30us); "
+    "use(nic[floor(p / Q) * Q + (p % Q + 1) % Q], 3us); use(nic[p], 1us) };\n";
+  const char *names[] = {"P", "Q"};
+  double half[] = {8, 0.5}, two[] = {8, 2};
+  redtest_expect(text, 2, names, half, 102e-6, 102e-6, 186e-6);
+  redtest_expect(text, 2, names, two, 102e-6, 102e-6, 102e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_counted_note),
     cmocka_unit_test(test_rect_south),
     cmocka_unit_test(test_rect_not_end),
+    cmocka_unit_test(test_rect_linear),
+    cmocka_unit_test(test_rect_base_assumed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -588,6 +588,18 @@ static AlgExpr *digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i, int depth) {
   return NULL;
 }
 
+/* Rule (a digit base assumed whole, where the par's rules may assume): a base Q of params and
+** consts that is not proved a positive integer (a const kept as a symbol, `const Px = 4`: its
+** value may be set apart with -D or swept) is read as one under the condition Q >= 1 and
+** floor(Q) == Q, which the par's bounds then carry (reduce_order_par: where it fails, the bounds
+** are those without the par's rules). NULL when the par's rules do not take conditions here
+** (c->order_assume unset: the demand rules of reduce_member.c) or Q names a loop index. */
+static AlgExpr *assumed_base(RCtx *c, AlgExpr *Q) {
+  AlgCtx *g = c->alg;
+  if (!c->order_assume || !reduce_only_params(c, Q)) return NULL;
+  return alg_and(g, alg_cmp(g, ALG_CMP_GE, Q, alg_num_int(g, 1)), alg_cmp(g, ALG_CMP_EQ, alg_func(g, ALG_FLOOR, Q), Q));
+}
+
 /* Rule (one-to-one maps of one index read as two digits): i over lo..hi with lo >= 0 is
 ** Q*o + n with o = floor(i / Q) and n = i % Q in 0..Q-1 (Q a positive integer), one pair per i;
 ** an index e(i) that is e'(o, n) with e' one-to-one in the pairs (injective_pair over
@@ -598,13 +610,18 @@ static int injective_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgE
   e = split_powers(c, e, 0);
   if (alg_is_nonneg(g, lo)) e = read_bits(c, e, i, 0);
   AlgExpr *Q = digit_base(c, e, i, 0);
-  if (!Q || !positive_integer(c, Q) || !alg_is_nonneg(g, lo)) return 0;
+  if (!Q || !alg_is_nonneg(g, lo)) return 0;
+  AlgExpr *assume = positive_integer(c, Q) ? NULL : assumed_base(c, Q);
+  if (!positive_integer(c, Q) && !assume) return 0;
   AlgExpr *olo = alg_func(g, ALG_FLOOR, alg_div(g, lo, Q)), *ohi = alg_func(g, ALG_FLOOR, alg_div(g, hi, Q));
   AlgExpr *nlo = alg_num_int(g, 0), *nhi = alg_sub(g, Q, alg_num_int(g, 1));
   AlgSymbol *o = alg_index_new(g, "o", olo, ohi), *n = alg_index_new(g, "n", nlo, nhi);
   AlgExpr *e2 = split_digits(c, e, i, Q, alg_sym(g, o), alg_sym(g, n), 0, 0);
   if (!e2 || alg_contains(e2, i)) return 0;
-  return injective_pair(c, e2, n, nlo, nhi, o, olo, ohi) || injective_pair(c, row_cond(c, e2, o, n), n, nlo, nhi, o, olo, ohi);
+  int yes = injective_pair(c, e2, n, nlo, nhi, o, olo, ohi) ||
+            injective_pair(c, row_cond(c, e2, o, n), n, nlo, nhi, o, olo, ohi);
+  if (yes && assume) *c->order_assume = alg_and(g, *c->order_assume, assume);
+  return yes;
 }
 
 /* A member index that differs between any two branches (pairs (k, k2) when the par is nested);
@@ -2021,9 +2038,21 @@ static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
 ** took the bounded clients' bound (counted), and not where U is the par's contention-free time
 ** (steps_at); the par flushes them (reduce.c). */
 int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact) {
+  AlgCtx *g = c->alg;
   int from = c->npending, counted = 0;
-  AlgExpr *steps_at = NULL;
+  AlgExpr *steps_at = NULL, *L0 = out->L, *U0 = out->U, *assumed = alg_num_int(g, 1);
+  AlgExpr **outer = c->order_assume;
+  c->order_assume = &assumed;
   int r = order_par(c, env, p, out, noted, exact, &counted, &steps_at);
+  c->order_assume = outer;
+  if (!alg_is_num(assumed, 1)) {   /* the rules assumed a condition (assumed_base): theirs where it holds */
+    out->L = alg_cond(g, assumed, out->L, L0);
+    out->U = alg_cond(g, assumed, out->U, U0);
+    *exact = r ? assumed : *exact ? alg_and(g, assumed, *exact) : NULL;
+    AlgExpr *off = alg_not(g, assumed);
+    steps_at = steps_at ? alg_or(g, steps_at, off) : off;
+    r = 0;
+  }
   reduce_note_pending_keep(c, from, counted, steps_at);
   return r;
 }
