@@ -150,6 +150,7 @@ static int loop_pieces(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b
     whole->value = alg_kind(a) == ALG_NUM && a == b ? a : alg_sym(c->alg, whole->index);
   }
   *bodies = arena_alloc(&c->arena, (size_t)count * sizeof **bodies);
+  for (int k = 0; k < count; k++) reduce_loop_ends(c, (*pieces)[k].index, a, b);   /* reduce_ends.c */
   for (int k = 0; k < count; k++) {
     const RPiece *p = &(*pieces)[k];
     env->idx[env->depth++] = p->value;
@@ -203,6 +204,7 @@ static void reduce_repeat(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_check(c, env, REDUCE_CHECK_INTEGER, n, NULL, s->u.repeat.count->loc, "repeat count");
   AlgExpr *one = alg_num_int(c->alg, 1);
   AlgSymbol *i = reduce_index_new(c, "repeat", s->loc, "_", one, n);
+  reduce_loop_ends(c, i, one, n);   /* the count is a checked integer (reduce_ends.c) */
   Summary body;
   int bound = env->nbinders < EVAL_MAX_INDICES;   /* for the checks of the body: it runs when n >= 1 */
   if (bound) env->binders[env->nbinders++] = (RBinder){i, one, n};
@@ -223,6 +225,7 @@ static int order_whole(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b
   whole.index = reduce_index_new(c, reduce_loop_kind(s), s->loc, s->u.loop.var.name, a, b);
   whole.lo = a; whole.hi = b; whole.stmt = s->u.loop.body;
   whole.value = alg_sym(c->alg, whole.index);
+  reduce_loop_ends(c, whole.index, a, b);
   return reduce_order_par(c, env, &whole, out, noted, exact);
 }
 
@@ -280,6 +283,7 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   else if (count > 1 && order_whole(c, env, s, a, b, out, c->nfam_locs > families, &exact))
     c->nfam_locs = families;
   else reduce_note_families_unless(c, families, exact);
+  reduce_note_pending_flush(c);   /* what this par's rules counted (reduce_approx.c) */
   reduce_ps_batch(c, env, pieces, count, out);   /* one request each on ps: reduce_ps_batch.c */
   reduce_fcfs_batch(c, env, pieces, count, out);   /* one request each on fcfs: reduce_fcfs_batch.c */
   reduce_fcfs_list(c, env, pieces, count, out);    /* the same, sizes numbers: reduce_fcfs_list.c */

@@ -24,9 +24,12 @@ typedef struct RIndexLoc {
   SrcLoc loc;             /* the loop statement */
 } RIndexLoc;
 
-/* A family whose waits were taken as the whole family's (an upper-bound approximation). */
+/* A family whose waits were taken as the whole family's (an upper-bound approximation), or whose
+** members a par's rule counted as requested by every branch of the par (counted). */
 typedef struct RFamLoc {
   const Decl *family;     /* the family declaration */
+  int counted;            /* 0: taken as one resource; 1: one member counted for all branches of
+                             a par (reduce_note_counted) */
   AlgExpr *unless;        /* NULL: the note holds everywhere; else it does not hold where this
                              condition over the params and consts is true (a par proved free of
                              waits there: reduce_note_families_unless) */
@@ -66,10 +69,47 @@ const char *reduce_loop_kind(const Stmt *s) {
 ** family noted again loses the condition an earlier par gave its note. */
 void reduce_note_family(RCtx *c, const Decl *family) {
   for (int i = 0; i < c->nfam_locs; i++)
-    if (c->fam_locs[i].family == family) { c->fam_locs[i].unless = NULL; return; }
+    if (c->fam_locs[i].family == family && !c->fam_locs[i].counted) { c->fam_locs[i].unless = NULL; return; }
   c->fam_locs = grow(c, c->fam_locs, c->nfam_locs, &c->fam_locs_cap, sizeof *c->fam_locs);
-  c->fam_locs[c->nfam_locs].family = family;
-  c->fam_locs[c->nfam_locs++].unless = NULL;
+  c->fam_locs[c->nfam_locs++] = (RFamLoc){family, 0, NULL};
+}
+
+/* Records, as pending, that a par's rule counted every branch of the par at one member of family
+** (the bounded clients where the dealt counts do not hold: reduce_fork.c, member_branches),
+** except where unless (params and consts only, else NULL: everywhere) is true. The par decides
+** whether its bound used that count (reduce_note_pending_keep) before the note joins the others
+** (reduce_note_pending_flush): a note made in the walk of a rule that then gives up would say
+** that a bound rests on what it does not use. */
+void reduce_note_counted(RCtx *c, const Decl *family, AlgExpr *unless) {
+  if (unless && alg_is_num(unless, 1)) return;   /* the counts hold everywhere: no note */
+  if (unless && (alg_is_num(unless, 0) || !reduce_only_params(c, unless))) unless = NULL;
+  for (int i = 0; i < c->npending; i++)
+    if (c->pending[i].family == family) {
+      AlgExpr *before = c->pending[i].unless;
+      c->pending[i].unless = before && unless ? alg_and(c->alg, before, unless) : NULL;
+      return;
+    }
+  c->pending = grow(c, c->pending, c->npending, &c->pending_cap, sizeof *c->pending);
+  c->pending[c->npending++] = (RFamLoc){family, 1, unless};
+}
+
+/* The pending notes from index from on: dropped unless keep; kept, they do not hold where exact
+** is true (the par's bound is then its contention-free time: NULL, never). */
+void reduce_note_pending_keep(RCtx *c, int from, int keep, AlgExpr *exact) {
+  if (!keep) { if (c->npending > from) c->npending = from; return; }
+  if (!exact || !reduce_only_params(c, exact)) return;
+  for (int i = from; i < c->npending; i++)
+    c->pending[i].unless = c->pending[i].unless ? alg_or(c->alg, c->pending[i].unless, exact) : exact;
+}
+
+/* Moves the pending notes to the families noted, once the par that made them has settled its own
+** notes (reduce.c, reduce_par): a par around it may still drop them with its own. */
+void reduce_note_pending_flush(RCtx *c) {
+  for (int i = 0; i < c->npending; i++) {
+    c->fam_locs = grow(c, c->fam_locs, c->nfam_locs, &c->fam_locs_cap, sizeof *c->fam_locs);
+    c->fam_locs[c->nfam_locs++] = c->pending[i];
+  }
+  c->npending = 0;
 }
 
 /* The notes of families first noted at index from on (by one par) do not hold where exact is
@@ -250,7 +290,10 @@ void reduce_approx_finish(RCtx *c, ReduceResult *out, AlgExpr *L, AlgExpr *U) {
   for (int i = 0; i < c->nfam_locs; i++) {
     const Decl *family = c->fam_locs[i].family;
     char text[160];
-    snprintf(text, sizeof text, "family %s taken as one resource", family->name.name);
+    if (c->fam_locs[i].counted)
+      snprintf(text, sizeof text, "family %s taken as one member by the branches of a par", family->name.name);
+    else
+      snprintf(text, sizeof text, "family %s taken as one resource", family->name.name);
     char *copy = arena_alloc(&c->arena, strlen(text) + 1);
     strcpy(copy, text);
     note_add(&n, 1, copy, family->loc, 0, c->fam_locs[i].unless);

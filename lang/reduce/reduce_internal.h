@@ -92,6 +92,9 @@ typedef struct RCtx {
   int nindex_locs, index_locs_cap; /* used / allocated */
   struct RFamLoc *fam_locs; /* families whose waits were taken as one resource's */
   int nfam_locs, fam_locs_cap; /* used / allocated */
+  struct RFamLoc *pending; /* notes of the par being reduced, not yet settled (reduce_approx.c,
+                             reduce_note_counted) */
+  int npending, pending_cap; /* used / allocated */
   RNest *nests;           /* the hold relation of every hold reduced so far (arena, no repeats) */
   int nnests, nests_cap;  /* used / allocated */
   struct RPiece *split_scratch; /* REDUCE_MAX_PIECES pieces a split writes before they are copied
@@ -99,6 +102,12 @@ typedef struct RCtx {
   const Decl **guarded;   /* plain resources only ever requested under one lock: never queue
                              (reduce_lock_guards; arena) */
   int nguarded;           /* length of guarded */
+  struct RLoopEnds *loop_ends; /* per symbol id: the ends of the model loop an index runs, checked
+                             integers (reduce_ends.c; arena, grown on demand) */
+  size_t loop_ends_cap;   /* length of loop_ends */
+  AlgExpr **order_assume; /* while a par's order-aware rules run (reduce_order.c): where they may
+                             record what their bounds assume of the params and consts (the
+                             condition ANDed in), else NULL */
   struct RPointsMemo *points_memo; /* member maps decided by evaluation (reduce_points.c; arena,
                              made on first use) */
   int npoints_memo;       /* answers recorded so far (the memo keeps the last ones) */
@@ -160,9 +169,16 @@ AlgSymbol *reduce_index_new(RCtx *c, const char *what, SrcLoc loc, const char *n
 const char *reduce_loop_kind(const Stmt *s);
 void reduce_note_family(RCtx *c, const Decl *family);
 void reduce_note_families_unless(RCtx *c, int from, AlgExpr *exact);
+void reduce_note_counted(RCtx *c, const Decl *family, AlgExpr *unless);
+void reduce_note_pending_keep(RCtx *c, int from, int keep, AlgExpr *exact);
+void reduce_note_pending_flush(RCtx *c);
 /* reduce_check.c: 1 when every free symbol of value is a param or const (no loop index). */
 int reduce_only_params(RCtx *c, const AlgExpr *value);
 void reduce_approx_finish(RCtx *c, ReduceResult *out, AlgExpr *L, AlgExpr *U);
+
+/* reduce_ends.c */
+void reduce_loop_ends(RCtx *c, AlgSymbol *index, AlgExpr *lo, AlgExpr *hi);
+int reduce_integer_by_ends(RCtx *c, AlgExpr *x, AlgExpr *scope);
 
 /* reduce_memo.c */
 const Summary *reduce_memo_find(RCtx *c, const Decl *proc, AlgExpr *const *args, int argc, int alone);

@@ -145,6 +145,31 @@ MODEL
 grep -q 'note: T_hi rests on an approximation: family nic taken as one resource' "$tmp/notes" \
   || die "ring3: no family note where hi rests on it: $(cat "$tmp/notes")"
 sed -n 3p "$tmp/ring3.csv" | grep -q 'hi: family nic taken as one resource' || die "ring3: approx column: $(cat "$tmp/ring3.csv")"
+# the bounded clients counting every branch at one member (docs/reduction.md, "Loop ends are
+# integers"): a note and the approx column where hi rests on that count (audit 5's rect_south had
+# none), none at P = 4 where the 4 values of c fill the family and the counts hold
+cat > "$tmp/counted.pam" <<'MODEL'
+param P = 64 in 1 .. 100000;
+resource nic[P];
+process main = par (r = 0, 3) par (c = 0, 3) { delay(30us); use(nic[(r + c) % P], 3us) };
+MODEL
+"$PAMC" predict "$tmp/counted.pam" -D P=4,64 --format csv >"$tmp/counted.csv" 2>"$tmp/notes" || die "counted failed"
+grep -q 'counted.pam:2:1: note: T_hi rests on an approximation: family nic taken as one member by the branches of a par' \
+  "$tmp/notes" || die "counted: no note: $(cat "$tmp/notes")"
+sed -n 3p "$tmp/counted.csv" | grep -q 'hi: family nic taken as one member by the branches of a par' \
+  || die "counted: approx column at P = 64: $(cat "$tmp/counted.csv")"
+sed -n 2p "$tmp/counted.csv" | grep -q 'one member' && die "counted: a note at P = 4: $(cat "$tmp/counted.csv")"
+# the Px x Py grid with Py = P / Px (a const derived from the param): exact, no note
+cat > "$tmp/rect.pam" <<'MODEL'
+param P = 16 in 1 .. 100000;
+const Px = 4;
+const Py = P / Px;
+resource nic[P];
+process main = repeat (3) par (r = 0, Py - 1) par (c = 0, Px - 1) { delay(30us); use(nic[((r + 1) % Py) * Px + c], 3us) };
+MODEL
+"$PAMC" predict "$tmp/rect.pam" -D P=8,1000 --format csv >"$tmp/rect.csv" 2>"$tmp/notes" || die "rect failed"
+[ "$(cut -d, -f6 "$tmp/rect.csv" | sed 1d | sort -u)" = "" ] || die "rect: approx column: $(cat "$tmp/rect.csv")"
+sed 1d "$tmp/rect.csv" | awk -F, '{ if (!($4 > 9.8999e-5 && $4 < 9.9001e-5)) exit 1 }' || die "rect hi: $(cat "$tmp/rect.csv")"
 # est with point constants: T_lo at the midpoints is an enclosure, wide where a sum above
 # --loop-limit is enclosed; est is its least end, not its middle (which was 580 us here, 3.6 times
 # the simulated 160 us: a block distribution with a short last block, then a gather)

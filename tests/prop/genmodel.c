@@ -204,17 +204,27 @@ static int gen_idiom_grid(GenState *g) {
   g->scope_hi[g->nvars++] = 2;
   m->nodes[inner].var = g->nvars; m->nodes[inner].lo = 0; m->nodes[inner].hi = 1;
   g->scope_hi[g->nvars++] = 1;
+  /* one time in 3 a W x H grid, H = 1 .. 3 a const and W = 6 / H derived from P (its loop bound
+  ** W - 1 the only sign that W is an integer: docs/reduction.md, "Loop ends are integers") */
+  int rect = gen_below(g, 3) == 0;
+  if (rect) {
+    if (!m->rect_h) m->rect_h = 1 + gen_below(g, 3);
+    m->nodes[outer].hi_param = 4; m->nodes[outer].hi = 6 / m->rect_h - 1;
+    m->nodes[inner].hi_param = 5; m->nodes[inner].hi = m->rect_h - 1;
+    g->scope_hi[m->nodes[outer].var] = m->nodes[outer].hi;
+    g->scope_hi[m->nodes[inner].var] = m->nodes[inner].hi;
+  }
   int count = 1 + gen_below(g, GEN_MAX_KIDS);
   int body = gen_new_node(g, GEN_BLOCK);
   for (int k = 0; k < count; k++) {
     int step = gen_idiom_step(g, m->nodes[outer].var, -1);
     GenNode *n = &m->nodes[step];
     if (n->kind == GEN_USE && m->res[n->res].family) {
-      n->member = GEN_MEMBER_GRID;
+      n->member = rect ? GEN_MEMBER_RECT : GEN_MEMBER_GRID;
       n->member_var = m->nodes[outer].var;
       n->member_off = m->nodes[inner].var;
-      n->member_val = gen_below(g, 7);   /* 4: the ring over the grid read row by row; 5: a wrap too
-                                             short; 6: the column shift as a conditional */
+      n->member_val = gen_below(g, rect ? 4 : 7);   /* 4: the ring over the grid read row by row; 5: a
+                                                       wrap too short; 6: the column shift as a conditional */
     }
     m->nodes[body].kids[k] = step;
     m->nodes[body].nkids = k + 1;
@@ -331,6 +341,11 @@ static int gen_fork_send(GenState *g, int par_var, int ring) {
   if (ring || (n->member == GEN_MEMBER_PIECES && (n->member_val == 0 || n->member_val == 5))) {
     n->member = GEN_MEMBER_RING_FULL;
     n->member_off = gen_below(g, GEN_FAMILY_SIZE);
+  } else if (gen_below(g, 4) == 0 && gen_below(g, 3) == 0) {   /* the row shift by digits of a const H */
+    if (!m->rect_h) m->rect_h = 1 + gen_below(g, 3);
+    n->member = GEN_MEMBER_RECT;
+    n->member_var = par_var;
+    n->member_off = -1;
   } else if (gen_below(g, 4) == 0) {   /* a row shift of a grid read with one index (some not one-to-one) */
     n->member = GEN_MEMBER_PIECES;
     n->member_val = 8 + gen_below(g, 7);
@@ -1887,6 +1902,12 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     else if (n->member_val == 7) gen_put(b, "[(i%d + 1) %% 3]", n->member_var);
     else if (n->member_val == 5) gen_put(b, forms[5], n->member_var, n->member_var, n->member_var);
     else gen_put(b, forms[n->member_val], n->member_var, n->member_var);
+  } else if (n->member == GEN_MEMBER_RECT) {
+    static const char *const forms[4] = {"[((i%d + 1) %% W) * H + i%d]", "[i%d * H + (i%d + 1) %% H]",
+                                         "[((i%d + W - 1) %% W) * H + i%d]", "[i%d + i%d]"};
+    if (n->member_off < 0) gen_put(b, "[floor(i%d / H) * H + (i%d %% H + 1) %% H]", n->member_var, n->member_var);
+    else if (n->member_val % 4 == 1) gen_put(b, forms[1], n->member_var, n->member_off);
+    else gen_put(b, forms[n->member_val % 4], n->member_var, n->member_off);
   } else if (n->member == GEN_MEMBER_FLAT) {
     static const char *const forms[3] = {"[i%d]", "[(i%d + 2) %% 4]", "[floor(i%d / 2) * 2 + (i%d %% 2 + 1) %% 2]"};
     gen_put(b, forms[n->member_val % 3], n->member_var, n->member_var);
@@ -1980,7 +2001,9 @@ static void gen_put_stmt(GenBuf *b, const GenModel *m, int id, int indent) {
   case GEN_SEQ:
   case GEN_PAR:
     gen_put(b, "%s (i%d = %d, ", n->kind == GEN_SEQ ? "seq" : "par", n->var, n->lo);
-    if (n->hi_param == 3) gen_put(b, "2 * P - 1) ");
+    if (n->hi_param == 5) gen_put(b, "H - 1) ");
+    else if (n->hi_param == 4) gen_put(b, "W - 1) ");
+    else if (n->hi_param == 3) gen_put(b, "2 * P - 1) ");
     else if (n->hi_param == 2) gen_put(b, "1 + i%d %% 3) ", n->count_var);
     else if (n->hi_param) gen_put(b, "P - 1) ");
     else gen_put(b, "%d) ", n->hi);
@@ -2078,6 +2101,7 @@ char *gen_model_text(const GenModel *m, const char *header) {
     }
   }
   gen_put(&b, "param P = %d in 1 .. %d;\n", m->param_default, GEN_MAX_BOUND + 1);
+  if (m->rect_h) gen_put(&b, "const H = %d;\nconst W = (P + 6 - P) / H;\n", m->rect_h);
   for (int k = 0; k < m->const_count; k++) {
     if (m->consts[k].dropped) continue;
     gen_v2_put_const(&b, &m->consts[k], k);

@@ -68,6 +68,11 @@ typedef enum GenMember {
   GEN_MEMBER_RING_FULL, /* (i + c) % GEN_FAMILY_SIZE: a neighbour on a ring of all the members */
   GEN_MEMBER_GRID,      /* i * 2 + j on a 3 x 2 grid (i: member_var, j: member_off; member_val:
                            0 itself, 1 ((i + 1) % 3) * 2 + j, 2 i * 2 + (j + 1) % 2, 3 i + j) */
+  GEN_MEMBER_RECT,      /* on the W x H grid of rect_h, par (i = 0, W - 1) par (j = 0, H - 1)
+                           (i: member_var, j: member_off; member_val: 0 ((i + 1) % W) * H + j, 1
+                           i * H + (j + 1) % H, 2 ((i + W - 1) % W) * H + j, 3 i + j); with
+                           member_off < 0, over a par (i = 0, 3): 4 floor(i / H) * H + (i % H + 1) %
+                           H, the row shift read as digits of the const H */
   GEN_MEMBER_FLAT,      /* a 2 x 2 grid numbered row by row, i in 0 .. 3 (member_val: 0 itself,
                            1 (i + 2) % 4, the cell below, 2 floor(i / 2) * 2 + (i % 2 + 1) % 2,
                            the cell to the right) */
@@ -120,7 +125,8 @@ typedef struct GenNode {
   int lo, hi;               /* loop bounds (repeat: count in hi) */
   int hi_param;             /* 1: upper bound written `P - 1` (P's default is hi + 1); 2 (seq):
                                `1 + i<count_var> % 3`, a count of rounds by the rank; 3 (a seq of
-                               all-to-all rounds): `2 * P - 1`, twice round */
+                               all-to-all rounds): `2 * P - 1`, twice round; 4: `W - 1`, 5:
+                               `H - 1` (the consts of GenModel.rect_h) */
   int res;                  /* use, hold: resource id */
   GenMember member;         /* use or hold of a family: how the member is chosen */
   int member_var;           /* GEN_MEMBER_VAR / MOD: index depth */
@@ -181,6 +187,8 @@ typedef struct GenModel {
   GenConst consts[GEN_MAX_CONSTS]; /* consts t0 .. */
   int const_count;              /* length of consts */
   int param_default;            /* default of `param P` (in 1 .. GEN_MAX_BOUND + 1) */
+  int rect_h;                   /* 0, or H of `const H = rect_h; const W = (P + 6 - P) / H;`:
+                                   a W x H grid whose sizes are consts, W derived (GEN_MEMBER_RECT) */
 } GenModel;
 
 /* Fills m with the model of seed. */

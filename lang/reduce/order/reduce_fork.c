@@ -12,7 +12,9 @@ static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 
 /* How many branches name one member of a site's family: 1 when its member is one-to-one in the
 ** branch, at most d.most when the members are dealt round robin or in blocks (n where the rule's
-** condition fails: no member is named by more than the n branches); NULL for any other map. */
+** condition fails: no member is named by more than the n branches, the family's members taken as
+** one for the par's branches, an approximation noted where the bound uses it:
+** reduce_note_counted); NULL for any other map. */
 static AlgExpr *member_branches(OWalk *w, const OSite *site) {
   RCtx *c = w->c;
   if (!site->res->u.resource.count) return NULL;
@@ -21,7 +23,9 @@ static AlgExpr *member_branches(OWalk *w, const OSite *site) {
   if (!order_dealt(w, site->res, site->index, &d)) return NULL;
   AlgExpr *n = alg_max(c->alg, zero(c), w->n);
   w->dealt = 1;
-  return alg_is_num(d.holds, 1) ? d.most : alg_cond(c->alg, d.holds, d.most, n);
+  if (alg_is_num(d.holds, 1)) return d.most;
+  reduce_note_counted(c, site->res, d.holds);   /* reduce_approx.c */
+  return alg_cond(c->alg, d.holds, d.most, n);
 }
 
 /* Rule (clients of a member that follows a loop of the body): a site whose member e(k, j) names

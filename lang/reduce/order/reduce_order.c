@@ -282,12 +282,14 @@ static AlgExpr *window_of(RCtx *c, AlgExpr *term, AlgSymbol *i, AlgExpr *lo, Alg
 }
 
 /* 1 when f takes integer values, distinct for distinct i in lo..hi: a*i + b with a a nonzero
-** integer, or (+-i + c) % K with K integer-valued and K >= hi - lo + 1. */
+** integer, or (+-i + c) % K with K integer-valued and K >= hi - lo + 1; K may be an integer by the
+** ends of a loop whose index f names (reduce_ends.c: `(r + 1) % (P / Px)` over r = 0 ..
+** P / Px - 1, Px a const). */
 static int integer_steps(RCtx *c, AlgExpr *f, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
   AlgExpr *slope = slope_in(c, f, i);
   if (slope) return alg_kind(slope) == ALG_NUM && integer_valued(c, slope);
   AlgExpr *K = cyclic_modulus(c, f, i, lo, hi);
-  return K && integer_valued(c, K);
+  return K && (integer_valued(c, K) || reduce_integer_by_ends(c, K, f));
 }
 
 /* Splits a term A(o) into G * f(o): f the one factor of a product that contains o, G the product
@@ -586,6 +588,18 @@ static AlgExpr *digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i, int depth) {
   return NULL;
 }
 
+/* Rule (a digit base assumed whole, where the par's rules may assume): a base Q of params and
+** consts that is not proved a positive integer (a const kept as a symbol, `const Px = 4`: its
+** value may be set apart with -D or swept) is read as one under the condition Q >= 1 and
+** floor(Q) == Q, which the par's bounds then carry (reduce_order_par: where it fails, the bounds
+** are those without the par's rules). NULL when the par's rules do not take conditions here
+** (c->order_assume unset: the demand rules of reduce_member.c) or Q names a loop index. */
+static AlgExpr *assumed_base(RCtx *c, AlgExpr *Q) {
+  AlgCtx *g = c->alg;
+  if (!c->order_assume || !reduce_only_params(c, Q)) return NULL;
+  return alg_and(g, alg_cmp(g, ALG_CMP_GE, Q, alg_num_int(g, 1)), alg_cmp(g, ALG_CMP_EQ, alg_func(g, ALG_FLOOR, Q), Q));
+}
+
 /* Rule (one-to-one maps of one index read as two digits): i over lo..hi with lo >= 0 is
 ** Q*o + n with o = floor(i / Q) and n = i % Q in 0..Q-1 (Q a positive integer), one pair per i;
 ** an index e(i) that is e'(o, n) with e' one-to-one in the pairs (injective_pair over
@@ -596,13 +610,18 @@ static int injective_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgE
   e = split_powers(c, e, 0);
   if (alg_is_nonneg(g, lo)) e = read_bits(c, e, i, 0);
   AlgExpr *Q = digit_base(c, e, i, 0);
-  if (!Q || !positive_integer(c, Q) || !alg_is_nonneg(g, lo)) return 0;
+  if (!Q || !alg_is_nonneg(g, lo)) return 0;
+  AlgExpr *assume = positive_integer(c, Q) ? NULL : assumed_base(c, Q);
+  if (!positive_integer(c, Q) && !assume) return 0;
   AlgExpr *olo = alg_func(g, ALG_FLOOR, alg_div(g, lo, Q)), *ohi = alg_func(g, ALG_FLOOR, alg_div(g, hi, Q));
   AlgExpr *nlo = alg_num_int(g, 0), *nhi = alg_sub(g, Q, alg_num_int(g, 1));
   AlgSymbol *o = alg_index_new(g, "o", olo, ohi), *n = alg_index_new(g, "n", nlo, nhi);
   AlgExpr *e2 = split_digits(c, e, i, Q, alg_sym(g, o), alg_sym(g, n), 0, 0);
   if (!e2 || alg_contains(e2, i)) return 0;
-  return injective_pair(c, e2, n, nlo, nhi, o, olo, ohi) || injective_pair(c, row_cond(c, e2, o, n), n, nlo, nhi, o, olo, ohi);
+  int yes = injective_pair(c, e2, n, nlo, nhi, o, olo, ohi) ||
+            injective_pair(c, row_cond(c, e2, o, n), n, nlo, nhi, o, olo, ohi);
+  if (yes && assume) *c->order_assume = alg_and(g, *c->order_assume, assume);
+  return yes;
 }
 
 /* A member index that differs between any two branches (pairs (k, k2) when the par is nested);
@@ -1114,6 +1133,7 @@ static OTime walk_nested(OWalk *w, REnv *env, const Stmt *s) {
   w->forks = 1;
   if (w->calls) w->call_forks = 1;
   AlgSymbol *d = alg_index_new(g, s->u.loop.var.name, a, b);
+  reduce_loop_ends(c, d, a, b);   /* a loop of the model: its ends checked (reduce_ends.c) */
   env->idx[env->depth++] = alg_sym(g, d);
   push_all(w, d, a, b);
   w->all_par[w->nall - 1] = 1;
@@ -1160,6 +1180,7 @@ static OTime walk_loop_by_branch(OWalk *w, REnv *env, const Stmt *body, const ch
   AlgCtx *g = c->alg;
   if (env->depth >= EVAL_MAX_INDICES || w->kif || w->nall == EVAL_MAX_INDICES) return fail(w);
   AlgSymbol *j = alg_index_new(g, name, a, b);
+  reduce_loop_ends(c, j, a, b);
   int from = w->nstages;
   OTime part = walk_indexed(w, env, body, j, a, b, bound_in_env);
   if (!w->ok) return part;
@@ -1194,6 +1215,7 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
   if (w->nloops == EVAL_MAX_INDICES || env->depth >= EVAL_MAX_INDICES || w->nall == EVAL_MAX_INDICES)
     return fail(w);
   AlgSymbol *j = alg_index_new(g, name, a, b);
+  reduce_loop_ends(c, j, a, b);   /* seq or repeat of the model: checked ends (reduce_ends.c) */
   w->loops[w->nloops] = j; w->loop_lo[w->nloops] = a; w->loop_hi[w->nloops] = b; w->nloops++;
   int from = w->nstages;
   OTime part = walk_indexed(w, env, body, j, a, b, bound_in_env);
@@ -1930,6 +1952,7 @@ static OTime walk_body(OWalk *w, REnv *env, const RPiece *p) {
       return none;
     }
     w->k2 = alg_index_new(g, chain->u.loop.var.name, a2, b2); w->k2a = a2; w->k2b = b2;
+    reduce_loop_ends(c, w->k2, a2, b2);   /* the inner par's ends, checked (reduce_ends.c) */
     AlgExpr *n2 = alg_add(g, alg_sub(g, b2, a2), alg_num_int(g, 1));
     w->n = alg_mul(g, alg_max(g, zero(c), w->n), alg_max(g, zero(c), n2));
     env->idx[env->depth++] = alg_sym(g, w->k2);
@@ -2007,7 +2030,35 @@ static AlgExpr *clients_upper(const OWalk *again) {
 ** resource while this par was reduced (reduce_approx.c). Returns 1 when out->U no longer rests
 ** on any of them (the caller forgets their notes); else *exact is NULL or the condition where
 ** out->U is the par's contention-free time (the notes do not hold there). */
+static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact,
+                     int *counted, AlgExpr **steps_at);
+
+/* The rules of a par whose branches are the same chain (order_par). The notes of members counted
+** for all branches (reduce_fork.c, member_branches) made on the way stay pending only where U
+** took the bounded clients' bound (counted), and not where U is the par's contention-free time
+** (steps_at); the par flushes them (reduce.c). */
 int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact) {
+  AlgCtx *g = c->alg;
+  int from = c->npending, counted = 0;
+  AlgExpr *steps_at = NULL, *L0 = out->L, *U0 = out->U, *assumed = alg_num_int(g, 1);
+  AlgExpr **outer = c->order_assume;
+  c->order_assume = &assumed;
+  int r = order_par(c, env, p, out, noted, exact, &counted, &steps_at);
+  c->order_assume = outer;
+  if (!alg_is_num(assumed, 1)) {   /* the rules assumed a condition (assumed_base): theirs where it holds */
+    out->L = alg_cond(g, assumed, out->L, L0);
+    out->U = alg_cond(g, assumed, out->U, U0);
+    *exact = r ? assumed : *exact ? alg_and(g, assumed, *exact) : NULL;
+    AlgExpr *off = alg_not(g, assumed);
+    steps_at = steps_at ? alg_or(g, steps_at, off) : off;
+    r = 0;
+  }
+  reduce_note_pending_keep(c, from, counted, steps_at);
+  return r;
+}
+
+static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact,
+                     int *counted, AlgExpr **steps_at) {
   AlgCtx *g = c->alg;
   *exact = NULL;
   if (env->depth >= EVAL_MAX_INDICES) return 0;
@@ -2124,6 +2175,8 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   AlgExpr *smaller = !alone && own ? alg_cmp(g, ALG_CMP_LT, own, out->U) : NULL;
   if (steps) out->U = alg_cond(g, steps, out->phi_hi, fallback);
   else out->U = fallback;
+  *counted = clients != NULL;
+  *steps_at = steps;
   if (!w->call_forks) *exact = steps && smaller ? alg_or(g, steps, smaller) : steps ? steps : smaller;
   return alone && !steps;
 }
