@@ -703,7 +703,13 @@ static int gen_idiom_open_grid(GenState *g) {
 
 /* A send of gen_idiom_line: use(r[i + c], d) with c in -2 .. 2, under `if (i >= -c)` or
 ** `if (i < P - c)` (members stay in 0 .. P - 1 <= GEN_FAMILY_SIZE - 1). */
-static int gen_line_send(GenState *g, int res, int par_var) {
+static int gen_line_send(GenState *g, int res, int par_var, int column) {
+  if (column) {   /* use(r[2 * i + c], d), c in 0 .. 2, under `if (i < k)` keeping 2 i + c <= 5 */
+    int off = gen_below(g, 3);
+    int id = gen_send(g, res, GEN_MEMBER_LINE, par_var, off);
+    g->m->nodes[id].member_val = 2;
+    return gen_line_if(g, GEN_COND_LT, par_var, (GEN_FAMILY_SIZE - 1 - off) / 2 + 1, id, -1);
+  }
   int off = gen_below(g, 5) - 2;
   int id = gen_send(g, res, GEN_MEMBER_LINE, par_var, off);
   if (off < 0) return gen_line_if(g, GEN_COND_FROM, par_var, -off, id, -1);
@@ -737,9 +743,9 @@ static int gen_idiom_line(GenState *g) {
     step = gen_line_if(g, GEN_COND_EQ, par_var, 0, root, rest);
   } else {
     step = gen_new_node(g, how == 1 ? GEN_PARALLEL : GEN_BLOCK);
-    int sends = 1 + gen_below(g, GEN_MAX_KIDS);
+    int sends = 1 + gen_below(g, GEN_MAX_KIDS), column = gen_below(g, 4) == 0;   /* a wavefront's diagonal */
     for (int j = 0; j < sends; j++) {
-      int send = gen_line_send(g, res, par_var);
+      int send = gen_line_send(g, res, par_var, column);
       m->nodes[step].kids[j] = send;
       m->nodes[step].nkids = j + 1;
     }
@@ -1935,6 +1941,7 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     gen_put(b, "[%s(i%d, i%d %% 2)]", n->member_val == 2 ? "xr" : "xb", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_XORFN)
     gen_put(b, "[%s(i%d, i%d) %% P]", n->member_val ? "bor" : "xr", n->member_var, n->member_off);
+  else if (n->member == GEN_MEMBER_LINE && n->member_val == 2) gen_put(b, "[2 * i%d + %d]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_LINE) gen_put(b, "[i%d %c %d]", n->member_var, n->member_off < 0 ? '-' : '+',
                                                   n->member_off < 0 ? -n->member_off : n->member_off);
   else if (n->member_off) gen_put(b, "[(i%d + %d) %% %d]", n->member_var, n->member_off, n->member_val);

@@ -77,7 +77,8 @@ typedef enum GenMember {
                            1 (i + 2) % 4, the cell below, 2 floor(i / 2) * 2 + (i % 2 + 1) % 2,
                            the cell to the right) */
   GEN_MEMBER_LINE,      /* i + c (c = member_off, -2 .. 2): a neighbour on a line without wrap,
-                           under an `if` that keeps it in the family (GEN_COND_FROM, _BELOW) */
+                           under an `if` that keeps it in the family (GEN_COND_FROM, _BELOW); with
+                           member_val 2, 2 * i + c (c 0 .. 2) under `if (i < k)`: a column */
   GEN_MEMBER_NEST,      /* in nested pars (gen_idiom_nested; a: index depth member_var, over
                            0 .. P - 1, b: depth member_off; member_val: 0 (a + 1) % P, 1
                            (a + b) % P, 2 (a + b + 1) % P, 3 (a + P - 1) % P, one-to-one in a

@@ -217,6 +217,21 @@ static void test_line_first_sends_meet(void **state) {
   redtest_expect_lo(text, 0, NULL, NULL, 3e-6, 3e-6);   /* P symbolic, at its default 16 */
 }
 
+/* A column read as a grid of one column: `par (i) { delay(1us); use(nic[2 * i + 2], 1us) ||
+** use(nic[2 * i], 1us) }`. Branch i's first send and branch i + 1's second meet at nic[2 i + 2] at
+** 1 us, branch i first in program order: branch i + 1 ends at 3 us, the simulated time at every
+** P >= 2 (before: lo 2 us, hi 3 us; reduce_grid.c column_as_pairs, G = 2). */
+static void test_column_sends_meet(void **state) {
+  (void)state;
+  const char *text = "param P = 8 in 1 .. 100000;\nresource nic[2 * P + 2];\n"
+                     "process main {\n  par (i = 0, P - 1) {\n    delay(1us);\n"
+                     "    use(nic[2 * i + 2], 1us) || use(nic[2 * i], 1us)\n  }\n}\n";
+  const double sizes[] = {2, 8, 100};
+  for (int k = 0; k < 3; k++) redtest_expect_lo1(text, "P", sizes[k], 3e-6, 3e-6);
+  redtest_expect_lo1(text, "P", 1, 2e-6, 2e-6);
+  redtest_expect_lo(text, 0, NULL, NULL, 3e-6, 3e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_two_waves),
@@ -229,6 +244,7 @@ int main(void) {
     cmocka_unit_test(test_ring_sites),
     cmocka_unit_test(test_block_short_gather),
     cmocka_unit_test(test_line_first_sends_meet),
+    cmocka_unit_test(test_column_sends_meet),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -335,6 +335,42 @@ static OWalk *line_as_pairs(OWalk *w, AlgExpr **total) {
   return pw;
 }
 
+/* Rule (a column read as a grid of one column): par (p = a, b) whose uses of families name members
+** G p + r (G an integer free of the branch, G >= 1, the same in every use; r free of p): p is the
+** pair (p, 0) of a grid of G columns, member G p + 0 + r, equal to it, so the rules above read it
+** (requests of one instant in program order, arrivals known down the run). A wavefront's
+** diagonal, `par (i) nw(i, d - i)` with sends to (i + 1) Q + (d - i) and i Q + (d - i) + 1: G =
+** Q - 1, and rank i's south send meets rank i + 1's east send at one member at one instant. */
+static OWalk *column_as_pairs(OWalk *w) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *G = NULL, *zero_ = zero(c);
+  int sites = 0;
+  for (int i = 0; i < w->nstages; i++) {
+    AlgExpr *e = w->stages[i].index;
+    if (!e || !alg_contains(e, w->k)) continue;
+    AlgExpr *slope = alg_diff(g, e, w->k);
+    if (!slope || alg_contains(slope, w->k) || !w->stages[i].res->u.resource.count) return NULL;
+    slope = alg_expand(g, slope);
+    if (G && !alg_is_num(alg_expand(g, alg_sub(g, G, slope)), 0)) return NULL;
+    G = slope;
+    sites++;
+  }
+  if (sites < 2 || order_by_branch(w, G) || !order_integer_valued(c, G) || alg_bounds(g, G).lo < 1) return NULL;
+  AlgSymbol *n = alg_index_new(g, "n", zero_, zero_);
+  OWalk *pw = arena_alloc(&c->arena, sizeof *pw);
+  *pw = *w;
+  for (int i = 0; i < pw->nstages; i++) {
+    OStage *st = &pw->stages[i];
+    if (!st->index || !alg_contains(st->index, w->k)) continue;
+    AlgExpr *rest = alg_expand(g, alg_sub(g, st->index, alg_mul(g, G, alg_sym(g, w->k))));
+    if (alg_contains(rest, w->k)) return NULL;
+    st->index = alg_add(g, alg_mul(g, G, alg_sym(g, w->k)), alg_add(g, alg_sym(g, n), rest));
+  }
+  pw->k2 = n; pw->k2a = zero_; pw->k2b = zero_;
+  return pw;
+}
+
 /* The rule above over the groups of a par over pairs, each over its loop; NULL when none. A par
 ** over one index that reads as a grid (flat_as_pairs), or as a line (line_as_pairs), is read over
 ** its pairs. */
@@ -342,6 +378,7 @@ AlgExpr *order_grid_lower(OWalk *w, AlgExpr *total) {
   if (!w->k2) {
     OWalk *pairs = flat_as_pairs(w, &total);
     if (!pairs) pairs = line_as_pairs(w, &total);
+    if (!pairs) pairs = column_as_pairs(w);
     if (!pairs) return NULL;
     w = pairs;
   }
