@@ -236,6 +236,7 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   c->concurrent++;
   int count = loop_pieces(c, env, s, a, b, &pieces, &bodies);
   c->concurrent--;
+  int body_notes = c->nfam_locs;   /* the bodies' notes: before the waits' below */
   reduce_sum_init(c, out);
   out->chain = count == 0;
   if (count == 0) return;
@@ -284,6 +285,13 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_fcfs_batch(c, env, pieces, count, out);   /* one request each on fcfs: reduce_fcfs_batch.c */
   reduce_fcfs_list(c, env, pieces, count, out);    /* the same, sizes numbers: reduce_fcfs_list.c */
   reduce_count_par(c, s, out);   /* requests counted on m servers: reduce_count.c */
+  /* reduce_own.c: branches on members of their own run as alone; the bound rests on no wait of
+  ** this par, so the notes of its waits go (the bodies' stay: their U is in it) */
+  AlgExpr *own = count == 1 ? reduce_own_par(c, &bodies[0], pieces[0].index, pieces[0].lo, pieces[0].hi) : NULL;
+  if (own) {
+    out->U = alg_min(g, out->U, own);
+    if (c->nfam_locs > body_notes) c->nfam_locs = body_notes;
+  }
 }
 
 /* Combines two summaries pointwise: piecewise on cond (cond != NULL) or the hull (cond NULL:
