@@ -105,7 +105,9 @@ static void reduce_parallel(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_ps_present(c, out, br, n, NULL, &reach);
   for (int i = 0; i < n; i++) {
     reduce_reach_init(c, &br[i], &reach, NULL);
-    out->U = alg_max(g, out->U, alg_add(g, br[i].phi_hi, reduce_wait(c, out, NULL, &br[i], NULL, NULL, NULL, &reach)));
+    AlgExpr *bound = alg_add(g, br[i].phi_hi, reduce_wait(c, out, NULL, &br[i], NULL, NULL, NULL, &reach));
+    if (reduce_own_apart(br, n, i)) bound = alg_min(g, bound, br[i].U);   /* reduce_own.c: as alone */
+    out->U = alg_max(g, out->U, bound);
   }
   out->chain = n <= 1 ? (n ? br[0].chain : 1) : 0;
 }

@@ -547,6 +547,8 @@ static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others
   AlgExpr *own = reduce_family_total(c, branch, res);
   AlgExpr *one = single_index(branch, fam);
   AlgExpr *beside = others ? alg_div(g, reduce_family_total(c, others, res), m) : zero(c);
+  if (reduce_own_family(c, branch, fam, i, a, b))   /* reduce_own.c: no other branch's members */
+    return alg_add(g, beside, branch->chain ? zero(c) : alg_div(g, own, m));
   if (one && i) {
     Shape shape = index_shape(c, one, i);
     if (shape.kind == SHAPE_INJECTIVE || index_alone(c, one, i, a, b))   /* this branch's alone */

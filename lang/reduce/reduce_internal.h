@@ -267,6 +267,8 @@ void reduce_sites_join(RCtx *c, RFam *into, const RFam *from);
 void reduce_sites_term(RCtx *c, RFam *fam, const RTerm *term, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
 void reduce_sites_close(RCtx *c, RFam *fam, const RFam *inner, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
 AlgExpr *reduce_own_par(RCtx *c, const Summary *body, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
+int reduce_own_family(RCtx *c, const Summary *body, const RFam *fam, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
+int reduce_own_apart(const Summary *branches, int n, int k);
 
 /* reduce_demand.c */
 const RFam *reduce_family_of(const Summary *s, const Decl *res);

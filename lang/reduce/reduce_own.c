@@ -104,23 +104,36 @@ static int site_own(RCtx *c, const RSite *site, AlgSymbol *i, AlgExpr *a, AlgExp
   return reduce_order_injective_two(c, site->index, j, site->lo[0], site->hi[0], i, a, b);
 }
 
+/* 1 when a term's member e(i) is one-to-one in i (and names no index but i). */
+static int term_own(RCtx *c, const RTerm *term, AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
+  return term->index && alg_contains(term->index, i) && names_only(c, term->index, i, NULL) &&
+         reduce_order_injective_one(c, term->index, i, a, b);
+}
+
+/* 1 when branch i of par (i = a, b), summarised in body, requests only members of family fam
+** that no other branch requests: one site in all (a term or a site of the unnamed demand), named
+** by an index one-to-one in i (a term) or in the pairs (i, its closed loop) (a site). */
+int reduce_own_family(RCtx *c, const Summary *body, const RFam *fam, AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
+  if (!i || fam->nsites < 0) return 0;
+  const RTerm *term = NULL;
+  int sites = fam->nsites;
+  for (int k = 0; k < body->nterms; k++)
+    if (body->terms[k].res == fam->res) { sites++; term = &body->terms[k]; }
+  if (sites != 1) return 0;
+  if (term) return alg_is_num(fam->extra_hi, 0) && !fam->spread_lo && term_own(c, term, i, a, b);
+  return site_own(c, &fam->sites[0], i, a, b);
+}
+
 /* 1 when every request of branch i of par (i = a, b) S, S summarised in body, names a member no
-** other branch requests: no plain resource; on each family one site, a term named by an
-** index one-to-one in i or a site one-to-one in (i, its closed loop). */
+** other branch requests: no plain resource, each family the branch's own (reduce_own_family). */
 static int branch_own(RCtx *c, const Summary *body, AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
-  for (int k = 0; k < body->nterms; k++) {
-    const RTerm *term = &body->terms[k];
-    if (!term->index || !alg_contains(term->index, i) || !names_only(c, term->index, i, NULL)) return 0;
-    if (!reduce_order_injective_one(c, term->index, i, a, b)) return 0;
-  }
+  for (int k = 0; k < body->nterms; k++)
+    if (!body->terms[k].index) return 0;
   for (int f = 0; f < body->nfams; f++) {
     const RFam *fam = &body->fams[f];
-    if (fam->nsites < 0) return 0;
-    int sites = fam->nsites;
-    for (int k = 0; k < body->nterms; k++) sites += body->terms[k].res == fam->res;
-    if (sites > 1) return 0;
-    if (fam->nsites == 1 && !site_own(c, &fam->sites[0], i, a, b)) return 0;
-    if (fam->nsites == 0 && (!alg_is_num(fam->extra_hi, 0) || fam->spread_lo)) return 0;
+    int used = fam->nsites != 0 || !alg_is_num(fam->extra_hi, 0) || fam->spread_lo;
+    for (int k = 0; k < body->nterms && !used; k++) used = body->terms[k].res == fam->res;
+    if (used && !reduce_own_family(c, body, fam, i, a, b)) return 0;
   }
   return 1;
 }
@@ -143,4 +156,25 @@ AlgExpr *reduce_own_par(RCtx *c, const Summary *body, AlgSymbol *i, AlgExpr *a, 
   int one = alg_is_nonneg(g, alg_sub(g, a, b)) && alg_is_nonneg(g, alg_sub(g, b, a));
   if (!one && !branch_own(c, body, i, a, b)) return NULL;
   return alg_max_over(g, i, a, b, body->U);
+}
+
+/* Branches of a `||` the rule below compares pairwise (beyond: it does not apply). */
+#define OWN_MAX_APART 32
+
+/* Rule (a branch of `||` apart; upper bound): in S1 || ... || Sn, when no resource that branch k
+** requests (a plain resource, or any member of a family) is requested by another branch, no
+** request of another branch ever stands in a queue branch k meets, nor takes a server it could
+** use: branch k runs as Sk alone, in at most U(Sk), beside the bound phi_k + its waits (the
+** smaller holds). `p() || par (i = 0, 2) par (c = 0, 2) seq (s = 0, 1) use(r[i * 2 + s], t)`
+** with p on other resources: the par's own bound, not the family's whole demand. Returns 1 when
+** branch k is apart. */
+int reduce_own_apart(const Summary *branches, int n, int k) {
+  if (n > OWN_MAX_APART) return 0;
+  const Summary *mine = &branches[k];
+  for (int j = 0; j < n; j++) {
+    if (j == k) continue;
+    for (int t = 0; t < mine->nterms; t++) if (reduce_uses(&branches[j], mine->terms[t].res)) return 0;
+    for (int f = 0; f < mine->nfams; f++) if (reduce_uses(&branches[j], mine->fams[f].res)) return 0;
+  }
+  return 1;
 }
