@@ -56,6 +56,7 @@ static void seq_into(RCtx *c, Summary *a, const Summary *b) {
   a->U = alg_add(g, a->U, b->U);
   a->chain = a->chain && b->chain;
   reduce_merge_demands(c, a, b);
+  a->parts = NULL; a->nparts = 0;   /* no longer the block's sum */
 }
 
 /* A block: as seq_into over its statements, but each of phi, L, U and each demand added once over
@@ -81,6 +82,8 @@ static void reduce_block(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   out->phi_hi = alg_add_n(c->alg, (size_t)n, parts + n);
   out->L = alg_add_n(c->alg, (size_t)n, parts + 2 * n);
   out->U = alg_add_n(c->alg, (size_t)n, parts + 3 * n);
+  out->parts = sums;   /* for the steps of a branch (reduce_own.c) */
+  out->nparts = n;
 }
 
 /* S1 || ... || Sk: phi = max phi_i, D = sum D_i, L = max(max L_i, max_r D_r/m_r),
@@ -294,6 +297,9 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
     out->U = alg_min(g, out->U, own);
     if (c->nfam_locs > body_notes) c->nfam_locs = body_notes;
   }
+  AlgExpr *steps = count == 1 && !own ? reduce_own_steps(c, out, &bodies[0], pieces[0].index, pieces[0].lo, pieces[0].hi)
+                                      : NULL;
+  if (steps) out->U = alg_min(g, out->U, steps);
 }
 
 /* Combines two summaries pointwise: piecewise on cond (cond != NULL) or the hull (cond NULL:

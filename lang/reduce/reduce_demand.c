@@ -113,6 +113,7 @@ void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from) {
     reduce_sites_join(c, fam, &from->fams[i]);   /* reduce_own.c */
     fam->visits = NULL;   /* the sum is no longer the par's alone */
   }
+  into->parts = NULL; into->nparts = 0;   /* no longer a block's sum */
 }
 
 /* A demand key of reduce_merge_all and where its addends go. */
@@ -226,6 +227,7 @@ void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n) {
   AlgCtx *g = c->alg;
   size_t total = (size_t)into->nterms + (size_t)into->nfams;
   for (int k = 0; k < n; k++) total += (size_t)parts[k].nterms + (size_t)parts[k].nfams;
+  into->parts = NULL; into->nparts = 0;   /* reduce_block sets its own after */
   if (total == 0) return;
   MergeTable t = {NULL, 0, 0};
   MergeAddends add = {NULL, NULL, NULL, NULL, NULL, NULL};

@@ -63,6 +63,8 @@ typedef struct Summary {
   int nterms;               /* length of terms */
   RFam *fams;               /* per family used */
   int nfams;                /* length of fams */
+  const struct Summary *parts; /* a block's: its statements' summaries, in order (arena), else NULL */
+  int nparts;               /* length of parts */
 } Summary;
 
 /* A memoised process call. */
@@ -269,6 +271,7 @@ void reduce_sites_close(RCtx *c, RFam *fam, const RFam *inner, AlgSymbol *i, Alg
 AlgExpr *reduce_own_par(RCtx *c, const Summary *body, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
 int reduce_own_family(RCtx *c, const Summary *body, const RFam *fam, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
 int reduce_own_apart(const Summary *branches, int n, int k);
+AlgExpr *reduce_own_steps(RCtx *c, const Summary *whole, const Summary *body, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
 
 /* reduce_demand.c */
 const RFam *reduce_family_of(const Summary *s, const Decl *res);

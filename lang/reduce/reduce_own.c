@@ -178,3 +178,81 @@ int reduce_own_apart(const Summary *branches, int n, int k) {
   }
   return 1;
 }
+
+/* Statements of a block the rule below reads (beyond: it does not apply). */
+#define OWN_MAX_PARTS 16
+
+/* 1 when every request of part (a statement of branch body) names a member of a family that
+** branch i of par (i = a, b) has to itself (reduce_own_family on the whole branch: one site in all
+** of body, one-to-one): no other branch, and no other statement of body, requests it. */
+static int part_alone(RCtx *c, const Summary *body, const Summary *part, AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
+  for (int k = 0; k < part->nterms; k++) {
+    if (!part->terms[k].index) return 0;
+    const RFam *fam = reduce_family_of(body, part->terms[k].res);
+    if (!fam || !reduce_own_family(c, body, fam, i, a, b)) return 0;
+  }
+  for (int f = 0; f < part->nfams; f++) {
+    const RFam *fam = reduce_family_of(body, part->fams[f].res);
+    if (!fam || !reduce_own_family(c, body, fam, i, a, b)) return 0;
+  }
+  return 1;
+}
+
+/* An upper bound on the waits of part, a statement of branch body, in the par whose demand is
+** whole: at a family the branch has to itself, no request of another branch or of another
+** statement of the branch (they run before or after part) is there while part runs: a chain
+** waits for nothing, any part for its own demand there over m; at any other resource r (or
+** family taken as one resource), the waits along part's path are busy periods of r filled by
+** requests of the other branches and of part itself (a chain: not its own), so at most
+** (D_r(whole) - D_r(body) + D_r(part)) / m_r (without D_r(part) for a chain). */
+static AlgExpr *part_waits(RCtx *c, const Summary *whole, const Summary *body, const Summary *part, AlgSymbol *i,
+                           AlgExpr *a, AlgExpr *b) {
+  AlgCtx *g = c->alg;
+  AlgExpr *wait = alg_num_int(g, 0);
+  for (int k = 0; k < part->nterms; k++) {
+    const RTerm *term = &part->terms[k];
+    if (term->index) continue;   /* families below */
+    AlgExpr *W = alg_sub(g, reduce_demand_hi(c, whole, term->res), reduce_demand_hi(c, body, term->res));
+    if (!part->chain) W = alg_add(g, W, term->d_hi);
+    wait = alg_add(g, wait, alg_div(g, W, reduce_mult(c, term->res)));
+  }
+  for (int f = 0; f < part->nfams; f++) {
+    const Decl *res = part->fams[f].res;
+    const RFam *fam = reduce_family_of(body, res);
+    AlgExpr *mine = reduce_family_total(c, part, res), *W;
+    if (fam && reduce_own_family(c, body, fam, i, a, b)) W = part->chain ? alg_num_int(g, 0) : mine;
+    else {
+      W = alg_sub(g, reduce_family_total(c, whole, res), reduce_family_total(c, body, res));
+      if (!part->chain) W = alg_add(g, W, mine);
+    }
+    wait = alg_add(g, wait, alg_div(g, W, reduce_mult(c, res)));
+  }
+  return wait;
+}
+
+/* Rule (the steps of a branch; upper bound): in par (i = a, b) S(i) with S a block S1; ...; Sn
+** (n <= OWN_MAX_PARTS; directly or as a called process's body), the branch runs its statements one
+** after another, each from the end of the one before, so its time is the sum of theirs. A
+** statement that requests only members of families the branch has to itself (part_alone) runs as
+** it runs alone, whatever the others do: no one else requests those members, and the branch's
+** statements before it have ended: at most U(Sk). Any other statement takes at most phi(Sk) plus
+** its waits (part_waits). So
+**   U(par) <= max_i sum_k (Sk alone ? U(Sk) : phi(Sk) + waits(Sk)).
+** Not where a hold was reduced (its holders could make a statement wait beyond its own
+** resources). A rank's own pipeline, then a send to a root's nic[0]: the pipeline's (S + M - 1) t
+** plus the send and the other ranks' sends before it. NULL when no statement is alone. */
+AlgExpr *reduce_own_steps(RCtx *c, const Summary *whole, const Summary *body, AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
+  AlgCtx *g = c->alg;
+  if (body->nparts < 2 || body->nparts > OWN_MAX_PARTS || c->nnests > 0) return NULL;
+  AlgExpr *sum = alg_num_int(g, 0);
+  int alone = 0;
+  for (int k = 0; k < body->nparts; k++) {
+    const Summary *part = &body->parts[k];
+    int uses = part->nterms > 0 || part->nfams > 0;
+    if (uses && part_alone(c, body, part, i, a, b)) {
+      sum = alg_add(g, sum, part->U);
+      alone = 1;
+    } else sum = alg_add(g, sum, alg_add(g, part->phi_hi, part_waits(c, whole, body, part, i, a, b)));
+  }
+  return alone ? alg_max_over(g, i, a, b, sum) : NULL;
+}

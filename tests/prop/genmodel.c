@@ -1540,8 +1540,9 @@ static int gen_pipe_use(GenState *g, int res, int form, int par_var, int step_va
 ** members of their own"): par (i = 0, R - 1) { par (c = 0, M - 1) seq (j = 0, K - 1)
 ** use(f[form(i, j)], d); tail } with R K <= GEN_FAMILY_SIZE, the form one-to-one in (i, j) (i K +
 ** j, j R + i, wrapped by % 6) or not (i + j, i (K - 1) + j: ranks share stages); the par over the
-** items sometimes left out (one item); the tail nothing, a delay, a ring send on a member of the
-** rank's own ((i + 1) % R, of the same family or another) or a use of a shared plain resource;
+** items sometimes left out (one item); the tail (after the pipeline, or before it) nothing, a
+** delay, a ring send on a member of the rank's own ((i + 1) % R, of the same family or another)
+** or a use of any resource (a shared plain one: a send to a root);
 ** sometimes the next rank's first stage used beside the pipeline (two sites on the family); the
 ** rank's body sometimes in a helper process on i. -1 when the model has no FCFS family that no
 ** enclosing hold keeps. */
@@ -1583,8 +1584,9 @@ static int gen_idiom_pipe(GenState *g) {
         gen_member(g, &m->nodes[tail]);
       } else tail = gen_delay(g);
     }
+    int first = gen_below(g, 3) == 0;   /* the tail before the pipeline, sometimes */
     body = gen_new_node(g, GEN_BLOCK);
-    m->nodes[body].kids[0] = pipe; m->nodes[body].kids[1] = tail; m->nodes[body].nkids = 2;
+    m->nodes[body].kids[first] = pipe; m->nodes[body].kids[1 - first] = tail; m->nodes[body].nkids = 2;
   }
   if (gen_below(g, 3) == 0 && m->node_count + 1 < GEN_MAX_NODES) {   /* a helper process on the rank */
     int call = gen_new_node(g, GEN_CALL);

@@ -135,6 +135,36 @@ static void test_parallel_apart(void **state) {
   redtest_expect(text, 3, names, v2, 5e-6, 5e-6, 5e-6);
 }
 
+/* Each rank's pipeline, then a send of 2us to one root (a plain resource): the block's first
+** statement uses only the rank's own stages and runs as alone, (S + M - 1) 5us; the send waits at
+** most for the other ranks' sends, (P - 1) 2us: hi = (S + M - 1) 5 + 2 P us, 38us at P = 4, S = 3,
+** M = 4 and 77us at P = 16, S = 2, M = 8, the simulated time (every rank ends its pipeline at once,
+** then the P sends one after another; before: 188us and 192us). The send first, then the
+** pipeline: the same sum, the same simulated time. */
+static void test_steps_pipeline_then_root(void **state) {
+  (void)state;
+  const char *after =
+    "param P = 4 in 1 .. 10000; param S = 3 in 1 .. 10000; param M = 4 in 1 .. 10000;\n"
+    "resource stage[P * S]; resource root;\n"
+    "process main { par (p = 0, P - 1) {\n"
+    "  par (c = 1, M) seq (s = 0, S - 1) use(stage[p * S + s], 5us); use(root, 2us) } }\n";
+  const char *before =
+    "param P = 4 in 1 .. 10000; param S = 3 in 1 .. 10000; param M = 4 in 1 .. 10000;\n"
+    "resource stage[P * S]; resource root;\n"
+    "process main { par (p = 0, P - 1) {\n"
+    "  use(root, 2us); par (c = 1, M) seq (s = 0, S - 1) use(stage[p * S + s], 5us) } }\n";
+  const char *names[] = {"P", "S", "M"};
+  double v1[] = {4, 3, 4}, v2[] = {16, 2, 8};
+  double lo, hi;
+  redtest_eval(after, 3, names, v1, &lo, &hi);
+  redtest_near(hi, 38e-6);
+  redtest_eval(after, 3, names, v2, &lo, &hi);
+  redtest_near(hi, 77e-6);
+  redtest_eval(before, 3, names, v1, &lo, &hi);
+  redtest_near(hi, 38e-6);
+  assert_true(lo <= 38e-6 * (1 + REDTEST_REL_TOL));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_flat_pipeline),
@@ -144,6 +174,7 @@ int main(void) {
     cmocka_unit_test(test_overlapping_stages_left),
     cmocka_unit_test(test_two_sites_left),
     cmocka_unit_test(test_parallel_apart),
+    cmocka_unit_test(test_steps_pipeline_then_root),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
