@@ -56,6 +56,7 @@ static void seq_into(RCtx *c, Summary *a, const Summary *b) {
   a->U = alg_add(g, a->U, b->U);
   a->chain = a->chain && b->chain;
   reduce_merge_demands(c, a, b);
+  a->parts = NULL; a->nparts = 0;   /* no longer the block's sum */
 }
 
 /* A block: as seq_into over its statements, but each of phi, L, U and each demand added once over
@@ -81,6 +82,8 @@ static void reduce_block(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   out->phi_hi = alg_add_n(c->alg, (size_t)n, parts + n);
   out->L = alg_add_n(c->alg, (size_t)n, parts + 2 * n);
   out->U = alg_add_n(c->alg, (size_t)n, parts + 3 * n);
+  out->parts = sums;   /* for the steps of a branch (reduce_own.c) */
+  out->nparts = n;
 }
 
 /* S1 || ... || Sk: phi = max phi_i, D = sum D_i, L = max(max L_i, max_r D_r/m_r),
@@ -105,7 +108,9 @@ static void reduce_parallel(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_ps_present(c, out, br, n, NULL, &reach);
   for (int i = 0; i < n; i++) {
     reduce_reach_init(c, &br[i], &reach, NULL);
-    out->U = alg_max(g, out->U, alg_add(g, br[i].phi_hi, reduce_wait(c, out, NULL, &br[i], NULL, NULL, NULL, &reach)));
+    AlgExpr *bound = alg_add(g, br[i].phi_hi, reduce_wait(c, out, NULL, &br[i], NULL, NULL, NULL, &reach));
+    if (reduce_own_apart(br, n, i)) bound = alg_min(g, bound, br[i].U);   /* reduce_own.c: as alone */
+    out->U = alg_max(g, out->U, bound);
   }
   out->chain = n <= 1 ? (n ? br[0].chain : 1) : 0;
 }
@@ -239,6 +244,7 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   c->concurrent++;
   int count = loop_pieces(c, env, s, a, b, &pieces, &bodies);
   c->concurrent--;
+  int body_notes = c->nfam_locs;   /* the bodies' notes: before the waits' below */
   reduce_sum_init(c, out);
   out->chain = count == 0;
   if (count == 0) return;
@@ -288,6 +294,16 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_fcfs_batch(c, env, pieces, count, out);   /* one request each on fcfs: reduce_fcfs_batch.c */
   reduce_fcfs_list(c, env, pieces, count, out);    /* the same, sizes numbers: reduce_fcfs_list.c */
   reduce_count_par(c, s, out);   /* requests counted on m servers: reduce_count.c */
+  /* reduce_own.c: branches on members of their own run as alone; the bound rests on no wait of
+  ** this par, so the notes of its waits go (the bodies' stay: their U is in it) */
+  AlgExpr *own = count == 1 ? reduce_own_par(c, &bodies[0], pieces[0].index, pieces[0].lo, pieces[0].hi) : NULL;
+  if (own) {
+    out->U = alg_min(g, out->U, own);
+    if (c->nfam_locs > body_notes) c->nfam_locs = body_notes;
+  }
+  AlgExpr *steps = count == 1 && !own ? reduce_own_steps(c, out, &bodies[0], pieces[0].index, pieces[0].lo, pieces[0].hi)
+                                      : NULL;
+  if (steps) out->U = alg_min(g, out->U, steps);
 }
 
 /* Combines two summaries pointwise: piecewise on cond (cond != NULL) or the hull (cond NULL:

@@ -54,6 +54,7 @@ static RFam *fam_get(RCtx *c, Summary *s, const Decl *res) {
   fam->res = res; fam->spread_lo = NULL; fam->extra_lo = fam->extra_hi = zero(c);
   fam->each_lo = fam->each_hi = zero(c);
   fam->visits = fam->own_hi = NULL;
+  fam->sites = NULL; fam->nsites = 0;
   return fam;
 }
 
@@ -109,8 +110,10 @@ void reduce_merge_demands(RCtx *c, Summary *into, const Summary *from) {
     fam->extra_hi = alg_add(c->alg, fam->extra_hi, from->fams[i].extra_hi);
     fam->each_lo = alg_add(c->alg, fam->each_lo, from->fams[i].each_lo);
     fam->each_hi = add_known(c, fam->each_hi, from->fams[i].each_hi);
+    reduce_sites_join(c, fam, &from->fams[i]);   /* reduce_own.c */
     fam->visits = NULL;   /* the sum is no longer the par's alone */
   }
+  into->parts = NULL; into->nparts = 0;   /* no longer a block's sum */
 }
 
 /* A demand key of reduce_merge_all and where its addends go. */
@@ -180,6 +183,7 @@ typedef struct MergeAddends {
   AlgExpr **lo, **hi;     /* d_lo / d_hi or extra_lo / extra_hi, by slot */
   AlgExpr **each_lo, **each_hi; /* family slots: each_lo / each_hi, beside extra_lo / extra_hi */
   AlgExpr **spread;       /* family slots: spreads to take the max of */
+  const RFam **from;      /* family slots: the RFams added (for their sites) */
 } MergeAddends;
 
 /* Visits every demand of s in the order reduce_merge_demands adds them: pass 0 counts addends per
@@ -203,6 +207,7 @@ static void merge_visit(MergeTable *t, const Summary *s, int pass, MergeAddends 
       add->hi[slot->first_lo + (size_t)slot->nlo] = f->extra_hi;
       add->each_lo[slot->first_lo + (size_t)slot->nlo] = f->each_lo;
       add->each_hi[slot->first_lo + (size_t)slot->nlo] = f->each_hi;
+      add->from[slot->first_lo + (size_t)slot->nlo] = f;
       if (f->spread_lo) add->spread[slot->first_spread + (size_t)slot->nspread] = f->spread_lo;
     }
     slot->nlo++;
@@ -222,9 +227,10 @@ void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n) {
   AlgCtx *g = c->alg;
   size_t total = (size_t)into->nterms + (size_t)into->nfams;
   for (int k = 0; k < n; k++) total += (size_t)parts[k].nterms + (size_t)parts[k].nfams;
+  into->parts = NULL; into->nparts = 0;   /* reduce_block sets its own after */
   if (total == 0) return;
   MergeTable t = {NULL, 0, 0};
-  MergeAddends add = {NULL, NULL, NULL, NULL, NULL};
+  MergeAddends add = {NULL, NULL, NULL, NULL, NULL, NULL};
   merge_visit(&t, into, 0, &add);
   for (int k = 0; k < n; k++) merge_visit(&t, &parts[k], 0, &add);
   size_t nlo = 0, nspread = 0;   /* room for the addends counted in pass 0 */
@@ -240,6 +246,7 @@ void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n) {
   add.each_lo = merge_alloc(nlo, sizeof *add.each_lo);
   add.each_hi = merge_alloc(nlo, sizeof *add.each_hi);
   add.spread = merge_alloc(nspread, sizeof *add.spread);
+  add.from = merge_alloc(nlo, sizeof *add.from);
   merge_visit(&t, into, 1, &add);
   for (int k = 0; k < n; k++) merge_visit(&t, &parts[k], 1, &add);
   MergeSlot **sorted = merge_alloc((size_t)t.count, sizeof *sorted);
@@ -263,11 +270,14 @@ void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n) {
     RFam *f = &fams[into->nfams++];
     f->res = slot->res; f->extra_lo = lo; f->extra_hi = hi;
     f->visits = f->own_hi = NULL;
+    f->sites = NULL; f->nsites = 0;
     f->each_lo = f->each_hi = zero(c);
     for (int j = 0; j < slot->nlo; j++) {   /* the family's RFams: each_lo and each_hi add */
       AlgExpr *elo = add.each_lo[slot->first_lo + (size_t)j], *ehi = add.each_hi[slot->first_lo + (size_t)j];
       if (elo && !alg_is_num(elo, 0)) f->each_lo = alg_add(g, f->each_lo, elo);
       f->each_hi = ehi && f->each_hi ? (alg_is_num(ehi, 0) ? f->each_hi : alg_add(g, f->each_hi, ehi)) : NULL;
+      const RFam *from = add.from[slot->first_lo + (size_t)j];
+      if (from) reduce_sites_join(c, f, from);   /* reduce_own.c */
     }
     f->spread_lo = slot->nspread ? alg_max_n(g, (size_t)slot->nspread, add.spread + slot->first_spread) : NULL;
   }
@@ -279,6 +289,7 @@ void reduce_merge_all(RCtx *c, Summary *into, const Summary *parts, int n) {
   free(add.each_lo);
   free(add.each_hi);
   free(add.spread);
+  free(add.from);
   free(t.slots);
 }
 
@@ -459,6 +470,7 @@ void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol 
     if (cls) spread = alg_max(g, spread, cls);
     spread_into(c, fam, spread);
     reduce_member_close(c, fam, term, i, a, b);   /* reduce_member.c: each_lo, each_hi */
+    reduce_sites_term(c, fam, term, i, a, b);     /* reduce_own.c: where it lies */
     fam->extra_lo = alg_add(g, fam->extra_lo, alg_sum(g, i, a, b, term->d_lo));
     fam->extra_hi = alg_add(g, fam->extra_hi, alg_sum(g, i, a, b, term->d_hi));
   }
@@ -474,6 +486,7 @@ void reduce_close_demands(RCtx *c, Summary *out, const Summary *body, AlgSymbol 
     if (!alg_is_num(inner->each_lo, 0)) fam->each_lo = alg_add(g, fam->each_lo, alg_sum(g, i, a, b, inner->each_lo));
     fam->each_hi = !inner->each_hi ? NULL : alg_is_num(inner->each_hi, 0) ? fam->each_hi
                  : add_known(c, fam->each_hi, alg_sum(g, i, a, b, inner->each_hi));
+    reduce_sites_close(c, fam, inner, i, a, b);   /* reduce_own.c */
     fam->visits = NULL;
   }
 }
@@ -537,6 +550,8 @@ static AlgExpr *family_wait(RCtx *c, const Summary *whole, const Summary *others
   AlgExpr *own = reduce_family_total(c, branch, res);
   AlgExpr *one = single_index(branch, fam);
   AlgExpr *beside = others ? alg_div(g, reduce_family_total(c, others, res), m) : zero(c);
+  if (reduce_own_family(c, branch, fam, i, a, b))   /* reduce_own.c: no other branch's members */
+    return alg_add(g, beside, branch->chain ? zero(c) : alg_div(g, own, m));
   if (one && i) {
     Shape shape = index_shape(c, one, i);
     if (shape.kind == SHAPE_INJECTIVE || index_alone(c, one, i, a, b))   /* this branch's alone */
@@ -658,6 +673,8 @@ void reduce_combine_demands(RCtx *c, const RPick *pick, const Summary *x, const 
       both->each_lo = pass ? PICK_LO(q_each_lo, fam->each_lo) : PICK_LO(fam->each_lo, q_each_lo);
       both->each_hi = !fam->each_hi || !q_each_hi ? NULL
                     : pass ? PICK_HI(q_each_hi, fam->each_hi) : PICK_HI(fam->each_hi, q_each_hi);
+      reduce_sites_join(c, both, fam);   /* the members of either side (reduce_own.c) */
+      if (other) reduce_sites_join(c, both, other);
     }
   }
 #undef PICK_LO

@@ -21,6 +21,20 @@ typedef struct RTerm {
   AlgExpr *d_lo, *d_hi;   /* demand for lower-bound / upper-bound uses */
 } RTerm;
 
+/* Closed loops an RSite records (beyond: the family's sites are no longer known). */
+#define RSITE_MAX_CLOSED 4
+/* Sites a family's RFam records (beyond: no longer known). */
+#define RFAM_MAX_SITES 8
+
+/* Where unnamed demand on a family lies (reduce_own.c): the members index takes as the closed loop
+** indices it names run over their ranges. */
+typedef struct RSite {
+  AlgExpr *index;         /* the member index of the use, as written (naming the closed indices) */
+  AlgSymbol *closed[RSITE_MAX_CLOSED]; /* the closed loop indices index names, innermost first */
+  AlgExpr *lo[RSITE_MAX_CLOSED], *hi[RSITE_MAX_CLOSED]; /* their ranges */
+  int nclosed;            /* length of closed */
+} RSite;
+
 /* What is known of a family beyond its member terms: demand whose member is no longer named
 ** (its index was a loop index that has been closed over). */
 typedef struct RFam {
@@ -36,6 +50,9 @@ typedef struct RFam {
                              one branch names in the family, or NULL (reduce_member.c) */
   AlgExpr *own_hi;        /* with visits: the least over the branches of one branch's demand on
                              the family (upper-bound use values) */
+  const RSite *sites;     /* the unnamed demand lies at the members these sites name (arena, never
+                             changed in place: a new array replaces it) */
+  int nsites;             /* length of sites; -1: not known (too many sites or closed loops) */
 } RFam;
 
 typedef struct Summary {
@@ -46,6 +63,8 @@ typedef struct Summary {
   int nterms;               /* length of terms */
   RFam *fams;               /* per family used */
   int nfams;                /* length of fams */
+  const struct Summary *parts; /* a block's: its statements' summaries, in order (arena), else NULL */
+  int nparts;               /* length of parts */
 } Summary;
 
 /* A memoised process call. */
@@ -228,6 +247,13 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
 /* 1 when the member index e names distinct members for distinct i in lo..hi (the rule of
 ** one-to-one member maps, docs/reduction.md). */
 int reduce_order_injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
+/* 1 when e names distinct members for distinct i in lo..hi by any of the one-to-one rules (also
+** maps read as digits or bits, or decided by evaluation at every point). */
+int reduce_order_injective_one(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);
+/* 1 when e names distinct members for distinct pairs (n, o) in nlo..nhi x olo..ohi (the rule of
+** one-to-one maps of two indices, either order, or wrapped by a remainder). */
+int reduce_order_injective_two(RCtx *c, AlgExpr *e, AlgSymbol *n, AlgExpr *nlo, AlgExpr *nhi, AlgSymbol *o,
+                               AlgExpr *olo, AlgExpr *ohi);
 
 /* reduce_points.c: 1 when e is one-to-one in i over lo..hi by evaluation at every point (numbers
 ** for lo and hi, loop indices with number bounds for the other symbols, a bounded count). */
@@ -253,6 +279,15 @@ void reduce_member_close(RCtx *c, RFam *fam, const RTerm *term, AlgSymbol *i, Al
 void reduce_member_visits(RCtx *c, Summary *out, const Summary *body, AlgSymbol *i, AlgExpr *a,
                           AlgExpr *b);
 AlgExpr *reduce_member_wait(RCtx *c, const Summary *whole, const Summary *branch, const RFam *fam);
+
+/* reduce_own.c */
+void reduce_sites_join(RCtx *c, RFam *into, const RFam *from);
+void reduce_sites_term(RCtx *c, RFam *fam, const RTerm *term, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
+void reduce_sites_close(RCtx *c, RFam *fam, const RFam *inner, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
+AlgExpr *reduce_own_par(RCtx *c, const Summary *body, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
+int reduce_own_family(RCtx *c, const Summary *body, const RFam *fam, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
+int reduce_own_apart(const Summary *branches, int n, int k);
+AlgExpr *reduce_own_steps(RCtx *c, const Summary *whole, const Summary *body, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
 
 /* reduce_demand.c */
 const RFam *reduce_family_of(const Summary *s, const Decl *res);

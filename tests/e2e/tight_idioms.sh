@@ -45,6 +45,10 @@ exact bench/tight/pipeline_stages.pam S=64 1.63e-3 "pipeline"
 # = 1005 us, the simulated time (before: 3000 us).
 set -- $(bounds bench/tight/pipeline_wide.pam M=1000)
 close "$3" 1005e-6 || die "pipeline with a wide stage hi $3, want 1005 us"
+# A pipeline per rank over one flat family, S = 64 stages p * S + s of 5us, M = 32 chunks, P = 4
+# ranks, then 2us + 409.6 ns to the next rank's nic: each rank runs as alone (docs/reduction.md,
+# "Branches on members of their own"), (S + M - 1) 5us + 2.4096 us = 477.4096 us (before: hi 40.96 ms).
+exact bench/tight/pipeline_per_rank.pam S=64 477.4096e-6 "pipeline per rank"
 # Ring, P = 64: 10 steps of ceil(10^6 / 64) ns + 2 * 5us, no waits: lo = hi = 256.25 us.
 exact bench/tight/ring_exchange.pam P=64 256.25e-6 "ring"
 # Grid with two indices, Q = 10: 5 steps of 410^2 ns + 4 * (2us + 3280 * 0.5ns), no waits.

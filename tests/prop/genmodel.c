@@ -1544,8 +1544,88 @@ static int gen_beside(GenState *g, int top) {
   return fork;
 }
 
+/* use(res[pipe form], d) for gen_idiom_pipe: rank i at depth par_var, stage j at depth step_var. */
+static int gen_pipe_use(GenState *g, int res, int form, int par_var, int step_var, int R, int K) {
+  int id = gen_new_node(g, GEN_USE);
+  GenNode *n = &g->m->nodes[id];
+  n->res = res; n->member = GEN_MEMBER_PIPE; n->member_val = form;
+  n->member_var = par_var; n->member_off = step_var; n->pipe_r = R; n->pipe_k = K;
+  if (gen_below(g, 3)) {   /* equal stages, often: the pipeline's own bound is exact */
+    GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = 1 + gen_below(g, 3), .mod = 0};
+    n->dur = d;
+  } else n->dur = gen_dur(g);
+  return id;
+}
+
+/* Ranks that each run their own pipeline over one flat family (docs/reduction.md, "Branches on
+** members of their own"): par (i = 0, R - 1) { par (c = 0, M - 1) seq (j = 0, K - 1)
+** use(f[form(i, j)], d); tail } with R K <= GEN_FAMILY_SIZE, the form one-to-one in (i, j) (i K +
+** j, j R + i, wrapped by % 6) or not (i + j, i (K - 1) + j: ranks share stages); the par over the
+** items sometimes left out (one item); the tail (after the pipeline, or before it) nothing, a
+** delay, a ring send on a member of the rank's own ((i + 1) % R, of the same family or another)
+** or a use of any resource (a shared plain one: a send to a root);
+** sometimes the next rank's first stage used beside the pipeline (two sites on the family); the
+** rank's body sometimes in a helper process on i. -1 when the model has no FCFS family that no
+** enclosing hold keeps. */
+static int gen_idiom_pipe(GenState *g) {
+  static const int shapes[][2] = {{2, 3}, {3, 2}, {2, 2}, {1, 3}, {3, 1}, {2, 1}};
+  GenModel *m = g->m;
+  int res = gen_fcfs_family(g);
+  if (res < 0) return -1;
+  int shape = gen_below(g, 6), R = shapes[shape][0], K = shapes[shape][1];
+  int par = gen_par_open(g, 0, R - 1), par_var = m->nodes[par].var;
+  int items = gen_below(g, 4) ? gen_par_open(g, 0, gen_below(g, GEN_MAX_BOUND)) : -1;
+  int seq = gen_new_node(g, GEN_SEQ);
+  m->nodes[seq].var = g->nvars; m->nodes[seq].lo = 0; m->nodes[seq].hi = K - 1;
+  g->scope_hi[g->nvars++] = K - 1;
+  int form = gen_below(g, 4) ? gen_below(g, 3) : 3 + gen_below(g, 2);
+  m->nodes[seq].kids[0] = gen_pipe_use(g, res, form, par_var, m->nodes[seq].var, R, K);
+  g->nvars--;
+  int pipe = seq;
+  if (items >= 0) { g->nvars--; m->nodes[items].kids[0] = seq; pipe = items; }
+  if (gen_below(g, 5) == 0) {   /* the next rank's first stage beside the pipeline */
+    int fork = gen_new_node(g, GEN_PARALLEL);
+    m->nodes[fork].kids[0] = gen_pipe_use(g, res, 5, par_var, -1, R, K);
+    m->nodes[fork].kids[1] = pipe; m->nodes[fork].nkids = 2;
+    pipe = fork;
+  }
+  int body = pipe, how = gen_below(g, 4);
+  if (how > 0) {
+    int tail = -1;
+    if (how == 1) tail = gen_delay(g);
+    else if (how == 2) {   /* a ring send: the first FCFS family after res, else res itself */
+      int ring = res;
+      for (int k = res + 1; k < m->res_count && ring == res; k++)
+        if (m->res[k].family && m->res[k].ps_tenths == 0 && gen_below(g, 2)) ring = k;
+      tail = gen_pipe_use(g, ring, 6 + gen_below(g, 2), par_var, -1, R, K);
+    } else {
+      tail = gen_use(g);
+      if (tail >= 0) {
+        m->nodes[tail].dur = gen_dur(g);
+        gen_member(g, &m->nodes[tail]);
+      } else tail = gen_delay(g);
+    }
+    int first = gen_below(g, 3) == 0;   /* the tail before the pipeline, sometimes */
+    body = gen_new_node(g, GEN_BLOCK);
+    m->nodes[body].kids[first] = pipe; m->nodes[body].kids[1 - first] = tail; m->nodes[body].nkids = 2;
+  }
+  if (gen_below(g, 3) == 0 && m->node_count + 1 < GEN_MAX_NODES) {   /* a helper process on the rank */
+    int call = gen_new_node(g, GEN_CALL);
+    m->nodes[call].kids[0] = body;
+    m->nodes[call].call_vars = g->nvars;
+    body = call;
+  }
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  return par;
+}
+
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
+  if (gen_below(g, 7) == 0) {   /* a rank's own pipeline over a flat family */
+    int pipe = gen_idiom_pipe(g);
+    if (pipe >= 0) return pipe;
+  }
   if (gen_below(g, 6) == 0) {   /* threads at locks, first: the rules for them read many shapes */
     int lock = gen_idiom_lock(g);
     if (lock >= 0) return lock;
@@ -1942,6 +2022,19 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
   else if (n->member == GEN_MEMBER_XORFN)
     gen_put(b, "[%s(i%d, i%d) %% P]", n->member_val ? "bor" : "xr", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_LINE && n->member_val == 2) gen_put(b, "[2 * i%d + %d]", n->member_var, n->member_off);
+  else if (n->member == GEN_MEMBER_PIPE) {
+    int i = n->member_var, j = n->member_off, R = n->pipe_r, K = n->pipe_k;
+    switch (n->member_val) {
+    case 0: gen_put(b, "[i%d * %d + i%d]", i, K, j); break;
+    case 1: gen_put(b, "[i%d * %d + i%d]", j, R, i); break;
+    case 2: gen_put(b, "[(i%d * %d + i%d + 1) %% %d]", i, K, j, GEN_FAMILY_SIZE); break;
+    case 3: gen_put(b, "[i%d + i%d]", i, j); break;
+    case 4: gen_put(b, "[i%d * %d + i%d]", i, K - 1, j); break;
+    case 5: gen_put(b, "[((i%d + 1) %% %d) * %d]", i, R, K); break;
+    case 6: gen_put(b, "[(i%d + 1) %% %d]", i, R); break;
+    default: gen_put(b, "[i%d]", i); break;
+    }
+  }
   else if (n->member == GEN_MEMBER_LINE) gen_put(b, "[i%d %c %d]", n->member_var, n->member_off < 0 ? '-' : '+',
                                                   n->member_off < 0 ? -n->member_off : n->member_off);
   else if (n->member_off) gen_put(b, "[(i%d + %d) %% %d]", n->member_var, n->member_off, n->member_val);

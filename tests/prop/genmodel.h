@@ -97,6 +97,11 @@ typedef enum GenMember {
   GEN_MEMBER_XORFN,     /* xr(i, j) % P, xr a `fn` summing the bits of i xor j (one-to-one in
                            i when P is a power of two), or with member_val 1 bor(i, j) % P, the
                            bitwise or (not one-to-one); j the index at depth member_off */
+  GEN_MEMBER_PIPE,      /* rank i's stage j of a flat family (gen_idiom_pipe; i: member_var, j:
+                           depth member_off, R ranks and K stages: pipe_r, pipe_k; member_val:
+                           0 i * K + j, 1 j * R + i, 2 (i * K + j + 1) % 6 (one-to-one in (i, j));
+                           3 i + j, 4 i * (K - 1) + j (stages shared); 5 ((i + 1) % R) * K, the
+                           next rank's first stage; 6 (i + 1) % R; 7 i) */
 } GenMember;
 
 /* Condition of an `if` on an enclosing index: var == v, var < v, var % k == v. */
@@ -160,6 +165,7 @@ typedef struct GenNode {
                                halving order H = 2^(T - j), T = dist_top: 1 2 ^ (T - j), 2 the
                                quotient 2 ^ (T + 1) / 2 ^ (j + 1) (as P / 2^(k + 1) on P = 2^L) */
   int dist_top;             /* T (the last step of the seq) */
+  int pipe_r, pipe_k;       /* GEN_MEMBER_PIPE: the ranks R and the stages K of the family */
   int call_vars;            /* GEN_CALL defining a process: > 0 when it takes the enclosing
                                indices i0 .. i<call_vars - 1> as its arguments, named so (a
                                helper process on the rank and the step: `process p(i0, i1)`) */

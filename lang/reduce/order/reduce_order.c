@@ -1587,6 +1587,15 @@ int order_injective(OWalk *w, AlgExpr *e) { return injective_branches(w, e); }
 int reduce_order_injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
   return injective_in(c, e, i, lo, hi);
 }
+int reduce_order_injective_one(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi) {
+  return injective_in(c, e, i, lo, hi) || injective_digits(c, e, i, lo, hi) || reduce_bits_injective(c, e, i, lo, hi) ||
+         reduce_points_injective(c, e, i, lo, hi);
+}
+int reduce_order_injective_two(RCtx *c, AlgExpr *e, AlgSymbol *n, AlgExpr *nlo, AlgExpr *nhi, AlgSymbol *o,
+                               AlgExpr *olo, AlgExpr *ohi) {
+  return injective_pair(c, e, n, nlo, nhi, o, olo, ohi) || injective_pair(c, e, o, olo, ohi, n, nlo, nhi) ||
+         injective_wrap(c, e, n, nlo, nhi, o, olo, ohi);
+}
 AlgExpr *order_bit_of(RCtx *c, AlgExpr *x, AlgSymbol *i) { return bit_of(c, x, i); }
 int order_single_stage(const OWalk *w, const OStage *st) { return single_stage(w, st); }
 AlgExpr *order_digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i) { return digit_base(c, e, i, 0); }
