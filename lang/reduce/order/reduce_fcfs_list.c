@@ -165,8 +165,9 @@ static double list_end(const double *x, long n, long m) {
   return last;
 }
 
-/* Rule (an FCFS list evaluated at the point; L and U): par (k = a, b) over pieces in index order
-** (no residue classes) whose branches each run delays h, one use(r, t(k)) of one plain FCFS
+/* Rule (an FCFS list evaluated at the point; L and U): par (k = a, b) over pieces (ranges, or
+** residue classes k = s i + f: their sizes are put back in the order of k) whose branches each run
+** delays h, one use(r, t(k)) of one plain FCFS
 ** resource r of m servers without hand-off (or an `if` whose two sides are one such use each), and
 ** delays e, h and e free of k and the same in every piece (U only where no piece runs delays
 ** alone: those branches end at their own times, which the list does not see); the par runs alone (RCtx.concurrent ==
