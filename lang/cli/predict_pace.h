@@ -13,7 +13,8 @@
 #define PACE_QUICK_SECONDS 0.05
 /* ...and one slower than this halves (down to one point), so the progress line moves. */
 #define PACE_SLOW_SECONDS 0.5
-/* Seconds after which the progress line is shown (on a terminal). */
+/* Seconds after which a progress line is shown (on a terminal): the sweep's, and refining's
+** (predict_refine.c). */
 #define PACE_PROGRESS_AFTER 2.0
 
 typedef struct PredictPace {

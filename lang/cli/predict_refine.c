@@ -13,9 +13,6 @@
 #include "predict_pace.h"
 #include "predict_refine.h"
 
-/* Seconds of refining after which a progress line is shown (on a terminal). */
-#define REFINE_PROGRESS_AFTER 2.0
-
 /* The bounds of the model at one point, reduced at its own values. */
 typedef struct PointBounds {
   Program prog;             /* the model loaded with the point's values */
@@ -150,7 +147,7 @@ static void merge_notes(PredictRefine *pr, const ReduceResult *r, PointBounds *p
 
 static void show_progress(PredictRefine *pr) {
   if (!pr->progress) return;
-  if (predict_now() - pr->started < REFINE_PROGRESS_AFTER) return;
+  if (predict_now() - pr->started < PACE_PROGRESS_AFTER) return;
   fprintf(stderr, "\r\033[Kpamc predict: reducing the sweep's points at their own values: %ld of at most %ld",
           pr->refined, pr->refined + pr->budget);
   fflush(stderr);

@@ -361,15 +361,16 @@ static void reduce_choose(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
 static void reduce_call(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   const Decl *proc = s->u.call.decl;
   int n = s->u.call.args.count;
-  if (n > REDUCE_MAX_ARGS) { reduce_fail(c, s->loc, "reduce: too many arguments"); reduce_sum_init(c, out); return; }
   AlgExpr *args[REDUCE_MAX_ARGS];
-  for (int i = 0; i < n; i++) args[i] = reduce_expr(c, env, s->u.call.args.items[i]);
+  REnv inner;
+  if (!reduce_env_call(c, env, s, args, &inner)) {
+    reduce_fail(c, s->loc, "reduce: too many arguments");
+    reduce_sum_init(c, out);
+    return;
+  }
   int alone = c->concurrent == 0;   /* the call runs alone: so does the callee's body */
   const Summary *memo = reduce_memo_find(c, proc, args, n, alone);
   if (memo) { *out = *memo; return; }
-  REnv inner; memset(&inner, 0, sizeof inner);
-  inner.args = args; inner.argc = n;
-  reduce_env_inherit(&inner, env);
   reduce_stmt(c, &inner, proc->u.process.body, out);
   reduce_memo_add(c, proc, args, n, alone, out);
 }

@@ -18,6 +18,17 @@ void reduce_env_inherit(REnv *inner, const REnv *outer) {
   inner->guard = outer->guard;
 }
 
+int reduce_env_call(RCtx *c, REnv *env, const Stmt *call, AlgExpr **args, REnv *inner) {
+  int n = call->u.call.args.count;
+  if (n > REDUCE_MAX_ARGS) return 0;
+  for (int i = 0; i < n; i++) args[i] = reduce_expr(c, env, call->u.call.args.items[i]);
+  memset(inner, 0, sizeof *inner);
+  inner->args = args;
+  inner->argc = n;
+  reduce_env_inherit(inner, env);
+  return 1;
+}
+
 /* value taken over the n outermost enclosing loops, innermost first: its minimum, or maximum
 ** (want_max). */
 static AlgExpr *over_loops(RCtx *c, const REnv *env, int n, AlgExpr *value, int want_max) {

@@ -529,14 +529,8 @@ static AlgExpr *family_whole_wait(RCtx *c, const Summary *whole, const Summary *
 ** index: the same member at every step) that names distinct members for distinct i in a..b (the
 ** rule of one-to-one member maps): no other branch of the par ever requests that member. */
 static int index_alone(RCtx *c, AlgExpr *one, AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
-  if (!one || !i || !alg_contains(one, i)) return 0;
-  AlgSymbol *syms[8];
-  size_t n = alg_free_symbols(c->alg, one, syms, 8);
-  if (n > 8) return 0;
-  for (size_t k = 0; k < n; k++)
-    if (syms[k] != i && alg_symbol_kind(syms[k]) != ALG_SYM_PARAM && alg_symbol_kind(syms[k]) != ALG_SYM_CONST)
-      return 0;
-  return reduce_order_injective_in(c, one, i, a, b);
+  return one && i && alg_contains(one, i) && reduce_names_only(c, one, i, NULL) &&
+         reduce_order_injective_in(c, one, i, a, b);
 }
 
 /* W / m for family fam of branch inside whole: a par over i = a..b (i != NULL) or a ||. When the

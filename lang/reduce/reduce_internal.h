@@ -272,6 +272,9 @@ AlgExpr *reduce_expr(RCtx *c, REnv *env, const Expr *e);
 void reduce_check(RCtx *c, const REnv *env, ReduceCheckKind kind, AlgExpr *value,
                   const Decl *family, SrcLoc loc, const char *what);
 void reduce_env_inherit(REnv *inner, const REnv *outer);
+/* The scope of the body of call (an ST_CALL): its arguments reduced in env into args (room for
+** REDUCE_MAX_ARGS), env's binders and guard. 0, inner untouched, when it has more arguments. */
+int reduce_env_call(RCtx *c, REnv *env, const Stmt *call, AlgExpr **args, REnv *inner);
 void reduce_checks_finish(RCtx *c, ReduceResult *out);
 
 /* reduce_member.c */
@@ -286,6 +289,8 @@ void reduce_sites_term(RCtx *c, RFam *fam, const RTerm *term, AlgSymbol *i, AlgE
 void reduce_sites_close(RCtx *c, RFam *fam, const RFam *inner, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
 AlgExpr *reduce_own_par(RCtx *c, const Summary *body, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
 int reduce_own_family(RCtx *c, const Summary *body, const RFam *fam, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
+/* reduce_own.c: 1 when every free symbol of e is a param, a const, i or j (NULL: none). */
+int reduce_names_only(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgSymbol *j);
 int reduce_own_apart(const Summary *branches, int n, int k);
 AlgExpr *reduce_own_steps(RCtx *c, const Summary *whole, const Summary *body, AlgSymbol *i, AlgExpr *a, AlgExpr *b);
 

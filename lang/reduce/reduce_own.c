@@ -81,7 +81,7 @@ void reduce_sites_close(RCtx *c, RFam *fam, const RFam *inner, AlgSymbol *i, Alg
 }
 
 /* 1 when every free symbol of e is a param, a const, i or the one closed index j (NULL: none). */
-static int names_only(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgSymbol *j) {
+int reduce_names_only(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgSymbol *j) {
   AlgSymbol *syms[8];
   size_t n = alg_free_symbols(c->alg, e, syms, 8);
   if (n > 8) return 0;
@@ -99,14 +99,14 @@ static int site_own(RCtx *c, const RSite *site, AlgSymbol *i, AlgExpr *a, AlgExp
   if (site->nclosed != 1) return 0;
   AlgSymbol *j = site->closed[0];
   if (!alg_contains(site->index, i) || !alg_contains(site->index, j)) return 0;
-  if (!names_only(c, site->index, i, j) || !names_only(c, site->lo[0], NULL, NULL) ||
-      !names_only(c, site->hi[0], NULL, NULL)) return 0;
+  if (!reduce_names_only(c, site->index, i, j) || !reduce_names_only(c, site->lo[0], NULL, NULL) ||
+      !reduce_names_only(c, site->hi[0], NULL, NULL)) return 0;
   return reduce_order_injective_two(c, site->index, j, site->lo[0], site->hi[0], i, a, b);
 }
 
 /* 1 when a term's member e(i) is one-to-one in i (and names no index but i). */
 static int term_own(RCtx *c, const RTerm *term, AlgSymbol *i, AlgExpr *a, AlgExpr *b) {
-  return term->index && alg_contains(term->index, i) && names_only(c, term->index, i, NULL) &&
+  return term->index && alg_contains(term->index, i) && reduce_names_only(c, term->index, i, NULL) &&
          reduce_order_injective_one(c, term->index, i, a, b);
 }
 

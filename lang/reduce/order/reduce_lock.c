@@ -129,13 +129,12 @@ static void flatten(LockWalk *w, REnv *env, const Stmt *s, int depth) {
     return;
   case ST_CALL: {
     const Decl *proc = s->u.call.decl;
-    int n = s->u.call.args.count;
-    if (!proc || n > REDUCE_MAX_ARGS) { push(w, LOCK_OPAQUE, NULL, NULL, zero(c)); return; }
     AlgExpr *args[REDUCE_MAX_ARGS];
-    for (int i = 0; i < n; i++) args[i] = reduce_expr(c, env, s->u.call.args.items[i]);
-    REnv inner; memset(&inner, 0, sizeof inner);
-    inner.args = args; inner.argc = n;
-    reduce_env_inherit(&inner, env);
+    REnv inner;
+    if (!proc || !reduce_env_call(c, env, s, args, &inner)) {
+      push(w, LOCK_OPAQUE, NULL, NULL, zero(c));
+      return;
+    }
     flatten(w, &inner, proc->u.process.body, depth + 1);
     return;
   }
@@ -942,11 +941,8 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out) {
   REnv inner;
   for (int depth = 0; depth < LOCK_MAX_DEPTH; depth++) {
     if (body->kind == ST_BLOCK && body->u.block.count == 1) { body = body->u.block.items[0]; continue; }
-    if (body->kind != ST_CALL || at != env || !body->u.call.decl || body->u.call.args.count > REDUCE_MAX_ARGS) break;
-    for (int i = 0; i < body->u.call.args.count; i++) args[i] = reduce_expr(c, env, body->u.call.args.items[i]);
-    memset(&inner, 0, sizeof inner);
-    inner.args = args; inner.argc = body->u.call.args.count;
-    reduce_env_inherit(&inner, env);
+    if (body->kind != ST_CALL || at != env || !body->u.call.decl) break;
+    if (!reduce_env_call(c, env, body, args, &inner)) break;
     at = &inner;
     body = body->u.call.decl->u.process.body;
   }

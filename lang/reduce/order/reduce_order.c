@@ -1406,13 +1406,9 @@ static OTime walk_if(OWalk *w, REnv *env, const Stmt *s) {
 
 static OTime walk_call(OWalk *w, REnv *env, const Stmt *s) {
   const Decl *proc = s->u.call.decl;
-  int n = s->u.call.args.count;
-  if (!proc || n > REDUCE_MAX_ARGS) return fail(w);
   AlgExpr *args[REDUCE_MAX_ARGS];
-  for (int i = 0; i < n; i++) args[i] = reduce_expr(w->c, env, s->u.call.args.items[i]);
-  REnv inner; memset(&inner, 0, sizeof inner);
-  inner.args = args; inner.argc = n;
-  reduce_env_inherit(&inner, env);
+  REnv inner;
+  if (!proc || !reduce_env_call(w->c, env, s, args, &inner)) return fail(w);
   w->calls++;
   OTime r = walk(w, &inner, proc->u.process.body);
   w->calls--;

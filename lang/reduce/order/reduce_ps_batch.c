@@ -71,15 +71,12 @@ static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
     return;
   case ST_CALL: {   /* `worker(t)`: the process's body with its arguments bound */
     const Decl *proc = s->u.call.decl;
-    int n = s->u.call.args.count;
-    if (!proc || n > REDUCE_MAX_ARGS || depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
     AlgExpr *args[REDUCE_MAX_ARGS];
-    for (int i = 0; i < n; i++) args[i] = reduce_expr(c, env, s->u.call.args.items[i]);
     REnv inner;
-    memset(&inner, 0, sizeof inner);
-    inner.args = args;
-    inner.argc = n;
-    reduce_env_inherit(&inner, env);
+    if (!proc || depth >= BATCH_MAX_DEPTH || !reduce_env_call(c, env, s, args, &inner)) {
+      sh->ok = 0;
+      return;
+    }
     shape_of(c, &inner, proc->u.process.body, sh, depth + 1);
     return;
   }
