@@ -40,6 +40,23 @@ static Expr *delays_time(Arena *arena, const Stmt *s, int depth) {
   }
 }
 
+/* 1 when s is made of delays alone (delays_time's shapes: delay, skip, blocks and `if`s of them):
+** a hold of s keeps its server exactly s's contention-free time and requests nothing inside. */
+int reduce_delays_only(const Stmt *s, int depth) {
+  if (!s || depth > LOWER_MAX_DEPTH) return 0;
+  switch (s->kind) {
+  case ST_SKIP: case ST_DELAY: return 1;
+  case ST_BLOCK:
+    for (int i = 0; i < s->u.block.count; i++)
+      if (!reduce_delays_only(s->u.block.items[i], depth + 1)) return 0;
+    return 1;
+  case ST_IF:
+    return reduce_delays_only(s->u.branch.then, depth + 1) &&
+           (!s->u.branch.otherwise || reduce_delays_only(s->u.branch.otherwise, depth + 1));
+  default: return 0;
+  }
+}
+
 /* The statement stack of the walk (an explicit stack: bodies nest as deep as the source). */
 typedef struct LowerStack {
   Stmt **items;

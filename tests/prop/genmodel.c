@@ -1620,8 +1620,68 @@ static int gen_idiom_pipe(GenState *g) {
   return par;
 }
 
+/* Locks per bucket (docs/reduction.md, "Plain holds in lock step"): par (i = 0, P - 1 or a
+** literal) seq (j = 0, 0 .. 3) { a delay (1 .. 2 us, by i, of 0, or none); hold (r[(i + j) % K])
+** a delay or two (one time in 4 a use of r[(i + j) % K] instead) }, r an FCFS family (one with a
+** hand-off when there is one), K = 1 .. GEN_FAMILY_SIZE: one-to-one at each round while the
+** branches are at most K (times the servers), several a bucket beyond. -1 when the model has no
+** FCFS family that no enclosing hold keeps. */
+static int gen_idiom_buckets(GenState *g) {
+  GenModel *m = g->m;
+  int res = -1;
+  for (int k = g->held_max + 1; k < m->res_count; k++) {
+    if (!m->res[k].family || m->res[k].ps_tenths) continue;
+    if (res < 0 || (m->res[k].handoff_ns && !m->res[res].handoff_ns)) res = k;
+  }
+  if (res < 0) return -1;
+  int over_param = gen_below(g, 2);
+  int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : gen_below(g, GEN_MAX_BOUND + 1));
+  int par_var = g->nvars - 1;
+  int seq = gen_new_node(g, GEN_SEQ);
+  m->nodes[seq].var = g->nvars; m->nodes[seq].lo = 0; m->nodes[seq].hi = gen_below(g, GEN_MAX_BOUND + 1);
+  g->scope_hi[g->nvars++] = m->nodes[seq].hi;
+  int lock = gen_new_node(g, gen_below(g, 4) ? GEN_HOLD : GEN_USE);
+  GenNode *l = &m->nodes[lock];
+  l->res = res; l->member = GEN_MEMBER_BUCKET; l->member_var = par_var; l->member_off = m->nodes[seq].var;
+  l->member_val = 1 + gen_below(g, GEN_FAMILY_SIZE);
+  if (l->kind == GEN_USE) {
+    l->dur.lit_us = 1 + gen_below(g, 3);
+  } else {
+    int inner = gen_new_node(g, GEN_DELAY);
+    m->nodes[inner].dur.lit_us = 1 + gen_below(g, 3);
+    if (gen_below(g, 3) == 0) {   /* a body of two delays */
+      int two = gen_new_node(g, GEN_DELAY), block = gen_new_node(g, GEN_BLOCK);
+      m->nodes[two].dur.lit_us = gen_below(g, 2);
+      m->nodes[block].kids[0] = inner; m->nodes[block].kids[1] = two; m->nodes[block].nkids = 2;
+      inner = block;
+    }
+    m->nodes[lock].kids[0] = inner;
+  }
+  int how = gen_below(g, 6), before = -1;   /* 0: no delay before (a release may meet a request) */
+  if (how > 0) {
+    before = gen_new_node(g, GEN_DELAY);
+    GenDur *d = &m->nodes[before].dur;
+    if (how == 1) { d->var = par_var; d->coef_c = 1; d->mod = gen_below(g, 2) ? 2 : 0; }   /* by the branch */
+    else d->lit_us = how == 2 ? 0 : 1 + gen_below(g, 2);
+  }
+  int body = lock;
+  if (before >= 0) {
+    body = gen_new_node(g, GEN_BLOCK);
+    m->nodes[body].kids[0] = before; m->nodes[body].kids[1] = lock; m->nodes[body].nkids = 2;
+  }
+  g->nvars--;
+  m->nodes[seq].kids[0] = body;
+  g->nvars--;
+  m->nodes[par].kids[0] = seq;
+  return par;
+}
+
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
+  if (gen_below(g, 6) == 0) {   /* locks per bucket, a member map one-to-one at each round */
+    int buckets = gen_idiom_buckets(g);
+    if (buckets >= 0) return buckets;
+  }
   if (gen_below(g, 7) == 0) {   /* a rank's own pipeline over a flat family */
     int pipe = gen_idiom_pipe(g);
     if (pipe >= 0) return pipe;
@@ -2014,6 +2074,8 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
     else if (v == 5) gen_put(b, forms[v], y);
     else gen_put(b, forms[v], x, x);
   } else if (n->member == GEN_MEMBER_SHIFT) gen_put(b, "[(i%d + i%d) %% P]", n->member_var, n->member_off);
+  else if (n->member == GEN_MEMBER_BUCKET)
+    gen_put(b, "[(i%d + i%d) %% %d]", n->member_var, n->member_off, n->member_val);
   else if (n->member == GEN_MEMBER_SHIFT_BACK) gen_put(b, "[(i%d + 2 * P - i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_AFFINE && n->member_val == 0) gen_put(b, "[(i%d * i%d) %% P]", n->member_var, n->member_off);
   else if (n->member == GEN_MEMBER_AFFINE) gen_put(b, "[(%d * i%d + %d) %% P]", n->member_val, n->member_var, n->member_off);

@@ -102,6 +102,8 @@ typedef enum GenMember {
                            0 i * K + j, 1 j * R + i, 2 (i * K + j + 1) % 6 (one-to-one in (i, j));
                            3 i + j, 4 i * (K - 1) + j (stages shared); 5 ((i + 1) % R) * K, the
                            next rank's first stage; 6 (i + 1) % R; 7 i) */
+  GEN_MEMBER_BUCKET     /* (i + j) % K (gen_idiom_buckets; i: member_var, j: depth member_off,
+                           K = member_val): one-to-one at each round while the branches are <= K */
 } GenMember;
 
 /* Condition of an `if` on an enclosing index: var == v, var < v, var % k == v. */

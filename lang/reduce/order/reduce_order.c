@@ -1039,12 +1039,19 @@ static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
 ** as any stage (docs/reduction.md, "Held resources in a chain"). A hand-off only lengthens the
 ** wait of a contended acquisition: these bounds leave it out. The upper-bound rules (lockstep,
 ** tandem line, bounded clients) assume a branch holds one server at a time and do not apply
-** (OWalk.holds); nor does a hold inside an `||`, a par of the body or an `if` on k. */
-static OTime walk_hold(OWalk *w, REnv *env, const Stmt *s) {
+** (OWalk.holds); nor does a hold inside an `||`, a par of the body or an `if` on k.
+** A hold is plain when its body is delays alone (it requests nothing inside and keeps its server
+** exactly the body's time: a use) and, in its block, a delay whose least value is > 0 comes
+** just before it (gap): the lockstep reads chains whose holds are all plain (order_par,
+** "Plain holds in lock step" in docs/reduction.md); any other hold sets rich_holds. A hold of
+** delays on a resource without a hand-off is a use already (reduce_lower.c). */
+static OTime walk_hold(OWalk *w, REnv *env, const Stmt *s, AlgExpr *gap) {
   RCtx *c = w->c;
   const Decl *res = s->u.use.decl;
   if (!res || w->lengthen || w->kif || w->path.depth || w->forks) return fail(w);
   w->holds = 1;
+  if (!gap || !reduce_delays_only(s->u.use.body, 0)) w->rich_holds = 1;
+  else w->apart = w->apart ? alg_and(c->alg, w->apart, gap) : gap;
   AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
   /* a site of its own: the uses of S come after a request that may wait (never the chain's
   ** first request, order_fcfs_lower) */
@@ -1082,11 +1089,25 @@ static void shift_heads(OWalk *w, int from, AlgExpr *shift) {
   for (int i = from; i < w->nstages; i++) w->stages[i].head = alg_add(w->c->alg, shift, w->stages[i].head);
 }
 
+/* When s is a delay free of k: the condition that its least value over the loops around it is
+** > 0 (1 when proved for every admissible value), under which the chain's statement after it
+** starts strictly after the one before it ended; else NULL. */
+static AlgExpr *delay_apart(OWalk *w, REnv *env, const Stmt *s) {
+  AlgCtx *g = w->c->alg;
+  if (s->kind != ST_DELAY) return NULL;
+  AlgExpr *d = reduce_expr(w->c, env, s->u.delay.duration);
+  for (int i = w->nall - 1; i >= 0; i--)
+    if (alg_contains(d, w->all[i])) d = alg_min_over(g, w->all[i], w->all_lo[i], w->all_hi[i], d);
+  if (alg_contains(d, w->k)) return NULL;
+  return alg_bounds(g, d).lo > 0 ? alg_num_int(g, 1) : alg_cmp(g, ALG_CMP_GT, d, zero(w->c));
+}
+
 static OTime walk_block(OWalk *w, REnv *env, const Stmt *s) {
   AlgCtx *g = w->c->alg;
   OTime sum = {zero(w->c), zero(w->c)};
   for (int i = 0; i < s->u.block.count && w->ok; i++) {
     int from = w->nstages;
+    w->gap_before = i > 0 ? delay_apart(w, env, s->u.block.items[i - 1]) : NULL;
     OTime part = walk(w, env, s->u.block.items[i]);
     shift_heads(w, from, sum.exact);
     sum.exact = alg_add(g, sum.exact, part.exact);
@@ -1477,6 +1498,8 @@ static OTime walk(OWalk *w, REnv *env, const Stmt *s) {
   if (w->depth >= ORDER_MAX_DEPTH) return fail(w);
   w->depth++;
   OTime r = none;
+  AlgExpr *gap = w->gap_before;   /* for this statement alone: not for those inside it */
+  w->gap_before = NULL;
   switch (s->kind) {
   case ST_SKIP: break;
   case ST_DELAY: r = time_of(w, reduce_expr(w->c, env, s->u.delay.duration)); break;
@@ -1494,7 +1517,7 @@ static OTime walk(OWalk *w, REnv *env, const Stmt *s) {
   case ST_CALL: r = walk_call(w, env, s); break;
   case ST_PARALLEL: r = walk_fork(w, env, s); break;
   case ST_PAR: r = walk_nested(w, env, s); break;
-  case ST_HOLD: r = walk_hold(w, env, s); break;
+  case ST_HOLD: r = walk_hold(w, env, s, gap); break;
   default: r = fail(w); break;   /* choose: not a body the rules cover */
   }
   w->depth--;
@@ -1829,7 +1852,26 @@ static AlgExpr *looped_stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
 }
 
 
-/* Rule (lockstep): every duration free of k, every use USE_FREE or USE_OWN, and each OWN use
+/* Rule (a member map one-to-one at each step): a USE_SHARD stage dealt round robin, index
+** (a k + c) % K + rest with c and rest free of k (they may name the chain's loops), sends the n
+** branches of one step (the loops' indices fixed) at most ceil(n / K') to one member (K' = K /
+** gcd(a, K), shard_modulus). Where ceil(n / K') <= m (m the servers of a member; K' >= n for
+** m = 1: `bucket[(t + k) % B]` with T <= B), each member gets at most m requests at each step,
+** as a USE_OWN use gets at most one: the lockstep's argument holds for the stage. Returns that
+** condition (with the modulus's own test, shard_holds), or NULL for another shard (blocks,
+** exceptions, pairs: their counts are not read per step here). */
+static AlgExpr *dealt_spread(const OWalk *w, const OStage *st) {
+  AlgCtx *g = w->c->alg;
+  AlgExpr *K0 = NULL, *K = st->index ? shard_modulus(w, st->index, &K0) : NULL;
+  if (!K) return NULL;
+  AlgExpr *most = alg_func(g, ALG_CEIL, alg_div(g, w->n, K));
+  AlgExpr *room = alg_cmp(g, ALG_CMP_LE, most, reduce_mult(w->c, st->res));
+  AlgExpr *holds = shard_holds(w, K0);
+  return alg_is_num(holds, 1) ? room : alg_and(g, holds, room);
+}
+
+/* Rule (lockstep): every duration free of k, every use USE_FREE or USE_OWN (or a USE_SHARD
+** whose members take at most m requests at each step, dealt_spread, lasting > 0), and each OWN use
 ** either lasts > 0 or is on a member that branch k alone ever uses. All branches start together
 ** and run the same steps for the same times; at each step their requests go to distinct members
 ** (or to a resource with a server each), so none waits: U = phi. (A use of 0 s does not
@@ -1843,8 +1885,10 @@ static AlgExpr *lockstep(const OWalk *w) {
   AlgExpr *cond = alg_num_int(g, 1);
   for (int i = 0; i < w->nstages; i++) {
     const OStage *st = &w->stages[i];
-    if (st->cls != USE_OWN) return NULL;
-    if (own_alone(w, st) || alg_bounds(g, st->least).lo > 0) continue;
+    AlgExpr *spread = st->cls == USE_SHARD ? dealt_spread(w, st) : NULL;
+    if (st->cls != USE_OWN && !spread) return NULL;
+    if (spread) cond = alg_and(g, cond, spread);
+    if ((!spread && own_alone(w, st)) || alg_bounds(g, st->least).lo > 0) continue;
     cond = alg_and(g, cond, alg_cmp(g, ALG_CMP_GT, st->least, zero(w->c)));
   }
   return cond;
@@ -2117,6 +2161,19 @@ static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   if (w->holds) {   /* walk_hold: no upper-bound rule but the line through a held resource */
     AlgExpr *buffer = order_hold_line_upper(w, body.exact);   /* reduce_holdline.c */
     if (buffer) out->U = alg_min(g, out->U, alg_cond(g, some, buffer, zero(c)));
+    /* Rule (plain holds in lock step): when every hold is plain (walk_hold), the lockstep with
+    ** the delays before them > 0: every request on a held resource arrives strictly after every
+    ** earlier release there (that delay ran in between), at a member with a server free for it,
+    ** so none waits and no hand-off is paid (LANGUAGE.md §8: only a waiting request is handed
+    ** a server): U = the par's contention-free time without hand-offs (docs/reduction.md) */
+    AlgExpr *plain = w->rich_holds ? NULL : lockstep(w);
+    if (plain && w->apart) plain = alg_and(g, plain, w->apart);
+    if (!plain) return 0;
+    AlgExpr *phi = alg_cond(g, some, order_over_branches(w, ALG_MAXOVER, body.exact), zero(c));
+    if (alg_is_num(plain, 1)) { out->U = phi; return 1; }
+    out->U = alg_cond(g, plain, phi, out->U);
+    *steps_at = plain;
+    if (!w->call_forks) *exact = plain;
     return 0;
   }
   /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */

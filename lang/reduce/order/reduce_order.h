@@ -162,7 +162,14 @@ typedef struct OWalk {
                            time and the durations and heads within the iteration of its stages
                            do not name its index) */
   AlgExpr *total;       /* pass 2: the body's time for branch k with every use lengthened */
-  int holds;            /* 1 when a `hold` was met: only the lower-bound rules apply */
+  int holds;            /* 1 when a `hold` was met: only the lower-bound rules apply, and the
+                           lockstep when every hold is plain (rich_holds 0) */
+  int rich_holds;       /* 1 when a hold met is not plain: its body is not delays alone, or no
+                           delay free of k comes just before it (walk_hold) */
+  AlgExpr *gap_before;  /* while the statement walked next follows, in its block, a delay: the
+                           condition that its least value is > 0 (walk_block; walk reads and
+                           clears it), else NULL */
+  AlgExpr *apart;       /* the gaps before the plain holds met, and-ed (NULL: none met) */
 } OWalk;
 
 /* Splits a term A(o) into G * f(o), f the one factor that contains o: 1, or 0 (reduce_order.c). */

@@ -1,0 +1,107 @@
+/*
+** test_reduce_plainhold.c — the lockstep through plain holds and member maps one-to-one at each
+** step (lang/reduce/order/reduce_order.c: walk_hold, dealt_spread, order_par; docs/reduction.md,
+** "Plain holds in lock step"): locks with a hand-off that nobody waits for, on small models whose
+** schedule is worked out by hand in the comments (the simulated time, checked with `pamc
+** simulate`). Each test checks lo <= simulated <= hi and the bounds' values.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "reduce_case.h"
+
+/* A lock per bucket with a hand-off: thread t in round k takes bucket (t + k) % B after a delay
+** of 1 us and holds it 2 us. With T <= B the threads of one round name distinct buckets, all at
+** the same instant, and every bucket was released 1 us before (the delay before the hold): no
+** request waits, no hand-off is paid, and the time is K (1 + 2) us exactly. lo = phi; hi = phi
+** by the lockstep (was: the family as one resource, 78.4 us at T = 4, B = 16, K = 8). */
+static void test_buckets_one_to_one(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 4; param B = 16; param K = 8; const th = 1us; const tu = 2us;\n"
+    "resource bucket[B] = fcfs(1) handoff(0.2us);\n"
+    "process main { par (t = 0, T - 1) seq (k = 0, K - 1) "
+    "{ delay(th); hold (bucket[(t + k) % B]) delay(tu) } }\n";
+  const char *names[] = {"T", "B", "K"};
+  static const double cases[][3] = {{4, 16, 8}, {16, 16, 8}, {3, 5, 4}, {1, 1, 2}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    double want = cases[i][2] * 3e-6;
+    redtest_expect(text, 3, names, cases[i], want, want, want);
+  }
+}
+
+/* Two servers per bucket: T = 8 threads over B = 4 buckets of fcfs(2), (t + k) % B: each bucket
+** gets two threads a round, at one instant, on two servers: no wait. Each round is 1 + 2 x 2 us
+** (a body of two delays), 3 rounds: 15 us, and 15 us at T = 7 (at most 2 a bucket). */
+static void test_buckets_two_servers(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 8; param B = 4; param K = 3; const th = 1us; const tu = 2us;\n"
+    "resource bucket[B] = fcfs(2) handoff(0.5us);\n"
+    "process main { par (t = 0, T - 1) seq (k = 0, K - 1) "
+    "{ delay(th); hold (bucket[(t + k) % B]) { delay(tu); delay(tu) } } }\n";
+  const char *names[] = {"T"};
+  static const double cases[][1] = {{8}, {7}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    redtest_expect(text, 1, names, cases[i], 15e-6, 15e-6, 15e-6);
+}
+
+/* Not this rule: no delay before the hold. T = B = 2, K = 2, holds of 2 us, hand-off 0.2 us. At
+** 2 us thread 0 releases bucket 0 and asks for bucket 1 before thread 1 (run after it at that
+** instant) has released it: it waits 0 s but is handed the lock, 0.2 us later, and ends at
+** 4.2 us, above phi = 4 us. Only lo = 4 us and lo <= 4.2 us <= hi are checked. */
+static void test_buckets_no_gap(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 2; param B = 2; param K = 2; const tu = 2us;\n"
+    "resource bucket[B] = fcfs(1) handoff(0.2us);\n"
+    "process main { par (t = 0, T - 1) seq (k = 0, K - 1) hold (bucket[(t + k) % B]) delay(tu) }\n";
+  redtest_expect_lo(text, 0, NULL, NULL, 4e-6, 4.2e-6);
+}
+
+/* Not this rule: T = 17 > B = 16, two threads of a round name one bucket (sim 26.2 us); and a
+** delay before the hold that depends on the thread. Only lo <= simulated <= hi is checked. */
+static void test_buckets_overfull(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 17; param B = 16; param K = 8; const th = 1us; const tu = 2us;\n"
+    "resource bucket[B] = fcfs(1) handoff(0.2us);\n"
+    "process main { par (t = 0, T - 1) seq (k = 0, K - 1) "
+    "{ delay(th); hold (bucket[(t + k) % B]) delay(tu) } }\n";
+  redtest_expect_lo1(text, "T", 17, 26e-6, 26.2e-6);
+  const char *skew =
+    "param T = 3; param K = 2; const tu = 2us;\n"
+    "resource bucket[T] = fcfs(1) handoff(0.2us);\n"
+    "process main { par (t = 0, T - 1) seq (k = 0, K - 1) "
+    "{ delay(t * 1us); hold (bucket[(t + k) % T]) delay(tu) } }\n";
+  redtest_expect_lo1(skew, "T", 3, -1, 8e-6);
+}
+
+/* Uses of a port map one-to-one at each step without the par's size as modulus: P = 4 ranks,
+** Q = 6 ports, round k to port (p + k) % Q after 1 us: distinct ports each round, 3 rounds of
+** 1 + 2 us: 9 us exactly, also at P = Q = 6 (was: hi 21 us at P = 4). */
+static void test_ports_fewer_ranks(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 4; param Q = 6; param K = 3; const th = 1us; const tu = 2us;\n"
+    "resource port[Q];\n"
+    "process main { par (p = 0, T - 1) seq (k = 0, K - 1) { delay(th); use(port[(p + k) % Q], tu) } }\n";
+  const char *names[] = {"T"};
+  static const double cases[][1] = {{4}, {6}, {1}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    redtest_expect(text, 1, names, cases[i], 9e-6, 9e-6, 9e-6);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_buckets_one_to_one),
+    cmocka_unit_test(test_buckets_two_servers),
+    cmocka_unit_test(test_buckets_no_gap),
+    cmocka_unit_test(test_buckets_overfull),
+    cmocka_unit_test(test_ports_fewer_ranks),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
