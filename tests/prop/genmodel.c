@@ -846,21 +846,29 @@ static int gen_idiom_nodes(GenState *g) {
 }
 
 /* A step of gen_idiom_lock outside or inside the hold: a delay, or a use of a resource no
-** enclosing hold keeps (a family's own member i or a fixed one), or -1 for none (outside only). */
+** enclosing hold keeps (a family's own member i or a fixed one), or -1 for none (outside only);
+** outside, its time is sometimes a dealt share or staggered by i % K (arrivals at few instants). */
 static int gen_lock_step(GenState *g, int par_var, int inside) {
   GenModel *m = g->m;
   int how = gen_below(g, inside ? 3 : 4);
   if (how == 3) return -1;
   int id = how == 0 ? -1 : gen_use(g);
-  if (id < 0) return gen_delay(g);
+  if (id < 0) {
+    id = gen_delay(g);
+    if (!inside && par_var >= 0 && gen_below(g, 3) == 0) gen_stagger(g, &m->nodes[id].dur, par_var);
+    return id;
+  }
   GenNode *n = &m->nodes[id];
   if (m->res[n->res].family) {
     n->member = gen_below(g, 2) ? GEN_MEMBER_CONST : GEN_MEMBER_VAR;
     n->member_val = gen_below(g, GEN_FAMILY_SIZE); n->member_var = par_var;
   }
   n->dur = gen_dur(g);
-  if (!inside && gen_below(g, 3) == 0) {   /* a dealt share (arrivals spread at the lock) */
+  int how2 = inside ? 0 : 1 + gen_below(g, 4);
+  if (how2 == 1) {   /* a dealt share (arrivals spread at the lock) */
     n->dur.share = 1 + gen_below(g, 2); n->dur.share_var = par_var; n->dur.share_n = gen_below(g, 3 * GEN_MAX_BOUND);
+  } else if (how2 == 2 && par_var >= 0) {   /* arrivals in classes i % K: few instants at the lock */
+    gen_stagger(g, &n->dur, par_var);
   }
   return id;
 }

@@ -1,7 +1,8 @@
 /*
 ** test_reduce_lock.c — the lower bounds for threads that meet at locks over rounds, behind a
 ** first batch of work, on ps cores and with arrivals spread (lang/reduce/order/reduce_lock.c:
-** lock_rounds, slots_rounds, behind_batch, held_behind, last_wave, sem_line, ps_load, spread_meeting; and the upper bounds of a line
+** lock_rounds, slots_rounds, behind_batch, held_behind, last_wave, sem_line, ps_load, spread_meeting
+** (with arrival_values); and the upper bounds of a line
 ** of stages, lock_tandem, and of resources kept by a lock; docs/reduction.md, "Threads meeting at
 ** a lock"), on small models whose schedule is worked out by hand in the comments (the
 ** simulated time) and whose bounds are derived by hand from the rules. Each test checks the
@@ -170,6 +171,36 @@ static void test_spread_meeting(void **state) {
   redtest_expect_lo(dealt, 1, t_name, (const double[]){64}, 66.32e-6, 66.32e-6);
 }
 
+/* Arrivals at few instants (spread_meeting, arrival_values): P = 6 branches on cores of their
+** own for 20us + (p % 3) x 2us, then hold (bar) delay(1us), hand-off 0.5us: arrivals at 20 (p0,
+** p3), 22 (p1, p4), 24 (p2, p5). p0 holds 20..21, p3 is handed it 21.5..22.5; p1, p4 find it held:
+** 23..24, 24.5..25.5; p2, p5 too: 26..27, 27.5..28.5: 28.5us. Three instants, one request of each
+** may find the lock free: 6 - 3 hand-offs at least: 20 + 6 x 1 + 3 x 0.5 = 27.5us (before: 4 of
+** the 5 releases counted as possibly idle, floor(4 / 1), 26.5us). The BSP barrier of audit 5's
+** probe_bsp_handoff, one round at P = 64 (holds of 0.1us, hand-off 0.5us): 20 + 64 x 0.1 + (64 -
+** 3) x 0.5 = 56.9us against 57.9us simulated (before: 37.9us). Two servers, arrivals at 10us (4
+** even branches) and 13us (4 odd, a `?:`), holds of 2us, hand-off 1us, 1us after: 0, 2 hold
+** 10..12, 4, 6 are handed them 13..15, 1, 3 16..18, 5, 7 19..21, +1: 22us; at least 8 - 2 x 2
+** wait: 10 + (8 x 2 + 4 x 1) / 2 + 1 = 21us (as before: the window's count). */
+static void test_few_instants(void **state) {
+  (void)state;
+  const char *three =
+    "param P = 6; const t_skew = 2us;\n"
+    "resource core[P]; resource bar = fcfs(1) handoff(0.5us);\n"
+    "process main { par (p = 0, P - 1) { use(core[p], 20us + (p % 3) * t_skew); hold (bar) delay(1us) } }\n";
+  redtest_expect_lo(three, 0, NULL, NULL, 27.5e-6, 28.5e-6);
+  const char *bsp =
+    "param P = 64;\n"
+    "resource core[P]; resource barrier = fcfs(1) handoff(500ns);\n"
+    "process main { par (p = 0, P - 1) { use(core[p], 20us + (p % 3) * 2us); hold (barrier) delay(100ns) } }\n";
+  redtest_expect_lo(bsp, 0, NULL, NULL, 56.9e-6, 57.9e-6);
+  const char *two =
+    "param P = 8; resource bar = fcfs(2) handoff(1us);\n"
+    "process main { par (p = 0, P - 1) { delay(10us + (p % 2 == 0 ? 0us : 3us)); hold (bar) delay(2us);\n"
+    "  delay(1us) } }\n";
+  redtest_expect_lo(two, 0, NULL, NULL, 21e-6, 22e-6);
+}
+
 /* A semaphore of 3 around a disk read and work on ps(4) cores: hold (sem) { use(disk, 2us);
 ** use(cores, 6us) }, T = 64. At most 3 requests are ever present at the cores (each inside a
 ** hold of sem, 3 servers <= 4): none is slowed, the cores' wait counts 0. U = phi + the waits:
@@ -261,6 +292,7 @@ int main(void) {
     cmocka_unit_test(test_lock_rounds_ps),
     cmocka_unit_test(test_held_behind),
     cmocka_unit_test(test_spread_meeting),
+    cmocka_unit_test(test_few_instants),
     cmocka_unit_test(test_guarded_sem),
     cmocka_unit_test(test_last_wave),
     cmocka_unit_test(test_sem_line),

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "reduce_lock.h"
+#include "reduce_order.h"   /* reduce_batch_picker */
 
 static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 
@@ -875,6 +876,22 @@ static AlgExpr *lock_tandem(const LockWalk *w, const Stmt *body, AlgExpr *n) {
   return alg_add(g, steps_time(w, 0, w->nsteps), alg_mul(g, waits, ratio));
 }
 
+/* How many values X takes over the branches at most, when it names k only through one node
+** (reduce_batch_picker): `(a k + b) % K` with a an integer (at most K values: k -> k + K adds a K)
+** or `cond ? x : y` with x, y free of k (2); 1 when X is free of k; NULL when not known. */
+static AlgExpr *arrival_values(RCtx *c, AlgExpr *X, AlgSymbol *k) {
+  AlgCtx *g = c->alg;
+  if (!alg_contains(X, k)) return alg_num_int(g, 1);
+  AlgExpr *node = reduce_batch_picker(X, k), *count = NULL;
+  if (!node || alg_contains(alg_replace(g, X, node, alg_num_int(g, 0)), k)) return NULL;
+  if (alg_kind(node) == ALG_COND) return alg_num_int(g, 2);
+  AlgExpr *x = alg_kid(node, 0), *a = alg_diff(g, x, k);
+  if (!a || alg_kind(a) != ALG_NUM || mpz_cmp_ui(mpq_denref(alg_num_value(a)), 1) != 0) return NULL;
+  if (alg_contains(alg_expand(g, alg_sub(g, x, alg_mul(g, a, alg_sym(g, k)))), k)) return NULL;
+  count = alg_kid(node, 1);
+  return alg_contains(count, k) ? NULL : count;
+}
+
 /* Rule (arrivals spread over a window; nothing runs beside the par, no `repeat`): before step s
 ** every branch runs steps that never wait, whose times may depend on k: delays; uses of a family
 ** member one-to-one in k (docs/reduction.md, one-to-one member maps) of a family the iteration
@@ -890,7 +907,17 @@ static AlgExpr *lock_tandem(const LockWalk *w, const Stmt *body, AlgExpr *n) {
 **   T >= Xmin + J t + max(0, J - 1 - floor((Xmax - Xmin) / t)) h + min over k of rest(k)
 ** T threads each on its own core for a dealt share of N iterations, (floor(N / T) + (t < N % T ?
 ** 1 : 0)) t_it, then hold (mtx) delay(t_add) with a hand-off h: the shares differ by t_it < t_add,
-** floor(N / T) t_it + T t_add + (T - 1) h, the simulated time (was: no hand-off). */
+** floor(N / T) t_it + T t_add + (T - 1) h, the simulated time (was: no hand-off).
+** Rule (arrivals at few instants): where X(k) takes at most V values over the branches
+** (arrival_values: X names k only through `k % K` or a `?:`), the n requests reach r at no more
+** than V instants. At one instant at most m of them find a server free (each that does keeps it
+** t > 0, past the instant); every other waits, and a waiting request starts only when a server
+** is released to it, h later (LANGUAGE.md §8). So at least n - m V hand-offs are paid, and the m
+** servers are taken n t + (n - m V) h in all, after Xmin:
+**   T >= Xmin + (n t + max(0, n - m V) h) / m + min over k of rest(k)
+** BSP rounds of `use(core[p], 20us + (p % 3) 2us); hold (barrier) delay(0.1us)` with
+** handoff(0.5us), P = 64: 20 + 6.4 + 61 x 0.5 = 56.9 us a round against the simulated 57.9 (was:
+** 20 + 6.4 + (63 - 40) 0.5 = 37.9 us, 40 = floor(4 / 0.1) releases that may find none). */
 static AlgExpr *spread_meeting(const LockWalk *w, const Stmt *iteration, const RPiece *p, AlgExpr *n) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
@@ -910,6 +937,12 @@ static AlgExpr *spread_meeting(const LockWalk *w, const Stmt *iteration, const R
         AlgExpr *xmax = alg_max_over(g, p->index, p->lo, p->hi, X);
         AlgExpr *idle = alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, xmax, xmin), st->t));
         lo = alg_add(g, lo, alg_mul(g, alg_max(g, zero(c), alg_sub(g, alg_sub(g, J, one), idle)), h));
+        AlgExpr *V = arrival_values(c, X, p->index);
+        if (V) {   /* arrivals at few instants: n - m V requests at least wait */
+          AlgExpr *waits = alg_max(g, zero(c), alg_sub(g, n, alg_mul(g, m, V)));
+          AlgExpr *busy = alg_div(g, alg_add(g, alg_mul(g, n, st->t), alg_mul(g, waits, h)), m);
+          lo = alg_max(g, lo, alg_add_n(g, 3, (AlgExpr *[]){xmin, busy, rest}));
+        }
       }
       best = larger(g, best, alg_cond(g, alg_and(g, cond, alg_cmp(g, ALG_CMP_GT, st->t, zero(c))), lo, zero(c)));
     }
