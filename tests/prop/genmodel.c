@@ -1122,7 +1122,8 @@ static int gen_idiom_slots(GenState *g) {
   return par;
 }
 
-/* A bounded buffer in a line (docs/reduction.md, "A bounded buffer in a line"): par (i = 0, P - 1)
+/* A bounded buffer in a line (docs/reduction.md, "A bounded buffer in a line"; half the time with
+** a pipeline inside: `seq (j) use(r[j], d)` on a family, "a pipeline inside the slots"): par (i = 0, P - 1)
 ** { a delay sometimes; hold (slots) { use(a, d); use(b, d') sometimes }; use(c, d'') or a delay },
 ** slots, a, b, c plain FCFS resources free of the holds (1 .. 4 servers, a hand-off on some), a,
 ** b and c drawn among those after slots (c sometimes one of a, b: the rule must not read it),
@@ -1149,6 +1150,28 @@ static int gen_idiom_buffer(GenState *g) {
     m->nodes[inner].kids[k] = use;
   }
   m->nodes[inner].nkids = uses;
+  int fam = -1;   /* a pipeline inside the slots: seq (j) use(r[member of j], d) on a family after slots */
+  for (int k = slots + 1; k < m->res_count && fam < 0; k++)
+    if (m->res[k].family && m->res[k].ps_tenths == 0) fam = k;
+  if (fam >= 0 && gen_below(g, 3)) {
+    int seq = gen_new_node(g, GEN_SEQ);
+    m->nodes[seq].var = g->nvars; m->nodes[seq].lo = 0; m->nodes[seq].hi = gen_below(g, GEN_MAX_BOUND + 1);
+    g->scope_hi[g->nvars++] = m->nodes[seq].hi;
+    int use = gen_new_node(g, GEN_USE);
+    GenNode *u = &m->nodes[use];
+    u->res = fam; u->member_var = m->nodes[seq].var;
+    int form = gen_below(g, 4);   /* r[j], r[(j + c) % 6], or one member for all j (no line) */
+    u->member = form == 3 ? GEN_MEMBER_CONST : form == 0 ? GEN_MEMBER_VAR : GEN_MEMBER_MOD;
+    u->member_off = form == 3 ? 0 : form; u->member_val = form == 3 ? gen_below(g, GEN_FAMILY_SIZE) : GEN_FAMILY_SIZE;
+    u->dur = gen_dur_same(g);
+    if (gen_below(g, 3) == 0) u->dur.var = m->nodes[seq].var;   /* longer stage by stage (0 at j = 0) */
+    g->nvars--;
+    m->nodes[seq].kids[0] = use;
+    m->nodes[inner].kids[0] = gen_below(g, 3) ? seq : m->nodes[inner].kids[0];
+    if (m->nodes[inner].kids[0] != seq) {   /* after a use or a delay in the hold */
+      m->nodes[inner].kids[1] = seq; m->nodes[inner].nkids = 2;
+    }
+  }
   m->nodes[hold].kids[0] = inner;
   int after;
   if (gen_below(g, 4) != 0) {

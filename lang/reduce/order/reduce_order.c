@@ -2159,8 +2159,12 @@ static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   if (drift) lower = lower ? alg_max(g, lower, drift) : drift;
   if (lower) out->L = alg_max(g, out->L, alg_cond(g, some, lower, zero(c)));
   if (w->holds) {   /* walk_hold: no upper-bound rule but the line through a held resource */
-    AlgExpr *buffer = order_hold_line_upper(w, body.exact);   /* reduce_holdline.c */
-    if (buffer) out->U = alg_min(g, out->U, alg_cond(g, some, buffer, zero(c)));
+    AlgExpr *piped = NULL;   /* where the buffer's bound holds */
+    AlgExpr *buffer = order_hold_line_upper(w, body.exact, &piped);   /* reduce_holdline.c */
+    if (buffer) {
+      AlgExpr *least = alg_min(g, out->U, alg_cond(g, some, buffer, zero(c)));
+      out->U = alg_is_num(piped, 1) ? least : alg_cond(g, piped, least, out->U);
+    }
     /* Rule (plain holds in lock step): when every hold is plain (walk_hold), the lockstep with
     ** the delays before them > 0: every request on a held resource arrives strictly after every
     ** earlier release there (that delay ran in between), at a member with a server free for it,

@@ -247,7 +247,7 @@ AlgExpr *order_inorder_lower(OWalk *w, const OStage *st, AlgExpr *total);
 AlgExpr *order_class_inorder_lower(OWalk *w, const OStage *st, AlgExpr *total);
 
 /* reduce_holdline.c */
-AlgExpr *order_hold_line_upper(OWalk *w, AlgExpr *total);
+AlgExpr *order_hold_line_upper(OWalk *w, AlgExpr *total, AlgExpr **holds);
 
 /* reduce_wait.c */
 AlgExpr *order_wait_lower(OWalk *w, const OStage *st, AlgExpr *total);
