@@ -2161,9 +2161,13 @@ static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   if (w->holds) {   /* walk_hold: no upper-bound rule but the line through a held resource */
     AlgExpr *piped = NULL;   /* where the buffer's bound holds */
     AlgExpr *buffer = order_hold_line_upper(w, body.exact, &piped);   /* reduce_holdline.c */
+    AlgExpr *smaller = NULL;   /* where the buffer's bound is below the families': U rests on none */
     if (buffer) {
-      AlgExpr *least = alg_min(g, out->U, alg_cond(g, some, buffer, zero(c)));
+      AlgExpr *mine = alg_cond(g, some, buffer, zero(c)), *least = alg_min(g, out->U, mine);
+      smaller = alg_cmp(g, ALG_CMP_LT, mine, out->U);
+      if (!alg_is_num(piped, 1)) smaller = alg_and(g, piped, smaller);
       out->U = alg_is_num(piped, 1) ? least : alg_cond(g, piped, least, out->U);
+      if (!w->call_forks) *exact = smaller;
     }
     /* Rule (plain holds in lock step): when every hold is plain (walk_hold), the lockstep with
     ** the delays before them > 0: every request on a held resource arrives strictly after every
@@ -2177,7 +2181,7 @@ static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
     if (alg_is_num(plain, 1)) { out->U = phi; return 1; }
     out->U = alg_cond(g, plain, phi, out->U);
     *steps_at = plain;
-    if (!w->call_forks) *exact = plain;
+    if (!w->call_forks) *exact = smaller ? alg_or(g, plain, smaller) : plain;
     return 0;
   }
   /* U >= phi always, and both forms below are 0 for an empty range (max over none, n - 1 < 0) */
