@@ -240,8 +240,9 @@ void reduce_lock_par(RCtx *c, REnv *env, const RPiece *p, Summary *out);
 void reduce_lock_guards(RCtx *c, const Decl *entry);
 /* reduce_lower.c: rewrites every `hold (r) S` whose body is delays alone as `use(r, S's time)`. */
 void reduce_lower_holds(Program *prog);
-/* reduce_lower.c: 1 when s is delays alone (delay, skip, blocks and ifs of them); depth from 0. */
-int reduce_delays_only(const Stmt *s, int depth);
+/* reduce_lower.c: 1 when s is delays alone (delay, skip, blocks and ifs of them), or with uses 1
+** delays and uses; depth from 0. */
+int reduce_delays_only(const Stmt *s, int uses, int depth);
 int reduce_lock_guarded(const RCtx *c, const Decl *res);
 
 /* reduce_order.c */

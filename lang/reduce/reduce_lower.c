@@ -40,19 +40,21 @@ static Expr *delays_time(Arena *arena, const Stmt *s, int depth) {
   }
 }
 
-/* 1 when s is made of delays alone (delays_time's shapes: delay, skip, blocks and `if`s of them):
-** a hold of s keeps its server exactly s's contention-free time and requests nothing inside. */
-int reduce_delays_only(const Stmt *s, int depth) {
+/* 1 when s is made of delays alone (delays_time's shapes: delay, skip, blocks and `if`s of them),
+** or with uses 1 of delays and uses: a hold of s holds nothing else and makes one request at a
+** time inside. */
+int reduce_delays_only(const Stmt *s, int uses, int depth) {
   if (!s || depth > LOWER_MAX_DEPTH) return 0;
   switch (s->kind) {
   case ST_SKIP: case ST_DELAY: return 1;
+  case ST_USE: return uses;
   case ST_BLOCK:
     for (int i = 0; i < s->u.block.count; i++)
-      if (!reduce_delays_only(s->u.block.items[i], depth + 1)) return 0;
+      if (!reduce_delays_only(s->u.block.items[i], uses, depth + 1)) return 0;
     return 1;
   case ST_IF:
-    return reduce_delays_only(s->u.branch.then, depth + 1) &&
-           (!s->u.branch.otherwise || reduce_delays_only(s->u.branch.otherwise, depth + 1));
+    return reduce_delays_only(s->u.branch.then, uses, depth + 1) &&
+           (!s->u.branch.otherwise || reduce_delays_only(s->u.branch.otherwise, uses, depth + 1));
   default: return 0;
   }
 }

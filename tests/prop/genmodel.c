@@ -1652,8 +1652,9 @@ static int gen_idiom_pipe(GenState *g) {
 }
 
 /* Locks per bucket (docs/reduction.md, "Plain holds in lock step"): par (i = 0, P - 1 or a
-** literal) seq (j = 0, 0 .. 3) { a delay (1 .. 2 us, by i, of 0, or none); hold (r[(i + j) % K])
-** a delay or two (one time in 4 a use of r[(i + j) % K] instead) }, r an FCFS family (one with a
+** literal) seq (j = 0, 0 .. 3) { a delay (1 .. 2 us, by i, of 0, or none) or a use of plain fcfs
+** cores; hold (r[(i + j) % K]) a delay or two, or a use of the cores (one time in 4 a use of
+** r[(i + j) % K] instead) }, r an FCFS family (one with a
 ** hand-off when there is one), K = 1 .. GEN_FAMILY_SIZE: one-to-one at each round while the
 ** branches are at most K (times the servers), several a bucket beyond. -1 when the model has no
 ** FCFS family that no enclosing hold keeps. */
@@ -1675,8 +1676,15 @@ static int gen_idiom_buckets(GenState *g) {
   GenNode *l = &m->nodes[lock];
   l->res = res; l->member = GEN_MEMBER_BUCKET; l->member_var = par_var; l->member_off = m->nodes[seq].var;
   l->member_val = 1 + gen_below(g, GEN_FAMILY_SIZE);
+  int cores = -1;   /* a plain fcfs resource after r: work on shared cores inside the hold */
+  for (int k = res + 1; k < m->res_count && cores < 0; k++)
+    if (!m->res[k].family && m->res[k].ps_tenths == 0) cores = k;
   if (l->kind == GEN_USE) {
     l->dur.lit_us = 1 + gen_below(g, 3);
+  } else if (cores >= 0 && gen_below(g, 3) == 0) {
+    int inner = gen_new_node(g, GEN_USE);
+    m->nodes[inner].res = cores; m->nodes[inner].dur.lit_us = 1 + gen_below(g, 2);
+    m->nodes[lock].kids[0] = inner;
   } else {
     int inner = gen_new_node(g, GEN_DELAY);
     m->nodes[inner].dur.lit_us = 1 + gen_below(g, 3);
@@ -1689,7 +1697,10 @@ static int gen_idiom_buckets(GenState *g) {
     m->nodes[lock].kids[0] = inner;
   }
   int how = gen_below(g, 6), before = -1;   /* 0: no delay before (a release may meet a request) */
-  if (how > 0) {
+  if (how == 5 && cores >= 0) {   /* a use of the cores before the lock */
+    before = gen_new_node(g, GEN_USE);
+    m->nodes[before].res = cores; m->nodes[before].dur.lit_us = gen_below(g, 2);
+  } else if (how > 0) {
     before = gen_new_node(g, GEN_DELAY);
     GenDur *d = &m->nodes[before].dur;
     if (how == 1) { d->var = par_var; d->coef_c = 1; d->mod = gen_below(g, 2) ? 2 : 0; }   /* by the branch */

@@ -95,6 +95,27 @@ static void test_ports_fewer_ranks(void **state) {
     redtest_expect(text, 1, names, cases[i], 9e-6, 9e-6, 9e-6);
 }
 
+/* A lock per bucket around work on shared cores (audit 5's hash_buckets_cores, small): T threads
+** on C = 4 fcfs cores, key k of thread t to bucket (t K + k) % B, K = 4, B = 16: `use(cores,
+** 0.5us); hold (bucket[..]) use(cores, 1us)`. With T <= 4 every request finds a core (at most T
+** <= C there at once) and the threads of one key name distinct buckets (16 / gcd(4, 16) = 4 >= T):
+** the hold is plain (its body's one use never waits), no request waits, K x 1.5 = 6 us exactly
+** (before: hi 17 us at T = 3, 22.5 us at T = 4, the family as one resource). T = 5 > C: not this
+** rule (sim 9 us; only lo <= sim <= hi checked). */
+static void test_buckets_on_cores(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 3; param C = 4; param K = 4; param B = 16; const t_hash = 0.5us; const t_insert = 1us;\n"
+    "resource cores = fcfs(C); resource bucket[B];\n"
+    "process main { par (t = 0, T - 1) seq (k = 0, K - 1) "
+    "{ use(cores, t_hash); hold (bucket[(t * K + k) % B]) use(cores, t_insert) } }\n";
+  const char *names[] = {"T"};
+  static const double cases[][1] = {{3}, {4}, {1}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    redtest_expect(text, 1, names, cases[i], 6e-6, 6e-6, 6e-6);
+  redtest_expect_lo1(text, "T", 5, 7.5e-6, 9e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_buckets_one_to_one),
@@ -102,6 +123,7 @@ int main(void) {
     cmocka_unit_test(test_buckets_no_gap),
     cmocka_unit_test(test_buckets_overfull),
     cmocka_unit_test(test_ports_fewer_ranks),
+    cmocka_unit_test(test_buckets_on_cores),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1040,18 +1040,21 @@ static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
 ** wait of a contended acquisition: these bounds leave it out. The upper-bound rules (lockstep,
 ** tandem line, bounded clients) assume a branch holds one server at a time and do not apply
 ** (OWalk.holds); nor does a hold inside an `||`, a par of the body or an `if` on k.
-** A hold is plain when its body is delays alone (it requests nothing inside and keeps its server
-** exactly the body's time: a use) and, in its block, a delay whose least value is > 0 comes
-** just before it (gap): the lockstep reads chains whose holds are all plain (order_par,
-** "Plain holds in lock step" in docs/reduction.md); any other hold sets rich_holds. A hold of
-** delays on a resource without a hand-off is a use already (reduce_lower.c). */
+** A hold is plain when its body is delays and uses of resources where no request waits (class
+** free: at most m requests there at once), so it keeps its server exactly the body's time and
+** holds nothing else: a use of that time; and, on a resource with a hand-off, a delay whose
+** least value is > 0 comes just before it in its block (gap). The lockstep reads chains whose
+** holds are all plain (order_par, "Plain holds in lock step" in docs/reduction.md); any other
+** hold sets rich_holds. A hold of delays on a resource without a hand-off is a use already
+** (reduce_lower.c). */
 static OTime walk_hold(OWalk *w, REnv *env, const Stmt *s, AlgExpr *gap) {
   RCtx *c = w->c;
   const Decl *res = s->u.use.decl;
   if (!res || w->lengthen || w->kif || w->path.depth || w->forks) return fail(w);
   w->holds = 1;
-  if (!gap || !reduce_delays_only(s->u.use.body, 0)) w->rich_holds = 1;
-  else w->apart = w->apart ? alg_and(c->alg, w->apart, gap) : gap;
+  int handed = reduce_handoff(c, res) != NULL, other = w->other, from = w->nstages;
+  if ((handed && !gap) || !reduce_delays_only(s->u.use.body, 1, 0)) w->rich_holds = 1;
+  else if (handed) w->apart = w->apart ? alg_and(c->alg, w->apart, gap) : gap;
   AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
   /* a site of its own: the uses of S come after a request that may wait (never the chain's
   ** first request, order_fcfs_lower) */
@@ -1074,6 +1077,11 @@ static OTime walk_hold(OWalk *w, REnv *env, const Stmt *s, AlgExpr *gap) {
   int at = st ? (int)(st - w->stages) : -1;
   OTime body = walk(w, env, s->u.use.body);
   if (!w->ok || w->forks) return fail(w);
+  if (w->other != other) w->rich_holds = 1;   /* a use that may wait */
+  for (int i = at >= 0 ? at + 1 : from; i < w->nstages; i++) {   /* the lockstep reads these */
+    const OStage *in = &w->stages[i];   /* (own members; a stage where n <= m) */
+    if ((in->cls != USE_STAGE && in->cls != USE_OWN) || in->res == res) w->rich_holds = 1;
+  }
   if (at >= 0) {   /* the array did not move: stages are only appended */
     st = &w->stages[at];
     st->t = body.exact; st->least = body.exact; st->held_end = w->nstages;
@@ -1871,7 +1879,8 @@ static AlgExpr *dealt_spread(const OWalk *w, const OStage *st) {
 }
 
 /* Rule (lockstep): every duration free of k, every use USE_FREE or USE_OWN (or a USE_SHARD
-** whose members take at most m requests at each step, dealt_spread, lasting > 0), and each OWN use
+** whose members take at most m requests at each step, dealt_spread, lasting > 0; in a chain with
+** plain holds, a USE_STAGE where n <= m: a server for each branch), and each OWN use
 ** either lasts > 0 or is on a member that branch k alone ever uses. All branches start together
 ** and run the same steps for the same times; at each step their requests go to distinct members
 ** (or to a resource with a server each), so none waits: U = phi. (A use of 0 s does not
@@ -1885,6 +1894,10 @@ static AlgExpr *lockstep(const OWalk *w) {
   AlgExpr *cond = alg_num_int(g, 1);
   for (int i = 0; i < w->nstages; i++) {
     const OStage *st = &w->stages[i];
+    if (st->cls == USE_STAGE && w->holds) {   /* a server for each branch: n <= m, none waits */
+      cond = alg_and(g, cond, alg_cmp(g, ALG_CMP_LE, w->n, reduce_mult(w->c, st->res)));
+      continue;
+    }
     AlgExpr *spread = st->cls == USE_SHARD ? dealt_spread(w, st) : NULL;
     if (st->cls != USE_OWN && !spread) return NULL;
     if (spread) cond = alg_and(g, cond, spread);
