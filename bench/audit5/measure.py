@@ -4,7 +4,10 @@ stored simulation. The models were written in session 10 by auditors who read on
 issue and --help (REPORT.md in each set). Each set's sims.csv holds the exact simulated time of
 every point (`pamc simulate --scenario typ`, point constants), so this only runs predict.
 
-usage: python3 bench/audit5/measure.py PAMC [SET...]      (sets: comm mix shm; default all)
+usage: python3 bench/audit5/measure.py PAMC [SET...] [--rows OUT.csv] [--than OLD.csv]
+       (sets: comm mix shm; default all)
+--rows writes every row (set, model, param, value, sim, lo, est, hi); --than prints the rows whose
+lo fell or hi rose against an earlier --rows file, and exits 1 when there is one.
 
 Prints, per set, the rows and models that miss a target (sim outside [lo, hi]: UNSOUND; est off by
 more than 5%; hi/sim above 2), the worst point of each missing model, and a total line."""
@@ -29,7 +32,7 @@ def predict(pamc, path, param, value):
     return float(row[1]), float(row[2]), float(row[3])
 
 
-def measure(pamc, name):
+def measure(pamc, name, out_rows):
     set_dir = os.path.join(HERE, name)
     rows = misses = unsound = 0
     worst = {}
@@ -45,6 +48,8 @@ def measure(pamc, name):
             misses += 1
             continue
         rows += 1
+        out_rows.append({"set": name, "model": r["model"], "param": r["param"], "value": r["value"],
+                         "sim": sim, "lo": lo, "est": est, "hi": hi})
         bad = []
         if sim < lo * (1 - 1e-9) or sim > hi * (1 + 1e-9):
             bad.append("UNSOUND")
@@ -66,16 +71,48 @@ def measure(pamc, name):
     return rows, misses, unsound
 
 
+def looser(old_csv, rows):
+    """Rows whose lo fell or hi rose against an earlier --rows file (beyond rounding)."""
+    old = {(r["set"], r["model"], r["value"]): r for r in csv.DictReader(open(old_csv))}
+    n = 0
+    for r in rows:
+        o = old.get((r["set"], r["model"], r["value"]))
+        if not o:
+            continue
+        lo0, hi0 = float(o["lo"]), float(o["hi"])
+        if r["lo"] < lo0 * (1 - 1e-9) or r["hi"] > hi0 * (1 + 1e-9):
+            n += 1
+            print(f"  looser: {r['set']}/{r['model']} {r['param']}={r['value']}: "
+                  f"lo {lo0:.6g} -> {r['lo']:.6g}, hi {hi0:.6g} -> {r['hi']:.6g}")
+    print(f"{n} rows looser than {old_csv}")
+    return n
+
+
 def main():
-    if len(sys.argv) < 2:
+    args, sets, rows_out, than = sys.argv[1:], [], None, None
+    if not args or args[0].startswith("-"):
         sys.exit(__doc__)
-    sets = sys.argv[2:] or ["comm", "mix", "shm"]
-    total = [0, 0, 0]
-    for name in sets:
-        for k, v in enumerate(measure(sys.argv[1], name)):
+    pamc = args.pop(0)
+    while args:
+        a = args.pop(0)
+        if a == "--rows" and args:
+            rows_out = args.pop(0)
+        elif a == "--than" and args:
+            than = args.pop(0)
+        else:
+            sets.append(a)
+    total, rows = [0, 0, 0], []
+    for name in sets or ["comm", "mix", "shm"]:
+        for k, v in enumerate(measure(pamc, name, rows)):
             total[k] += v
     print(f"total: {total[0]} rows, {total[1]} missing, {total[2]} unsound")
-    sys.exit(1 if total[2] else 0)
+    if rows_out:
+        with open(rows_out, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["set"])
+            w.writeheader()
+            w.writerows(rows)
+    worse = looser(than, rows) if than else 0
+    sys.exit(1 if total[2] or worse else 0)
 
 
 if __name__ == "__main__":

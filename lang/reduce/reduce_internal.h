@@ -243,7 +243,7 @@ void reduce_lower_holds(Program *prog);
 int reduce_lock_guarded(const RCtx *c, const Decl *res);
 
 /* reduce_order.c */
-int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact);
+int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, AlgExpr **exact);
 /* 1 when the member index e names distinct members for distinct i in lo..hi (the rule of
 ** one-to-one member maps, docs/reduction.md). */
 int reduce_order_injective_in(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgExpr *hi);

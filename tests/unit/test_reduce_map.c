@@ -320,6 +320,25 @@ static void test_looped_member(void **state) {
   }
 }
 
+/* Every branch uses one member, core[0], three times: the member's demand 3 N t is the par's time
+** (one server, never idle while a request waits, nothing else in the branches). The bounded
+** clients' bound (each use waits for every other branch's three, 9 N t - 6 t) used to replace the
+** family's bound instead of taking the smaller: hi was 9 N t (audit 6's m01 at P = 1, where
+** core[k % P] is core[0]: hi/sim 3). */
+static void test_one_member_for_all(void **state) {
+  (void)state;
+  const char *text =
+    "param N = 10 in 1 .. 100000; const t = 1us;\n"
+    "resource core[4];\n"
+    "process main { par (k = 0, N - 1) { use(core[0], t); use(core[0], t); use(core[0], t) } }\n";
+  const char *names[] = {"N"};
+  static const int ns[] = {1, 2, 10, 100};
+  for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
+    double N = ns[j];
+    redtest_expect(text, 1, names, &N, 3 * N * 1e-6, 3 * N * 1e-6, 3 * N * 1e-6);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_looped_member),
@@ -334,6 +353,7 @@ int main(void) {
     cmocka_unit_test(test_ring_of_nodes),
     cmocka_unit_test(test_ring_of_nodes_too_short),
     cmocka_unit_test(test_ring_of_nodes_if),
+    cmocka_unit_test(test_one_member_for_all),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

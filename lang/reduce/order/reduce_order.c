@@ -2035,20 +2035,20 @@ static AlgExpr *clients_upper(const OWalk *again) {
 ** resource while this par was reduced (reduce_approx.c). Returns 1 when out->U no longer rests
 ** on any of them (the caller forgets their notes); else *exact is NULL or the condition where
 ** out->U is the par's contention-free time (the notes do not hold there). */
-static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact,
+static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, AlgExpr **exact,
                      int *counted, AlgExpr **steps_at);
 
 /* The rules of a par whose branches are the same chain (order_par). The notes of members counted
 ** for all branches (reduce_fork.c, member_branches) made on the way stay pending only where U
 ** took the bounded clients' bound (counted), and not where U is the par's contention-free time
 ** (steps_at); the par flushes them (reduce.c). */
-int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact) {
+int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, AlgExpr **exact) {
   AlgCtx *g = c->alg;
   int from = c->npending, counted = 0;
   AlgExpr *steps_at = NULL, *L0 = out->L, *U0 = out->U, *assumed = alg_num_int(g, 1);
   AlgExpr **outer = c->order_assume;
   c->order_assume = &assumed;
-  int r = order_par(c, env, p, out, noted, exact, &counted, &steps_at);
+  int r = order_par(c, env, p, out, exact, &counted, &steps_at);
   c->order_assume = outer;
   if (!alg_is_num(assumed, 1)) {   /* the rules assumed a condition (assumed_base): theirs where it holds */
     out->L = alg_cond(g, assumed, out->L, L0);
@@ -2062,7 +2062,7 @@ int reduce_order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   return r;
 }
 
-static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int noted, AlgExpr **exact,
+static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, AlgExpr **exact,
                      int *counted, AlgExpr **steps_at) {
   AlgCtx *g = c->alg;
   *exact = NULL;
@@ -2164,24 +2164,23 @@ static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, int note
   if (clients && rounds)
     clients = alg_min(g, clients, alg_is_num(cycle, 1) ? rounds : alg_cond(g, cycle, rounds, clients));
   if (clients && drain) clients = alg_min(g, clients, drain);
-  /* the bounded-clients bound stands alone where the fallback took a family as one resource
-  ** (noted), unless a called process forks (its notes may serve its memoised summary elsewhere)
-  ** or a site counts the branches of a dealt member (ceil(n / K), a block: the family as one
-  ** resource can be the tighter, `(i + 1) % P` by 2 branches at P = 3) */
-  int alone = clients && noted && !w->call_forks && !w->dealt;
   AlgExpr *own = clients ? clients : upper;   /* the rules' bound, beside the families' */
   if (shift) {   /* the shifted rounds' (reduce_shift.c), where its durations are > 0 */
     AlgExpr *mine = alg_is_num(shift_ok, 1) ? shift : alg_cond(g, shift_ok, shift, own ? own : out->U);
     own = own ? alg_min(g, own, mine) : mine;
   }
-  AlgExpr *fallback = alone ? own : own ? alg_min(g, out->U, own) : out->U;
-  /* where the rules' bound is the smaller, U rests on no family (strictly smaller: a rule's bound
-  ** that falls back to out->U under a condition is equal to it there) */
-  AlgExpr *smaller = !alone && own ? alg_cmp(g, ALG_CMP_LT, own, out->U) : NULL;
+  /* Both bounds hold, so U is the smaller. The bounded-clients bound used to replace out->U where
+  ** out->U took a family as one resource (noted), which dropped the note but lost the family's
+  ** bound where it was the tighter: every branch using one member three times, `core[0]`, 9 N t
+  ** against the member's demand 3 N t, exact. Where the rules' bound is the smaller, U rests on
+  ** no family (strictly smaller: a rule's bound that falls back to out->U under a condition is
+  ** equal to it there), and predict drops the family notes at those points. */
+  AlgExpr *fallback = own ? alg_min(g, out->U, own) : out->U;
+  AlgExpr *smaller = own ? alg_cmp(g, ALG_CMP_LT, own, out->U) : NULL;
   if (steps) out->U = alg_cond(g, steps, out->phi_hi, fallback);
   else out->U = fallback;
   *counted = clients != NULL;
   *steps_at = steps;
   if (!w->call_forks) *exact = steps && smaller ? alg_or(g, steps, smaller) : steps ? steps : smaller;
-  return alone && !steps;
+  return 0;
 }
