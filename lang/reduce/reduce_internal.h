@@ -222,7 +222,7 @@ AlgExpr *reduce_ps_wait(RCtx *c, const RReach *reach, const Decl *res, AlgExpr *
 
 /* reduce_ps_batch.c */
 void reduce_ps_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
-AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **counts, int n);
+AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **counts, int n, AlgExpr **order);
 /* reduce_fcfs_batch.c */
 void reduce_fcfs_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
 /* reduce_fcfs_list.c: the same par's FCFS list evaluated where its sizes are numbers */

@@ -237,3 +237,6 @@ void reduce_fcfs_list(RCtx *c, REnv *env, const RPiece *pieces, int count, Summa
   if (!quiet)
     out->U = alg_cond(g, holds, alg_min(g, out->U, alg_add(g, alg_add(g, first.head, hi), first.tail)), out->U);
 }
+
+/* at_values for the other order rules (reduce_ps_batch.c reads the order of sizes there). */
+AlgExpr *order_at_values(RCtx *c, AlgExpr *e, AlgExpr **holds) { return at_values(c, e, holds); }

@@ -178,6 +178,9 @@ int order_injective(OWalk *w, AlgExpr *e);
 AlgExpr *order_digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i);
 AlgExpr *order_split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgExpr *o, AlgExpr *n);
 AlgExpr *order_term_of(AlgExpr *e, AlgSymbol *i);
+/* e with its params and consts at their values (reduce_fcfs_list.c), the equalities added to *holds; NULL
+** where a value is no point. */
+AlgExpr *order_at_values(RCtx *c, AlgExpr *e, AlgExpr **holds);
 int order_dealt(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d);
 int order_by_branch(const OWalk *w, AlgExpr *e);
 AlgExpr *order_over_branches(const OWalk *w, AlgKind kind, AlgExpr *e);

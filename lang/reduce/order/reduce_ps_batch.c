@@ -223,14 +223,24 @@ static int add_classes(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr **sizes, Al
   return add_class(sizes, counts, n, x, cx) && add_class(sizes, counts, n, y, cy);
 }
 
-/* Sorts the classes by size, smallest first; 0 when two sizes cannot be ordered for every
-** admissible value. */
-static int sort_classes(AlgCtx *g, AlgExpr **sizes, AlgExpr **counts, int n) {
+/* Sorts the classes by size, smallest first; 0 when two sizes cannot be ordered. A pair whose order
+** is not decided for every admissible value (consts that -D can change: t1 = 10us, t2 = 15us) is
+** put in the order of their values (order_at_values), and the comparison that order needs is
+** added to *order (when order is not NULL; else the sort gives up): the drain holds where it
+** does, and the rule's bound falls back elsewhere. */
+static int sort_classes(RCtx *c, AlgExpr **sizes, AlgExpr **counts, int n, AlgExpr **order) {
+  AlgCtx *g = c->alg;
   for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++) {
       AlgExpr *d = alg_sub(g, sizes[j], sizes[i]);
       if (alg_is_nonneg(g, d)) continue;
-      if (!alg_is_nonpos(g, d)) return 0;
+      if (!alg_is_nonpos(g, d)) {
+        AlgExpr *ignored = alg_num_int(g, 1), *at = order ? order_at_values(c, d, &ignored) : NULL;
+        if (!at || alg_kind(at) != ALG_NUM) return 0;
+        int up = mpq_sgn(alg_num_value(at)) >= 0;
+        *order = alg_and(g, *order, alg_cmp(g, up ? ALG_CMP_GE : ALG_CMP_LE, d, alg_num_int(g, 0)));
+        if (up) continue;
+      }
       AlgExpr *x = sizes[i]; sizes[i] = sizes[j]; sizes[j] = x;
       x = counts[i]; counts[i] = counts[j]; counts[j] = x;
     }
@@ -239,10 +249,12 @@ static int sort_classes(AlgCtx *g, AlgExpr **sizes, AlgExpr **counts, int n) {
 
 /* The drain D of the rule below: the classes (size, count) sorted (sort_classes) and
 **   D = sum over i of (u_i - u_{i-1}) (M_i >= 1 ? max(1, M_i / cap) : 0),  M_i = n_i + ... + n_m
-** (u_0 = 0); NULL when the sizes cannot be ordered or the least is not >= 0. */
-AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **counts, int n) {
+** (u_0 = 0); NULL when the sizes cannot be ordered or the least is not >= 0. order: as
+** sort_classes (NULL: every order proved); *order is then the condition where D holds. */
+AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **counts, int n, AlgExpr **order) {
   AlgCtx *g = c->alg;
-  if (n < 1 || !sort_classes(g, sizes, counts, n) || !alg_is_nonneg(g, sizes[0])) return NULL;
+  if (order) *order = alg_num_int(g, 1);
+  if (n < 1 || !sort_classes(c, sizes, counts, n, order) || !alg_is_nonneg(g, sizes[0])) return NULL;
   AlgExpr *one = alg_num_int(g, 1), *zero = alg_num_int(g, 0), *drain = zero, *present = zero;
   for (int i = n - 1; i >= 0; i--) {   /* M_i accumulates from the largest class down */
     present = alg_add(g, present, counts[i]);
@@ -280,7 +292,8 @@ static AlgExpr *line_drain(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr *cap, A
 /* Rule (a batch on ps): par (k = a, b) over pieces whose branches each run delays h, one
 ** use(r, x(k)) on one plain ps(c) resource r, and delays e, with h and e free of k and the same
 ** in every piece, and the sizes x(k) in classes u_1 <= ... <= u_m (add_classes; counts n_i;
-** sorted when the order is decided for every admissible value) or in a line (line_drain). All n
+** sorted when the order is decided for every admissible value, else in the order of their values
+** with the bound taken where that order holds) or in a line (line_drain). All n
 ** requests arrive at the instant h. Processor sharing gives every request present one rate,
 ** min(1, c / N) with N present, so the batch's requests share one curve S(tau) of service
 ** received, and those present at service s are the M(s) of size > s. Alone (no other request on
@@ -316,16 +329,16 @@ void reduce_ps_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summar
   c->checks.count = checks;
   if (k < count) return;
   AlgExpr *cap = reduce_mult(c, first.res), *one = alg_num_int(g, 1), *zero = alg_num_int(g, 0);
-  AlgExpr *drain = zero, *present = zero;
+  AlgExpr *drain = zero, *present = zero, *order = one;   /* order: where the sizes' order holds */
   if (!classes && count == 1) {   /* one piece, its sizes in a line */
     present = alg_max(g, zero, alg_add(g, alg_sub(g, pieces[0].hi, pieces[0].lo), one));
     if (!(drain = line_drain(c, &pieces[0], first.t, cap, present))) return;
   } else {
-    if (!classes || !(drain = reduce_ps_drain(c, cap, sizes, counts, n))) return;
+    if (!classes || !(drain = reduce_ps_drain(c, cap, sizes, counts, n, &order))) return;
     for (int i = 0; i < n; i++) present = alg_add(g, present, counts[i]);
   }
   AlgExpr *total = alg_cond(g, alg_cmp(g, ALG_CMP_GE, present, one),
                             alg_add(g, alg_add(g, first.head, drain), first.tail), zero);
-  out->U = alg_min(g, out->U, total);
-  out->L = alg_max(g, out->L, total);
+  out->U = alg_cond(g, order, alg_min(g, out->U, total), out->U);
+  out->L = alg_max(g, out->L, alg_cond(g, order, total, zero));
 }
