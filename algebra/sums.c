@@ -339,6 +339,58 @@ static AlgExpr *sum_scaled(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExp
   return alg_mul(ctx, alg_mul_n(ctx, n, others), alg_add_n(ctx, inner->nkids, sums));
 }
 
+/* sum_{i=lower}^{upper} c * max(f, g) (or min) with c free of the index, f and g polynomials in i
+   and f - g = s i + r, s a nonzero integer and r free of i, lower integer-valued: f - g changes
+   sign once, so the i where f >= g are a suffix of the range, from t = ceil(-r / s) on (s > 0),
+   or a prefix, up to t = floor(-r / s) (s < 0); the max takes f there and g on the rest (the min
+   the other way round; at f = g either), and the sum is c times the two polynomial sums over
+   the two parts, each guarded where its part is empty. A par nested in a par whose inner range
+   starts at max(0, 1 - r) (every rank but (0, 0)) counts sum over r = 0 .. Q - 1 of
+   Q - max(0, 1 - r) = Q^2 - 1 branches. NULL otherwise. */
+static AlgExpr *sum_two_sided(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
+  AlgExpr *factor = num(ctx, 1), *inner = term;
+  if (term->kind == ALG_MUL) {
+    AlgExpr **others = alg_scratch(ctx, term->nkids);
+    size_t n = 0;
+    inner = NULL;
+    for (size_t k = 0; k < term->nkids; k++) {
+      if (!alg_contains(term->kids[k], index)) others[n++] = term->kids[k];
+      else if (!inner) inner = term->kids[k];
+      else return NULL;
+    }
+    if (!inner) return NULL;
+    factor = alg_mul_n(ctx, n, others);
+  }
+  if ((inner->kind != ALG_MAX && inner->kind != ALG_MIN) || inner->nkids != 2 || !alg_is_integer_valued(lower))
+    return NULL;
+  AlgExpr *f = inner->kids[0], *g = inner->kids[1];
+  AlgExpr *cf[ALG_POLY_MAX_DEGREE + 1], *cg[ALG_POLY_MAX_DEGREE + 1];
+  size_t df, dg;
+  if (alg_poly_coeffs(ctx, f, index, ALG_POLY_MAX_DEGREE, cf, &df) != 0 ||
+      alg_poly_coeffs(ctx, g, index, ALG_POLY_MAX_DEGREE, cg, &dg) != 0) return NULL;
+  AlgExpr *d = alg_sub(ctx, f, g), *slope = alg_diff(ctx, d, index);
+  if (!slope || slope->kind != ALG_NUM || !alg_is_integer_valued(slope) || alg_is_num(slope, 0)) return NULL;
+  AlgExpr *r = alg_expand(ctx, alg_sub(ctx, d, alg_mul(ctx, slope, index->node)));
+  if (alg_contains(r, index)) return NULL;
+  AlgExpr *one = num(ctx, 1), *cut = alg_div(ctx, alg_neg(ctx, r), slope);
+  AlgExpr *a_lo, *a_hi, *b_lo, *b_hi;   /* a: where f >= g; b: the rest */
+  if (alg_is_nonneg(ctx, slope)) {
+    AlgExpr *t = alg_func(ctx, ALG_CEIL, cut);
+    a_lo = alg_max(ctx, lower, t); a_hi = upper;
+    b_lo = lower; b_hi = alg_min(ctx, upper, alg_sub(ctx, t, one));
+  } else {
+    AlgExpr *t = alg_func(ctx, ALG_FLOOR, cut);
+    a_lo = lower; a_hi = alg_min(ctx, upper, t);
+    b_lo = alg_max(ctx, lower, alg_add(ctx, t, one)); b_hi = upper;
+  }
+  int take_f = inner->kind == ALG_MAX;   /* on part a */
+  AlgExpr *on_a = guard_sum(ctx, a_lo, a_hi, take_f ? sum_polynomial(ctx, cf, df, a_lo, a_hi)
+                                                    : sum_polynomial(ctx, cg, dg, a_lo, a_hi));
+  AlgExpr *on_b = guard_sum(ctx, b_lo, b_hi, take_f ? sum_polynomial(ctx, cg, dg, b_lo, b_hi)
+                                                    : sum_polynomial(ctx, cf, df, b_lo, b_hi));
+  return alg_mul(ctx, factor, alg_add(ctx, on_a, on_b));
+}
+
 /* sum over one term, unguarded, or NULL. */
 static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
   AlgExpr *coef[ALG_POLY_MAX_DEGREE + 1];
@@ -356,6 +408,8 @@ static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr 
   if (equal) return equal;
   AlgExpr *scaled = sum_scaled(ctx, index, lower, upper, term);
   if (scaled) return scaled;
+  AlgExpr *sided = sum_two_sided(ctx, index, lower, upper, term);
+  if (sided) return sided;
   return sum_geometric(ctx, index, lower, upper, term);
 }
 
