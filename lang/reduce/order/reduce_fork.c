@@ -276,7 +276,7 @@ AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total) {
     if (o->res != st->res || o->guard != st->guard || o->loop != st->loop) continue;
     int own = onto_site(w, o);
     if (!own && !(fixed && fixed_site(w, o) && o->index == st->index)) continue;
-    AlgExpr *h = least(w, o, o->head), *t = least(w, o, o->t), *rest = least(w, o, order_tail(w, o, total));
+    AlgExpr *h = least(w, o, order_lohead(o)), *t = least(w, o, o->t), *rest = least(w, o, order_tail(w, o, total));
     AlgExpr *copies = !own ? alg_max(g, zero(c), w->n)
                     : o->rep ? alg_max(g, zero(c), alg_add(g, alg_sub(g, o->rep_hi, o->rep_lo), alg_num_int(g, 1)))
                     : alg_num_int(g, 1);
@@ -328,7 +328,7 @@ static AlgExpr *counted_at(OWalk *w, const int *set, int s, AlgExpr *q, AlgExpr 
     AlgExpr *run = alg_and(g, alg_cmp(g, ALG_CMP_LE, w->ka, kj), alg_cmp(g, ALG_CMP_LE, kj, w->kb));
     if (o->kguard) run = alg_and(g, run, alg_subst(g, o->kguard, w->k, kj));
     count[j] = alg_cond(g, run, alg_num_int(g, 1), zero(c));
-    head[j] = alg_subst(g, o->head, w->k, kj);
+    head[j] = alg_subst(g, order_lohead(o), w->k, kj);
     t[j] = alg_subst(g, o->t, w->k, kj);
     tail[j] = alg_subst(g, order_tail(w, o, total), w->k, kj);
   }
