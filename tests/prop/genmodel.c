@@ -1620,8 +1620,72 @@ static int gen_idiom_pipe(GenState *g) {
   return par;
 }
 
+/* An FCFS resource that no enclosing hold keeps other than not (not itself when there is no
+** other), chosen at random, or -1. */
+static int gen_fcfs_other(GenState *g, int not) {
+  int pick[GEN_MAX_RES], n = 0;
+  for (int k = g->held_max + 1; k < g->m->res_count; k++)
+    if (g->m->res[k].ps_tenths == 0 && k != not) pick[n++] = k;
+  return n ? pick[gen_below(g, n)] : not;
+}
+
+/* Threads on fewer cores, then what follows them (docs/reduction.md, "Pars nested in a chain"):
+** par (i = 0, P - 1 or 5) { [delay;] par (t = 0, hi) use(cores, d(t)); tail }, cores any FCFS
+** resource (its servers often fewer than the threads: a multi-server plain one or the rank's own
+** member cores[i]), the tail on another resource: the ring sends (i + 1) and (i - 1) as a `||`
+** or one after another, a send to one member for all (a root), or any use; the rank's body
+** sometimes repeated. -1 when the model has no FCFS family. */
+static int gen_idiom_threads(GenState *g) {
+  GenModel *m = g->m;
+  if (g->nvars + 2 > GEN_MAX_DEPTH || m->node_count + 12 >= GEN_MAX_NODES) return -1;
+  int fam = gen_fcfs_family(g), cores = gen_fcfs_other(g, fam);
+  if (fam < 0 || cores < 0) return -1;
+  int over_param = gen_below(g, 3) == 0;
+  int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : GEN_FAMILY_SIZE - 1);
+  int par_var = m->nodes[par].var;
+  int threads = gen_par_open(g, gen_below(g, 4) == 0, 1 + gen_below(g, GEN_MAX_BOUND));
+  if (m->nodes[threads].hi_param) m->nodes[threads].hi = m->param_default - 1;
+  int work = gen_send(g, cores, GEN_MEMBER_VAR, par_var, 0);
+  if (gen_below(g, 2)) {   /* unequal threads: the duration by the thread's index */
+    m->nodes[work].dur.var = m->nodes[threads].var;
+    if (gen_below(g, 2)) m->nodes[work].dur.mod = 2;
+  }
+  if (!m->res[cores].family) m->nodes[work].member = GEN_MEMBER_CONST;
+  g->nvars--;
+  m->nodes[threads].kids[0] = work;
+  int ring = over_param ? GEN_MEMBER_RING : GEN_MEMBER_RING_FULL, how = gen_below(g, 4), tail;
+  if (how <= 1) {   /* the two ring sends: at once, or one after another */
+    tail = gen_new_node(g, how == 0 ? GEN_PARALLEL : GEN_BLOCK);
+    m->nodes[tail].kids[0] = gen_send(g, fam, (GenMember)ring, par_var, 1);
+    if (over_param) m->nodes[tail].kids[1] = gen_send(g, fam, GEN_MEMBER_RING_BACK, par_var, 0);
+    else m->nodes[tail].kids[1] = gen_send(g, fam, GEN_MEMBER_RING_FULL, par_var, GEN_FAMILY_SIZE - 1);
+    m->nodes[tail].nkids = 2;
+  } else if (how == 2) {   /* a root */
+    tail = gen_send(g, fam, GEN_MEMBER_CONST, par_var, 0);
+    m->nodes[tail].member_val = gen_below(g, 2);
+  } else {
+    tail = gen_use(g);
+    if (tail >= 0) {
+      m->nodes[tail].dur = gen_dur(g);
+      gen_member(g, &m->nodes[tail]);
+    } else tail = gen_delay(g);
+  }
+  int body = gen_new_node(g, GEN_BLOCK), at = 0;
+  if (gen_below(g, 4) == 0) m->nodes[body].kids[at++] = gen_delay(g);
+  m->nodes[body].kids[at++] = threads;
+  m->nodes[body].kids[at++] = tail;
+  m->nodes[body].nkids = at;
+  g->nvars--;
+  m->nodes[par].kids[0] = gen_maybe_repeat(g, body, 3);
+  return par;
+}
+
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
+  if (gen_below(g, 8) == 0) {   /* threads on fewer cores, then an exchange */
+    int threads = gen_idiom_threads(g);
+    if (threads >= 0) return threads;
+  }
   if (gen_below(g, 7) == 0) {   /* a rank's own pipeline over a flat family */
     int pipe = gen_idiom_pipe(g);
     if (pipe >= 0) return pipe;
