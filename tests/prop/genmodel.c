@@ -1680,8 +1680,65 @@ static int gen_idiom_threads(GenState *g) {
   return par;
 }
 
+/* Workers fed by a master (docs/reduction.md, "Requests spaced by a single server"): par (i = 0,
+** P - 1 or 5) [repeat or seq (j = 0, 1 + i % 2)] { use(A, a); [use(f[i], c) or delay(c);] use(r, t) }
+** with A a plain FCFS resource of one server, r another plain FCFS one of m servers, t near
+** m a (m a, m a + 1 or a: the spacing proves no wait, or just not), the time between sometimes by
+** the worker, sometimes another use of r or of A beside; -1 without such resources. */
+static int gen_idiom_master(GenState *g) {
+  GenModel *m = g->m;
+  if (g->nvars + 2 > GEN_MAX_DEPTH || m->node_count + 12 >= GEN_MAX_NODES) return -1;
+  int a = -1, r = -1, own = gen_fcfs_family(g);
+  for (int k = g->held_max + 1; k < m->res_count; k++) {
+    const GenResource *x = &m->res[k];
+    if (x->family || x->ps_tenths) continue;
+    if (a < 0 && x->servers == 1 && !x->handoff_ns) a = k;
+    else if (r < 0) r = k;
+  }
+  if (a < 0 || r < 0) return -1;
+  int over_param = gen_below(g, 2) == 0;
+  int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : GEN_FAMILY_SIZE - 1);
+  int par_var = m->nodes[par].var, lit = 1 + gen_below(g, 3), servers = m->res[r].servers;
+  int body = gen_new_node(g, GEN_BLOCK), at = 0;
+  m->nodes[body].kids[at++] = gen_send(g, a, GEN_MEMBER_CONST, par_var, 0);
+  m->nodes[m->nodes[body].kids[0]].dur.lit_us = lit;
+  if (gen_below(g, 3)) {   /* the worker's own compute, or a delay */
+    int mid = own >= 0 && gen_below(g, 2) ? gen_send(g, own, GEN_MEMBER_VAR, par_var, 0) : gen_delay(g);
+    if (gen_below(g, 4) == 0) m->nodes[mid].dur.var = par_var;   /* by the worker: no spacing */
+    m->nodes[body].kids[at++] = mid;
+  }
+  int write = gen_send(g, r, GEN_MEMBER_CONST, par_var, 0), pick = gen_below(g, 3);
+  GenDur t = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .mod = 0,
+              .lit_us = pick == 0 ? servers * lit : pick == 1 ? servers * lit + 1 : lit};
+  m->nodes[write].dur = t;
+  m->nodes[body].kids[at++] = write;
+  m->nodes[body].nkids = at;
+  int top = body;
+  if (gen_below(g, 2)) top = gen_maybe_repeat(g, body, 1);
+  else if (g->nvars < GEN_MAX_DEPTH) {   /* tasks dealt: 1 + i % 2 of them */
+    top = gen_new_node(g, GEN_SEQ);
+    m->nodes[top].var = g->nvars; m->nodes[top].lo = 1; m->nodes[top].hi = 1;
+    m->nodes[top].hi_param = 2; m->nodes[top].count_var = par_var;
+    m->nodes[top].kids[0] = body;
+  }
+  g->nvars--;
+  if (gen_below(g, 5) == 0) {   /* another use of r or A beside the worker's tasks */
+    int fork = gen_new_node(g, GEN_PARALLEL);
+    m->nodes[fork].kids[0] = top;
+    m->nodes[fork].kids[1] = gen_send(g, gen_below(g, 2) ? r : a, GEN_MEMBER_CONST, par_var, 0);
+    m->nodes[fork].nkids = 2;
+    top = fork;
+  }
+  m->nodes[par].kids[0] = top;
+  return par;
+}
+
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
+  if (gen_below(g, 8) == 0) {   /* workers fed by a master, then a shared disk */
+    int master = gen_idiom_master(g);
+    if (master >= 0) return master;
+  }
   if (gen_below(g, 8) == 0) {   /* threads on fewer cores, then an exchange */
     int threads = gen_idiom_threads(g);
     if (threads >= 0) return threads;

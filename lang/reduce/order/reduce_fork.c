@@ -167,11 +167,13 @@ int fork_waits(OWalk *w) {
     AlgExpr *m = reduce_mult(c, res);
     AlgExpr *rounds = alg_max(g, zero(c), alg_func(g, ALG_CEIL, alg_div(g, alg_sub(g, count, m), m)));
     AlgExpr *queue = alg_mul(g, rounds, t_max);
+    AlgExpr *spaced = order_spaced(w, res);   /* reduce_spaced.c: where no request waits */
     for (int j = i; j < w->nsites; j++) {
       OSite *site = &w->sites[j];
       if (site->res != res) continue;
       AlgExpr *ahead = alg_div(g, alg_max(g, zero(c), alg_sub(g, work, site->tmax)), m);
       site->wait = alg_min(g, queue, ahead);
+      if (spaced) site->wait = alg_cond(g, spaced, zero(c), site->wait);
     }
   }
   return 1;
@@ -205,6 +207,8 @@ AlgExpr *fork_cap_waits(OWalk *w, const Summary *whole) {
     for (int j = i; j < w->nsites; j++)
       if (w->sites[j].res == res) w->sites[j].wait = zero(c);
     AlgExpr *cap = alg_div(g, reduce_demand_hi(c, whole, res), reduce_mult(c, res));
+    AlgExpr *spaced = order_spaced(w, res);   /* reduce_spaced.c: where no request waits */
+    if (spaced) cap = alg_cond(g, spaced, zero(c), cap);
     extra = extra ? alg_add(g, extra, cap) : cap;
   }
   return extra;

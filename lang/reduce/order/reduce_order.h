@@ -200,6 +200,9 @@ AlgExpr *fork_lower(OWalk *w, AlgExpr *total);
 AlgExpr *fork_site_clients(OWalk *w, const OSite *site);
 AlgExpr *fork_width(OWalk *w, const int *set, int n, int level);
 
+/* reduce_spaced.c */
+AlgExpr *order_spaced(OWalk *w, const Decl *r);
+
 /* reduce_budget.c */
 AlgExpr *budget_upper(OWalk *w, REnv *env, const RPiece *p);
 
