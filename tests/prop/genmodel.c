@@ -585,8 +585,16 @@ static int gen_idiom_ps(GenState *g) {
   if (res < 0) return -1;
   int hi_param = gen_below(g, 2);
   int par = gen_par_open(g, hi_param, hi_param ? m->param_default - 1 : GEN_FAMILY_SIZE - 1), par_var = g->nvars - 1;
-  int how = gen_below(g, 3), body;
-  if (how == 0) {   /* a chain: requests and delays */
+  int how = gen_below(g, 4), body;
+  if (how == 3) {   /* threads looping on ps: a delay, then repeat (K) one request, K by the branch
+                       sometimes (docs/reduction.md, "Processor sharing in a par") */
+    int loop = gen_new_node(g, GEN_REPEAT);
+    m->nodes[loop].hi = 1 + gen_below(g, 3);
+    if (gen_below(g, 2)) { m->nodes[loop].count_form = 2; m->nodes[loop].count_var = par_var; }
+    m->nodes[loop].kids[0] = gen_ps_request(g, res, par_var);
+    body = gen_new_node(g, GEN_BLOCK);
+    m->nodes[body].kids[0] = gen_delay(g); m->nodes[body].kids[1] = loop; m->nodes[body].nkids = 2;
+  } else if (how == 0) {   /* a chain: requests and delays */
     body = gen_new_node(g, GEN_BLOCK);
     int count = 1 + gen_below(g, GEN_MAX_KIDS);
     for (int k = 0; k < count; k++) {

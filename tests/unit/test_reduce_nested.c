@@ -1,8 +1,9 @@
 /*
 ** test_reduce_nested.c — a par nested in a branch takes at least its lower bound (docs/reduction.md,
 ** "Pars nested in a chain"; reduce_order.c nested_least): the requests after it are released no
-** earlier than that, not at its contention-free time. Each bound is derived by hand below and is
-** the simulated time; each fails on the walk that released them at the contention-free time.
+** earlier than that, not at its contention-free time; and threads looping on ps (a repeat of one
+** use read as one request, reduce_ps_batch.c). Each bound is derived by hand below and is the
+** simulated time; each fails on the code before these rules.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -67,11 +68,34 @@ static void test_ps_threads_then_root(void **state) {
   redtest_expect_lo1(text, "P", 16, 52e-6, 52e-6);
 }
 
+/* Threads looping on ps (reduce_ps_batch.c, repeated_use): `repeat (K) use(cores, x)` alone is one
+** request of K x. T = 5 threads, 10 requests each of 10us (even t) or 20us (odd t) on ps(4): sizes
+** 100us (three) and 200us (two), drained in 100 max(1, 5 / 4) + 100 max(1, 2 / 4) = 225us; T = 8,
+** four of each: 100 x 2 + 100 x 1 = 300us; lo = hi, the simulated times. A delay of 1us after the
+** loop: 226us. Before: lo 200us and hi 250us at T = 5 (the longest thread; the bounded clients). */
+static void test_ps_repeat_batch(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 8 in 1 .. 100000;\n"
+    "resource cores = ps(4);\n"
+    "process main { par (t = 0, T - 1) repeat (10) use(cores, (1 + t % 2) * 10us) }\n";
+  const char *after =
+    "param T = 8 in 1 .. 100000;\n"
+    "resource cores = ps(4);\n"
+    "process main { par (t = 0, T - 1) { repeat (10) use(cores, (1 + t % 2) * 10us); delay(1us) } }\n";
+  const char *names[] = {"T"};
+  double v5[] = {5}, v8[] = {8};
+  redtest_expect(text, 1, names, v5, 225e-6, 225e-6, 225e-6);
+  redtest_expect(text, 1, names, v8, 300e-6, 300e-6, 300e-6);
+  redtest_expect(after, 1, names, v5, 226e-6, 226e-6, 226e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_threads_then_ring),
     cmocka_unit_test(test_pipeline_then_root),
     cmocka_unit_test(test_ps_threads_then_root),
+    cmocka_unit_test(test_ps_repeat_batch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
