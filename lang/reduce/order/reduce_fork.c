@@ -280,7 +280,8 @@ AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total) {
     if (o->res != st->res || o->guard != st->guard || o->loop != st->loop) continue;
     int own = onto_site(w, o);
     if (!own && !(fixed && fixed_site(w, o) && o->index == st->index)) continue;
-    AlgExpr *h = least(w, o, order_lohead(o)), *t = least(w, o, o->t), *rest = least(w, o, order_tail(w, o, total));
+    AlgExpr *h = least(w, o, order_lohead(o)), *t = least(w, o, o->t);
+    AlgExpr *rest = least(w, o, order_tail(w, o, total));
     AlgExpr *copies = !own ? alg_max(g, zero(c), w->n)
                     : o->rep ? alg_max(g, zero(c), alg_add(g, alg_sub(g, o->rep_hi, o->rep_lo), alg_num_int(g, 1)))
                     : alg_num_int(g, 1);

@@ -1293,7 +1293,8 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
 /* 1 when stages x and y are the same use but for the member: same resource, duration, place
 ** in the chain (head, guard, loops). */
 static int same_but_member(const OStage *x, const OStage *y) {
-  return x->res == y->res && x->t == y->t && x->head == y->head && x->lohead == y->lohead && x->guard == y->guard &&
+  return x->res == y->res && x->t == y->t && x->head == y->head && x->lohead == y->lohead &&
+         x->guard == y->guard &&
          x->loop == y->loop && x->loops == y->loops && x->bad == y->bad && x->gap == y->gap &&
          x->reps == y->reps && x->rep == y->rep;
 }
@@ -1334,7 +1335,8 @@ static void pair_sites(OWalk *w, AlgExpr *cond, int from, int mid, int to) {
 ** piece_image). Returns 0 when the sides are not such. */
 static int merge_sides(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from, int mid, AlgExpr *outer) {
   RCtx *c = w->c;
-  if (x.exact != y.exact || x.stepmax != y.stepmax || x.lo != y.lo || w->nstages - mid != mid - from) return 0;
+  if (x.exact != y.exact || x.stepmax != y.stepmax || x.lo != y.lo) return 0;
+  if (w->nstages - mid != mid - from) return 0;
   for (int i = 0; i < mid - from; i++) {
     const OStage *a = &w->stages[from + i], *b = &w->stages[mid + i];
     if (!same_but_member(a, b) || (a->index != b->index && (!a->index || !b->index))) return 0;
@@ -1368,7 +1370,8 @@ static int merge_durations(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from, 
   OStage *a = &w->stages[from];
   const OStage *b = &w->stages[mid];
   if (a->index != b->index || a->held_end || b->held_end || a->kloop || b->kloop || a->cls != b->cls) return 0;
-  if (a->res != b->res || a->head != b->head || a->lohead != b->lohead || a->guard != b->guard || a->loop != b->loop || a->loops != b->loops ||
+  if (a->res != b->res || a->head != b->head || a->lohead != b->lohead || a->guard != b->guard ||
+      a->loop != b->loop || a->loops != b->loops ||
       a->bad != b->bad || a->gap != b->gap || a->reps != b->reps || a->rep != b->rep)
     return 0;
   if (!alg_is_num(alg_expand(g, alg_sub(g, x.exact, a->t)), 0) || !alg_is_num(alg_expand(g, alg_sub(g, y.exact, b->t)), 0))
@@ -1431,7 +1434,8 @@ static OTime walk_if_branch(OWalk *w, REnv *env, const Stmt *s, AlgExpr *cond) {
   w->vary = vary;
   if (s->u.branch.otherwise && merge_sides(w, cond, x, y, from, mid, outer)) return x;
   if (s->u.branch.otherwise && merge_durations(w, cond, x, y, from, mid, sites, sites_mid, outer)) {
-    OTime r = {alg_cond(g, cond, x.exact, y.exact), alg_max(g, x.stepmax, y.stepmax), either_lo(c, cond, x, y)};
+    OTime r = {alg_cond(g, cond, x.exact, y.exact), alg_max(g, x.stepmax, y.stepmax),
+               either_lo(c, cond, x, y)};
     return r;
   }
   return walk_apart(w, cond, x, y, from);
@@ -1721,7 +1725,8 @@ static AlgExpr *guarded_stage_lower(OWalk *w, const OStage *st, AlgExpr *tail) {
   AlgExpr *m = reduce_mult(c, st->res), *t_min = least_over_ranges(w, n, lo, hi, st->t);
   AlgExpr *busy = alg_div(g, alg_mul(g, q, t_min), m);
   AlgExpr *first = alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)), t_min);
-  AlgExpr *bound = alg_add(g, alg_add(g, least_over_ranges(w, n, lo, hi, order_lohead(st)), alg_max(g, first, busy)),
+  AlgExpr *bound = alg_add(g, alg_add(g, least_over_ranges(w, n, lo, hi, order_lohead(st)),
+                                      alg_max(g, first, busy)),
                            least_over_ranges(w, n, lo, hi, tail));
   return over_stage_loop(c, st, alg_cond(g, alg_cmp(g, ALG_CMP_GE, q, alg_num_int(g, 1)), bound, zero(c)));
 }
@@ -1752,7 +1757,8 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   AlgExpr *t_min = over_branches(w, ALG_MINOVER, st->t);
   AlgExpr *busy = alg_div(g, over_branches(w, ALG_SUM, st->t), m);
   AlgExpr *first = alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, w->n, m)), t_min);
-  AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, order_lohead(st)), alg_max(g, first, busy)),
+  AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, order_lohead(st)),
+                                   alg_max(g, first, busy)),
                         over_branches(w, ALG_MINOVER, tail));
   return over_stage_loop(c, st, lo);
 }
@@ -1776,7 +1782,8 @@ static AlgExpr *pair_last_rounds(OWalk *w, const OStage *s1, const OStage *s2, A
   AlgExpr *rounds = alg_func(g, ALG_CEIL, alg_div(g, q, m2));
   AlgExpr *r0 = alg_sub(g, q, alg_mul(g, m2, alg_sub(g, rounds, one)));
   return alg_add_n(g, 5, (AlgExpr *[]){
-    over_branches(w, ALG_MINOVER, order_lohead(s1)), alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, r0, m1)), over_branches(w, ALG_MINOVER, s1->t)),
+    over_branches(w, ALG_MINOVER, order_lohead(s1)),
+    alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, r0, m1)), over_branches(w, ALG_MINOVER, s1->t)),
     alg_max(g, zero(c), between), alg_mul(g, rounds, over_branches(w, ALG_MINOVER, s2->t)),
     over_branches(w, ALG_MINOVER, tail)});
 }

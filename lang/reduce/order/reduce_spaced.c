@@ -86,7 +86,8 @@ AlgExpr *order_spaced(OWalk *w, const Decl *r) {
     const OSite *site = &w->sites[j];
     if (site->res != r) continue;
     const OStage *st = stage_of(w, j);
-    if (!st || site->twin || st->reps || st->kguard || st->loops > 1 || !alg_is_num(site->copies, 1)) return NULL;
+    if (!st || site->twin || st->reps || st->kguard || st->loops > 1 || !alg_is_num(site->copies, 1))
+      return NULL;
     if (!same_chain(&site->path, &site->path)) return NULL;   /* no par of the body around it */
     int i = j - 1;
     while (i >= 0 && quiet_site(w, i, &site->path)) i--;
@@ -95,15 +96,16 @@ AlgExpr *order_spaced(OWalk *w, const Decl *r) {
     const OStage *sa = stage_of(w, i);
     const Decl *res = before->res;
     if (!sa || before->twin || !same_chain(&before->path, &site->path)) return NULL;
-    if (res == r || res->u.resource.count || res->u.resource.handoff || res->u.resource.discipline != DISC_FCFS ||
-        !alg_is_num(reduce_mult(c, res), 1) || (a && res != a))
+    if (res == r || res->u.resource.count || res->u.resource.handoff ||
+        res->u.resource.discipline != DISC_FCFS || !alg_is_num(reduce_mult(c, res), 1) || (a && res != a))
       return NULL;
     if (sa->kguard || sa->kloop != st->kloop || sa->reps || sa->loop != st->loop || sa->loops != st->loops ||
         sa->guard != st->guard)
       return NULL;
     a = res;
     AlgExpr *d = delta_of(g, sa, st);
-    if (order_by_branch(w, d) || (st->loop && alg_contains(d, st->loop)) || (st->kloop && alg_contains(d, st->kloop)))
+    if (order_by_branch(w, d) || (st->loop && alg_contains(d, st->loop)) ||
+        (st->kloop && alg_contains(d, st->kloop)))
       return NULL;
     if (delta && !alg_is_num(alg_expand(g, alg_sub(g, d, delta)), 0)) return NULL;
     delta = d;
