@@ -130,6 +130,9 @@ typedef struct RCtx {
   struct RPointsMemo *points_memo; /* member maps decided by evaluation (reduce_points.c; arena,
                              made on first use) */
   int npoints_memo;       /* answers recorded so far (the memo keeps the last ones) */
+  int nested_heads;       /* > 0 while a par nested in a branch is reduced for the least time it
+                             takes (reduce_order.c walk_nested): none inside it is, so each par
+                             is reduced at most twice (the cost stays linear in the model) */
 } RCtx;
 
 /* What the wait of one branch of a par needs beyond the demands: the resources its waits can

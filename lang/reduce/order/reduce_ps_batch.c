@@ -17,10 +17,23 @@
 /* Kids of one node of a size the rule rebuilds (beyond: it gives up). */
 #define BATCH_MAX_KIDS 16
 
+/* Rule (a repeated use on ps): `repeat (K) use(r, x)` with nothing else in the loop, r processor
+** shared: the branch's K requests follow one another, each made at the instant the one before
+** ends, so the branch has one request present at r without a break from the first's start to the
+** last's end; processor sharing gives a request a rate that depends only on how many are present,
+** so the K requests end when one request of size K x made at the first's start would: the loop is
+** one use of size max(0, K) x (none when K <= 0, as a use of size 0). Threads looping under ps,
+** `par (t) repeat (10) use(cores, (1 + t % 2) w)` on ps(4), 5 threads: one batch of 10 w and
+** 20 w sizes, drained in 12.5 w + 10 w (docs/reduction.md, "Processor sharing in a par"). */
+static AlgExpr *repeated_use(RCtx *c, AlgExpr *count, AlgExpr *x) {
+  AlgCtx *g = c->alg;
+  return alg_mul(g, alg_max(g, alg_num_int(g, 0), count), x);
+}
+
 /* Reads s into sh (block nesting depth): delays, one use of a plain resource of discipline
 ** sh->disc (an FCFS one without hand-off), or an `if` whose sides are one use of it each (a use
-** of size cond ? x : y), delays (an `if` of delays alone on each side is a delay cond ? x : y);
-** a process call is read as its body. */
+** of size cond ? x : y), delays (an `if` of delays alone on each side is a delay cond ? x : y),
+** on ps a `repeat` of one use alone (repeated_use); a process call is read as its body. */
 static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
   AlgCtx *g = c->alg;
   if (!sh->ok) return;
@@ -69,6 +82,15 @@ static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
     if (depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
     for (int i = 0; i < s->u.block.count && sh->ok; i++) shape_of(c, env, s->u.block.items[i], sh, depth + 1);
     return;
+  case ST_REPEAT: {   /* on ps, `repeat (K) use(r, x)` alone: one use of size K x (repeated_use) */
+    BShape x = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1, sh->disc};
+    if (sh->res || sh->disc != DISC_PS || depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
+    shape_of(c, env, s->u.repeat.body, &x, depth + 1);
+    if (!x.ok || !x.res || !alg_is_num(x.head, 0) || !alg_is_num(x.tail, 0)) { sh->ok = 0; return; }
+    sh->res = x.res;
+    sh->t = repeated_use(c, reduce_expr(c, env, s->u.repeat.count), x.t);
+    return;
+  }
   case ST_CALL: {   /* `worker(t)`: the process's body with its arguments bound */
     const Decl *proc = s->u.call.decl;
     AlgExpr *args[REDUCE_MAX_ARGS];
