@@ -131,12 +131,16 @@ static AlgExpr *picker(AlgExpr *e, AlgSymbol *k, int depth) {
 
 AlgExpr *reduce_batch_picker(AlgExpr *e, AlgSymbol *k) { return picker(e, k, 0); }
 
-void reduce_batch_shape(RCtx *c, REnv *env, const RPiece *p, Discipline disc, BShape *sh) {
+void reduce_batch_read(RCtx *c, REnv *env, const Stmt *s, Discipline disc, BShape *sh) {
   AlgCtx *g = c->alg;
   BShape none = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1, disc};
   *sh = none;
+  shape_of(c, env, s, sh, 0);
+}
+
+void reduce_batch_shape(RCtx *c, REnv *env, const RPiece *p, Discipline disc, BShape *sh) {
   env->idx[env->depth++] = p->value;
-  shape_of(c, env, p->stmt, sh, 0);
+  reduce_batch_read(c, env, p->stmt, disc, sh);
   env->depth--;
 }
 
