@@ -74,7 +74,8 @@ static void loop_shape(RCtx *c, REnv *env, const Stmt *s, TLoop *sh, int depth) 
     return;
   }
   case ST_BLOCK:
-    for (int i = 0; i < s->u.block.count && sh->ok; i++) loop_shape(c, env, s->u.block.items[i], sh, depth + 1);
+    for (int i = 0; i < s->u.block.count && sh->ok; i++)
+      loop_shape(c, env, s->u.block.items[i], sh, depth + 1);
     return;
   case ST_CALL: {   /* `thread(t)`: the process's body with its arguments bound */
     const Decl *proc = s->u.call.decl;
@@ -285,7 +286,8 @@ static void at_point(RCtx *c, const RPiece *p, const TLoop *sh, Summary *out) {
   AlgExpr *d[5] = {sh->head, sh->body.head, u, sh->body.tail, sh->tail};
   AlgInterval x[5];
   for (int i = 0; i < 5 && ok; i++)
-    ok = !alg_contains(d[i], p->index) && point_of(g, reduce_at_values(c, alg_div(g, d[i], u), &holds), &x[i]);
+    ok = !alg_contains(d[i], p->index) &&
+         point_of(g, reduce_at_values(c, alg_div(g, d[i], u), &holds), &x[i]);
   AlgInterval tv;
   ok = ok && point_of(g, reduce_at_values(c, u, &holds), &tv) && tv.lo > 0;   /* t > 0 */
   AlgExpr *count = ok ? reduce_at_values(c, sh->count, &holds) : NULL;
@@ -309,7 +311,8 @@ static void at_point(RCtx *c, const RPiece *p, const TLoop *sh, Summary *out) {
 void reduce_fcfs_loop(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out) {
   AlgCtx *g = c->alg;
   const RPiece *p = &pieces[0];
-  if (c->concurrent || count != 1 || env->depth >= EVAL_MAX_INDICES || p->value != alg_sym(g, p->index)) return;
+  if (c->concurrent || count != 1 || env->depth >= EVAL_MAX_INDICES || p->value != alg_sym(g, p->index))
+    return;
   TLoop sh = {alg_num_int(g, 0), NULL, {NULL, NULL, NULL, NULL, 1, DISC_FCFS}, alg_num_int(g, 0), 0, 1};
   int checks = c->checks.count;   /* the expressions are read again: their checks are made */
   env->idx[env->depth++] = p->value;
