@@ -59,6 +59,20 @@ static void test_delay_between_uses(void **state) {
   redtest_expect(text, 0, NULL, NULL, 8e-6, 8e-6, 8e-6);
 }
 
+/* A short delay beside a long use (7ns after each 10us: D = 10^4 units of 1ns), T = 3 threads of 2
+** rounds on fcfs(2): 0 and 1 start at 0 (end 10), 2 starts at 10 (ends 20); 0 and 1 ask again at
+** 10.007: 0 takes the free server (ends 20.007), 1 waits for 2's, at 20 (ends 30). At 20.007 thread
+** 0 frees its server and thread 2 (20 + 0.007) asks: one instant (10 + 10 + 0.007 and 10 + 0.007 +
+** 10 are one sum), 0 first in program order, so 2 starts at once and ends at 30.007: 30.014us, the
+** simulated time (before: hi 40.014us). */
+static void test_short_delay(void **state) {
+  (void)state;
+  const char *text =
+      "param T = 3 in 1 .. 100;\nconst t = 10us;\nresource cores = fcfs(2);\n"
+      "process main { par (th = 0, T - 1) repeat (2) { use(cores, t); delay(7ns) } }\n";
+  redtest_expect(text, 0, NULL, NULL, 30.014e-6, 30.014e-6, 30.014e-6);
+}
+
 /* Work dealt with a remainder, N = 13 tasks over T = 5 workers (3, 3, 3, 2, 2 tasks of 1us) on
 ** fcfs(4), after 2us and before 1us: slots from 2us run 0 1 2 3 | 4 0 1 2 | 3 0 1 2 | 4: the
 ** last ends at 6, then 1us: 7us (before: hi 8.5us). */
@@ -89,6 +103,7 @@ int main(void) {
       cmocka_unit_test(test_five_threads_four_cores),
       cmocka_unit_test(test_closed_form_interval),
       cmocka_unit_test(test_delay_between_uses),
+      cmocka_unit_test(test_short_delay),
       cmocka_unit_test(test_dealt_counts),
       cmocka_unit_test(test_beside_not_read),
   };

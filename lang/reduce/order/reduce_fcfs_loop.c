@@ -16,8 +16,9 @@
 
 /* Requests one par may make for its schedule to be evaluated (beyond: the rule gives up). */
 #define LOOP_BUDGET (1L << 20)
-/* Largest common denominator of the durations in units of the use (5us beside 10us: 2). */
-#define LOOP_MAX_DENOM 1024
+/* Largest common denominator of the durations in units of the use (5us beside 10us: 2; 7ns beside
+** 10us: 10^4). */
+#define LOOP_MAX_DENOM (1L << 20)
 /* Largest event time, in those units: distinct times stay apart in the simulator's tie window. */
 #define LOOP_MAX_TIME ((int64_t)1 << 40)
 /* A duration is read as n / D units when it is within this fraction of it (see the rule). */
@@ -140,20 +141,43 @@ static int snap(AlgInterval x, long D, int64_t *n) {
   return fabs(v - r) <= LOOP_SNAP * r;
 }
 
-/* The durations x[0 .. n - 1] (in units of the use) as integers in units of 1 / D, D the least
-** of 1 .. LOOP_MAX_DENOM that reads them all (snap); *exact 1 where every x is n / D exactly.
-** Returns D, 0 when none does. */
-static long common_denominator(const AlgInterval *x, int n, int64_t *units, int *exact) {
-  for (long D = 1; D <= LOOP_MAX_DENOM; D++) {
-    int ok = 1;
-    *exact = 1;
-    for (int i = 0; i < n && ok; i++) {
-      ok = snap(x[i], D, &units[i]);
-      *exact &= x[i].lo == x[i].hi && x[i].lo * (double)D == (double)units[i];
-    }
-    if (ok) return D;
+/* The least q <= LOOP_MAX_DENOM for which x q is an integer within LOOP_SNAP of it (x >= 0; a
+** convergent of x's continued fraction: a fraction p / q that x is read as is one of them), or 0. */
+static long denominator_of(double x) {
+  long q0 = 1, q1 = 0;   /* the denominators of the last two convergents */
+  double r = x;
+  for (int i = 0; i < 64; i++) {
+    double a = floor(r);
+    if (a > (double)LOOP_MAX_DENOM) return 0;
+    long q = (long)a * q1 + q0;
+    if (q > LOOP_MAX_DENOM) return 0;
+    double v = x * (double)q, n = nearbyint(v);
+    if (q >= 1 && fabs(v - n) <= LOOP_SNAP * (n > 1 ? n : 1)) return q;
+    if (r - a == 0) return 0;
+    r = 1 / (r - a);
+    q0 = q1; q1 = q;
   }
   return 0;
+}
+
+static long gcd_of(long a, long b) { while (b) { long r = a % b; a = b; b = r; } return a; }
+
+/* The durations x[0 .. n - 1] (in units of the use) as integers in units of 1 / D, D the least
+** common denominator of theirs (denominator_of; at most LOOP_MAX_DENOM) that reads them all
+** (snap); *exact 1 where every x is n / D exactly. Returns D, 0 when there is none. */
+static long common_denominator(const AlgInterval *x, int n, int64_t *units, int *exact) {
+  long D = 1;
+  for (int i = 0; i < n; i++) {
+    long q = x[i].lo == 0 && x[i].hi == 0 ? 1 : denominator_of((x[i].lo + x[i].hi) / 2);
+    if (q < 1 || D / gcd_of(D, q) > LOOP_MAX_DENOM / q) return 0;
+    D = D / gcd_of(D, q) * q;
+  }
+  *exact = 1;
+  for (int i = 0; i < n; i++) {
+    if (!snap(x[i], D, &units[i])) return 0;
+    *exact &= x[i].lo == x[i].hi && x[i].lo * (double)D == (double)units[i];
+  }
+  return D;
 }
 
 /* A request: the time it is made and its thread (the par's index, less its first). */
@@ -263,7 +287,7 @@ static int point_of(AlgCtx *g, AlgExpr *e, AlgInterval *v) {
 ** delays e (h, a, t, b, e free of k; r a plain FCFS pool of m servers without hand-off), the par
 ** alone (RCtx.concurrent == 0: r is free when it starts and nothing else asks for it). Where T, m
 ** and every K(k) are numbers once the params are read at their values (reduce_at_values; at most
-** LOOP_BUDGET requests), and h, a, b, e are n / D times t (D <= LOOP_MAX_DENOM, n integers, t > 0
+** LOOP_BUDGET requests), and h, a, b, e are n / D times t (D <= 2^20, n integers, t > 0
 ** kept as a symbol): FCFS takes the requests in the order they are made, those of one instant in
 ** index order (LANGUAGE.md §6: a server freed at an instant goes to the first waiting request,
 ** which includes the same instant's requests of threads before), each starting when the earliest
