@@ -210,6 +210,7 @@ static const IdiomModel idioms[] = {
   {"pipeline_tail_fork.pam", "M", "M requests, a lookup 3 in 4 make, then a reply beside a log write"},
   {"threads_fcfs.pam", "T", "T threads on fcfs(4) cores"},
   {"threads_rounds.pam", "T", "T threads of 1 + t % 3 rounds (4 us work, 3 us sleep) on fcfs(2)"},
+  {"threads_loop.pam", "T", "T threads of M = 40 slices back to back on fcfs(4)"},
   {"threads_ps.pam", "T", "T threads on ps(4) cores"},
   {"threads_ps_loop.pam", "T", "T threads in rounds on ps(4) cores: compute, then own I/O"},
   {"threads_ps_proc.pam", "T", "the same as a pool in a process, called twice"},

@@ -230,6 +230,9 @@ AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **count
 void reduce_fcfs_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
 /* reduce_fcfs_list.c: the same par's FCFS list evaluated where its sizes are numbers */
 void reduce_fcfs_list(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
+/* reduce_fcfs_loop.c: threads that each loop over one use of one FCFS pool, evaluated at the point
+** and, for back-to-back uses by C < T <= 1.5 C threads, in closed form */
+void reduce_fcfs_loop(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
 
 /* reduce_count.c: a par's requests of an fcfs resource counted, ceil(N / m) t (any context). */
 void reduce_count_par(RCtx *c, const Stmt *s, Summary *out);

@@ -1122,6 +1122,65 @@ static int gen_idiom_slots(GenState *g) {
   return par;
 }
 
+/* A delay of a duration free of the branch indices. */
+static int gen_delay_same(GenState *g) {
+  int id = gen_new_node(g, GEN_DELAY);
+  g->m->nodes[id].dur = gen_dur_same(g);
+  return id;
+}
+
+/* Threads over fewer cores (docs/reduction.md, "Threads looping on an FCFS pool"): par (i = 0,
+** T - 1) { a delay sometimes; repeat (1 .. 8) or seq (j = 0, P - 1) { a delay sometimes; use(cores,
+** t); a delay sometimes }; a delay sometimes }, cores a plain fcfs resource free of the holds (1 ..
+** 4 servers, a hand-off on some: the rule must not read those), T a literal in C .. 3 C + 1 (or P),
+** every duration free of i; sometimes beside one more use of cores (the rule must not read it then);
+** -1 when the model has no such resource. */
+static int gen_idiom_tloop(GenState *g) {
+  GenModel *m = g->m;
+  int res = -1;
+  for (int k = g->held_max + 1; k < m->res_count && res < 0; k++)
+    if (!m->res[k].family && m->res[k].ps_tenths == 0) res = k;
+  if (res < 0 || m->node_count + 12 >= GEN_MAX_NODES) return -1;
+  int C = m->res[res].servers, over_param = gen_below(g, 5) == 0;
+  int hi = C - 1 + gen_below(g, 2 * C + 2);
+  if (C >= 2 && gen_below(g, 2)) hi = C + gen_below(g, C / 2);   /* C < T <= 1.5 C: the closed form */
+  if (over_param) hi = m->param_default - 1;
+  int par = gen_par_open(g, over_param, hi), loop, lvar = -1;
+  if (gen_below(g, 3) == 0) {   /* K = P: the closed form left symbolic in the sweep */
+    loop = gen_new_node(g, GEN_SEQ);
+    GenNode *q = &m->nodes[loop];
+    q->var = lvar = g->nvars; q->lo = 0; q->hi_param = 1; q->hi = m->param_default - 1;
+    g->scope_hi[g->nvars++] = GEN_MAX_BOUND;
+  } else {
+    loop = gen_new_node(g, GEN_REPEAT);
+    m->nodes[loop].hi = 1 + gen_below(g, 8);
+  }
+  int round = gen_new_node(g, GEN_BLOCK), n = 0, no_gaps = gen_below(g, 2);
+  if (!no_gaps && gen_below(g, 2)) m->nodes[round].kids[n++] = gen_delay_same(g);
+  int use = gen_new_node(g, GEN_USE);
+  m->nodes[use].res = res;
+  m->nodes[use].dur = gen_dur_same(g);
+  m->nodes[round].kids[n++] = use;
+  if (!no_gaps && gen_below(g, 2)) m->nodes[round].kids[n++] = gen_delay_same(g);
+  m->nodes[round].nkids = n;
+  m->nodes[loop].kids[0] = round;
+  if (lvar >= 0) g->nvars--;
+  int body = gen_new_node(g, GEN_BLOCK);
+  n = 0;
+  if (gen_below(g, 3) == 0) m->nodes[body].kids[n++] = gen_delay_same(g);
+  m->nodes[body].kids[n++] = loop;
+  if (gen_below(g, 3) == 0) m->nodes[body].kids[n++] = gen_delay_same(g);
+  m->nodes[body].nkids = n;
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  if (gen_below(g, 6) != 0) return par;
+  int other = gen_new_node(g, GEN_USE), fork = gen_new_node(g, GEN_PARALLEL), side = gen_below(g, 2);
+  m->nodes[other].res = res;
+  m->nodes[other].dur = gen_dur_same(g);
+  m->nodes[fork].kids[side] = par; m->nodes[fork].kids[1 - side] = other; m->nodes[fork].nkids = 2;
+  return fork;
+}
+
 /* A bounded buffer in a line (docs/reduction.md, "A bounded buffer in a line"): par (i = 0, P - 1)
 ** { a delay sometimes; hold (slots) { use(a, d); use(b, d') sometimes }; use(c, d'') or a delay },
 ** slots, a, b, c plain FCFS resources free of the holds (1 .. 4 servers, a hand-off on some), a,
@@ -1762,6 +1821,10 @@ static int gen_idiom(GenState *g) {
   if (gen_below(g, 8) == 0) {
     int slots = gen_idiom_slots(g);
     if (slots >= 0) return slots;
+  }
+  if (gen_below(g, 8) == 0) {
+    int tloop = gen_idiom_tloop(g);
+    if (tloop >= 0) return tloop;
   }
   if (gen_below(g, 8) == 0) {
     int buffer = gen_idiom_buffer(g);

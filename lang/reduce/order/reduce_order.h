@@ -182,9 +182,6 @@ int order_injective(OWalk *w, AlgExpr *e);
 AlgExpr *order_digit_base(RCtx *c, AlgExpr *e, AlgSymbol *i);
 AlgExpr *order_split_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *Q, AlgExpr *o, AlgExpr *n);
 AlgExpr *order_term_of(AlgExpr *e, AlgSymbol *i);
-/* e with its params and consts at their values (reduce_fcfs_list.c), the equalities added to *holds; NULL
-** where a value is no point. */
-AlgExpr *order_at_values(RCtx *c, AlgExpr *e, AlgExpr **holds);
 int order_dealt(const OWalk *w, const Decl *res, AlgExpr *index, ODealt *d);
 int order_by_branch(const OWalk *w, AlgExpr *e);
 AlgExpr *order_over_branches(const OWalk *w, AlgKind kind, AlgExpr *e);
@@ -230,6 +227,11 @@ typedef struct BShape {
 /* reduce_ps_batch.c: the shape of piece p's branch (its index bound); the first node of e that
 ** names k as `x % K` or `cond ? x : y` (x, y free of k); the indices of [r_lo, r_hi] in [lo, hi] */
 void reduce_batch_shape(RCtx *c, REnv *env, const RPiece *p, Discipline disc, BShape *sh);
+/* The same shape read from statement s in env (a loop's body, its index bound by the caller). */
+void reduce_batch_read(RCtx *c, REnv *env, const Stmt *s, Discipline disc, BShape *sh);
+/* reduce_fcfs_list.c: e with every param and const it names read at its value (a point), the
+** equalities added to *holds; NULL where a value is no point */
+AlgExpr *reduce_at_values(RCtx *c, AlgExpr *e, AlgExpr **holds);
 AlgExpr *reduce_batch_picker(AlgExpr *e, AlgSymbol *k);
 AlgExpr *reduce_batch_in_range(AlgCtx *g, AlgExpr *lo, AlgExpr *hi, AlgExpr *r_lo, AlgExpr *r_hi);
 

@@ -153,12 +153,16 @@ static AlgExpr *picker(AlgExpr *e, AlgSymbol *k, int depth) {
 
 AlgExpr *reduce_batch_picker(AlgExpr *e, AlgSymbol *k) { return picker(e, k, 0); }
 
-void reduce_batch_shape(RCtx *c, REnv *env, const RPiece *p, Discipline disc, BShape *sh) {
+void reduce_batch_read(RCtx *c, REnv *env, const Stmt *s, Discipline disc, BShape *sh) {
   AlgCtx *g = c->alg;
   BShape none = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1, disc};
   *sh = none;
+  shape_of(c, env, s, sh, 0);
+}
+
+void reduce_batch_shape(RCtx *c, REnv *env, const RPiece *p, Discipline disc, BShape *sh) {
   env->idx[env->depth++] = p->value;
-  shape_of(c, env, p->stmt, sh, 0);
+  reduce_batch_read(c, env, p->stmt, disc, sh);
   env->depth--;
 }
 
@@ -247,7 +251,7 @@ static int add_classes(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr **sizes, Al
 
 /* Sorts the classes by size, smallest first; 0 when two sizes cannot be ordered. A pair whose order
 ** is not decided for every admissible value (consts that -D can change: t1 = 10us, t2 = 15us) is
-** put in the order of their values (order_at_values), and the comparison that order needs is
+** put in the order of their values (reduce_at_values), and the comparison that order needs is
 ** added to *order (when order is not NULL; else the sort gives up): the drain holds where it
 ** does, and the rule's bound falls back elsewhere. */
 static int sort_classes(RCtx *c, AlgExpr **sizes, AlgExpr **counts, int n, AlgExpr **order) {
@@ -257,7 +261,7 @@ static int sort_classes(RCtx *c, AlgExpr **sizes, AlgExpr **counts, int n, AlgEx
       AlgExpr *d = alg_sub(g, sizes[j], sizes[i]);
       if (alg_is_nonneg(g, d)) continue;
       if (!alg_is_nonpos(g, d)) {
-        AlgExpr *ignored = alg_num_int(g, 1), *at = order ? order_at_values(c, d, &ignored) : NULL;
+        AlgExpr *ignored = alg_num_int(g, 1), *at = order ? reduce_at_values(c, d, &ignored) : NULL;
         if (!at || alg_kind(at) != ALG_NUM) return 0;
         int up = mpq_sgn(alg_num_value(at)) >= 0;
         *order = alg_and(g, *order, alg_cmp(g, up ? ALG_CMP_GE : ALG_CMP_LE, d, alg_num_int(g, 0)));
