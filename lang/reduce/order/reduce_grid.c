@@ -10,10 +10,6 @@
 
 #include "reduce_grid.h"
 
-/* Members counted per group: the middle ones (4), the corner, one in from an edge (2), three in
-** from one edge (2), and two or three in from the corner in both indices (4: where the cells of
-** the edges, their first sends queued behind each other's, meet the inner ones). */
-#define GRID_TARGETS 13
 /* Sites of one group the subsets are taken over (beyond: only the whole group). */
 #define GRID_MAX_SUBSET_SITES 5
 
@@ -227,7 +223,7 @@ static AlgExpr *grid_group(OWalk *w, int i, int major, AlgExpr *total) {
   gr->lo[0] = major ? w->k2a : w->ka; gr->lo[1] = major ? w->ka : w->k2a;
   gr->hi[0] = major ? w->k2b : w->kb; gr->hi[1] = major ? w->kb : w->k2b;
   AlgExpr *best = NULL;
-  for (int target = 0; target < GRID_TARGETS; target++) {
+  for (int target = 0; target < 9; target++) {
     AlgExpr *at[2], *run[GRID_MAX_SITES], *head[GRID_MAX_SITES], *t[GRID_MAX_SITES], *tail[GRID_MAX_SITES];
     GReq req[GRID_MAX_SITES];
     for (int d = 0; d < 2; d++) {  /* the middle or one more in each index; the corner; the middle
@@ -237,7 +233,6 @@ static AlgExpr *grid_group(OWalk *w, int i, int major, AlgExpr *total) {
       AlgExpr *mid = alg_add(g, gr->lo[d], alg_func(g, ALG_FLOOR, alg_div(g, alg_sub(g, gr->hi[d], gr->lo[d]), alg_num_int(g, 2))));
       AlgExpr *inner = alg_add(g, gr->lo[d], alg_num_int(g, target >= 7 ? 3 : 1));
       at[d] = target == 4 ? gr->lo[d]
-            : target >= 9 ? alg_add(g, gr->lo[d], alg_num_int(g, 2 + (((target - 9) >> d) & 1)))
             : target >= 7 ? ((target - 7) == d ? inner : mid)
             : target >= 5 ? ((target - 5) == d ? inner : mid)
             : alg_add(g, mid, alg_num_int(g, (target >> d) & 1));
