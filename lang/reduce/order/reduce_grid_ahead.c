@@ -47,7 +47,7 @@ typedef struct GTime {
 
 /* Requests (site, branch) whose exact times one raise finds at most (beyond: not known): the
 ** cone of branches a chain of 8 sites reaches within GA_MAX_EXACT_DEPTH steps is far smaller. */
-#define GA_MAX_EXACT 1024
+#define GA_MAX_EXACT 256
 /* Steps from one request to another the exact times follow (deeper: not known). */
 #define GA_MAX_EXACT_DEPTH 12
 
