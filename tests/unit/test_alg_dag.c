@@ -3,12 +3,14 @@
 ** if shared by many parents), and an evaluation that walks them as trees takes 2^depth steps. A
 ** chain of 60 levels, each naming the level below twice, evaluated by alg_eval_tree, the tape
 ** and alg_bounds, in milliseconds and to the value the recurrence gives level by level; the
-** same chain as the body of a sum, whose index changes the shared nodes' values at every point.
+** same chain as the body of a sum, whose index changes the shared nodes' values at every point;
+** and the text form of the chain, its shared parts named once (print.c), a small one as a tree.
 */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 #include <cmocka.h>
 
@@ -91,10 +93,30 @@ static void test_shared_chain_in_a_sum(void **state) {
   alg_ctx_free(g);
 }
 
+/* The chain printed: 2^60 nodes as a tree, so its levels are named ("where s1 = .."), in
+** milliseconds; the text names x and y. Eight levels (a tree of about 2^9 nodes) print as a tree,
+** as before: no names. */
+static void test_shared_chain_printed(void **state) {
+  (void)state;
+  AlgCtx *g = alg_ctx_new();
+  AlgSymbol *x = alg_symbol_new(g, "x", ALG_SYM_CONST, alg_assume_default(ALG_SYM_CONST));
+  AlgSymbol *y = alg_symbol_new(g, "y", ALG_SYM_CONST, alg_assume_default(ALG_SYM_CONST));
+  clock_t start = clock();
+  const char *text = alg_print(g, chain(g, alg_sym(g, x), alg_sym(g, y), DAG_DEPTH), ALG_FMT_TEXT);
+  assert_true(seconds_since(start) < DAG_SECONDS);
+  assert_non_null(strstr(text, "where s1 = "));
+  assert_non_null(strstr(text, "x"));
+  assert_true(strlen(text) < 100000);
+  const char *small = alg_print(g, chain(g, alg_sym(g, x), alg_sym(g, y), 8), ALG_FMT_TEXT);
+  assert_null(strstr(small, "where"));
+  alg_ctx_free(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_shared_chain_is_linear),
     cmocka_unit_test(test_shared_chain_in_a_sum),
+    cmocka_unit_test(test_shared_chain_printed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
