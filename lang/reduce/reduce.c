@@ -103,6 +103,7 @@ static void reduce_parallel(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   c->concurrent--;
   reduce_merge_all(c, out, br, n);
   out->L = alg_max(g, out->L, reduce_load_lo(c, out));
+  out->L = alg_max(g, out->L, reduce_first_behind(c, env, s, br));   /* reduce_first.c */
   RReach reach;
   memset(&reach, 0, sizeof reach);
   reduce_ps_present(c, out, br, n, NULL, &reach);

@@ -185,6 +185,10 @@ typedef struct RPiece {
 void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out);
 AlgExpr *reduce_member(RCtx *c, REnv *env, const Stmt *s);
 
+/* reduce_first.c: the lower bound of S1 || ... || Sk (s, its branches' summaries br) from a
+** branch's first request queued behind an earlier branch's at one FCFS server; 0 when none. */
+AlgExpr *reduce_first_behind(RCtx *c, REnv *env, const Stmt *s, const Summary *br);
+
 /* reduce_approx.c */
 AlgSymbol *reduce_index_new(RCtx *c, const char *what, SrcLoc loc, const char *name, AlgExpr *a,
                             AlgExpr *b);

@@ -1798,6 +1798,39 @@ static int gen_idiom_master(GenState *g) {
   }
   m->nodes[par].kids[0] = top;
   return par;
+
+/* A token beside background jobs (docs/reduction.md, "A branch's first request behind an earlier
+** branch's"): par (i = 0, 0 .. 3) use(r[i + c], d) with c 0 or 1 (the jobs) and seq (j = 0 or 1,
+** .. 3) { use(r[j], d'); a delay or a use } (the token, sometimes repeated) side by side in a
+** `||`, the jobs first (the token's first request queued behind a job) or the token first;
+** -1 when the model has no FCFS family that no enclosing hold keeps. */
+static int gen_idiom_token(GenState *g) {
+  GenModel *m = g->m;
+  int res = gen_fcfs_family(g);
+  if (res < 0 || g->nvars + 1 > GEN_MAX_DEPTH || m->node_count + 8 > GEN_MAX_NODES) return -1;
+  int c = gen_below(g, 2);
+  int par = gen_par_open(g, 0, gen_below(g, GEN_MAX_BOUND + 1)), par_var = g->nvars - 1;
+  int job = gen_send(g, res, c ? GEN_MEMBER_LINE : GEN_MEMBER_VAR, par_var, c);
+  m->nodes[job].dur = gen_dur(g);
+  g->nvars--;
+  m->nodes[par].kids[0] = job;
+  int seq = gen_new_node(g, GEN_SEQ);
+  GenNode *q = &m->nodes[seq];
+  q->var = g->nvars; q->lo = gen_below(g, 2); q->hi = q->lo + gen_below(g, GEN_MAX_BOUND + 1 - q->lo);
+  g->scope_hi[g->nvars++] = q->hi;
+  int body = gen_new_node(g, GEN_BLOCK), tok = gen_send(g, res, GEN_MEMBER_VAR, m->nodes[seq].var, 0);
+  m->nodes[tok].dur = gen_dur(g);
+  int next = gen_below(g, 2) ? gen_use(g) : -1;
+  if (next >= 0) {
+    m->nodes[next].dur = gen_dur(g);
+    gen_member(g, &m->nodes[next]);
+  } else next = gen_delay(g);
+  g->nvars--;
+  m->nodes[body].kids[0] = tok; m->nodes[body].kids[1] = next; m->nodes[body].nkids = 2;
+  m->nodes[seq].kids[0] = body;
+  int token = gen_maybe_repeat(g, seq, 4), fork = gen_new_node(g, GEN_PARALLEL), first = gen_below(g, 4) == 0;
+  m->nodes[fork].kids[first] = par; m->nodes[fork].kids[1 - first] = token; m->nodes[fork].nkids = 2;
+  return fork;
 }
 
 static int gen_idiom(GenState *g) {
@@ -1809,6 +1842,10 @@ static int gen_idiom(GenState *g) {
   if (gen_below(g, 8) == 0) {   /* threads on fewer cores, then an exchange */
     int threads = gen_idiom_threads(g);
     if (threads >= 0) return threads;
+  }
+  if (gen_below(g, 9) == 0) {   /* a token beside background jobs on one family */
+    int token = gen_idiom_token(g);
+    if (token >= 0) return token;
   }
   if (gen_below(g, 7) == 0) {   /* a rank's own pipeline over a flat family */
     int pipe = gen_idiom_pipe(g);
