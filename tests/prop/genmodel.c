@@ -1798,6 +1798,7 @@ static int gen_idiom_master(GenState *g) {
   }
   m->nodes[par].kids[0] = top;
   return par;
+}
 
 /* A token beside background jobs (docs/reduction.md, "A branch's first request behind an earlier
 ** branch's"): par (i = 0, 0 .. 3) use(r[i + c], d) with c 0 or 1 (the jobs) and seq (j = 0 or 1,
