@@ -103,6 +103,7 @@ static void reduce_parallel(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   c->concurrent--;
   reduce_merge_all(c, out, br, n);
   out->L = alg_max(g, out->L, reduce_load_lo(c, out));
+  out->L = alg_max(g, out->L, reduce_first_behind(c, env, s, br));   /* reduce_first.c */
   RReach reach;
   memset(&reach, 0, sizeof reach);
   reduce_ps_present(c, out, br, n, NULL, &reach);
@@ -222,7 +223,7 @@ static void reduce_repeat(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
 ** order-aware rules (reduce_order.c) read it whole, the `if` walked with the index symbolic, each
 ** side's uses made by the branches where its condition holds; their bounds hold beside the
 ** pieces' (T_lo the larger, T_hi the smaller). Returns what reduce_order_par returns. */
-static int order_whole(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b, Summary *out, int noted,
+static int order_whole(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b, Summary *out,
                        AlgExpr **exact) {
   if (env->depth >= EVAL_MAX_INDICES) return 0;
   RPiece whole;
@@ -231,7 +232,7 @@ static int order_whole(RCtx *c, REnv *env, const Stmt *s, AlgExpr *a, AlgExpr *b
   whole.lo = a; whole.hi = b; whole.stmt = s->u.loop.body;
   whole.value = alg_sym(c->alg, whole.index);
   reduce_loop_ends(c, whole.index, a, b);
-  return reduce_order_par(c, env, &whole, out, noted, exact);
+  return reduce_order_par(c, env, &whole, out, exact);
 }
 
 /* par(i=a,b) S(i): phi = max_i phi(i), D = sum_i D(i), L = max(max_i L(i), max_r D_r/m_r),
@@ -284,15 +285,16 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   ** them at the points where it holds) */
   AlgExpr *exact = NULL;
   if (count == 1) reduce_lock_par(c, env, &pieces[0], out);
-  if (count == 1 && reduce_order_par(c, env, &pieces[0], out, c->nfam_locs > families, &exact))
+  if (count == 1 && reduce_order_par(c, env, &pieces[0], out, &exact))
     c->nfam_locs = families;
-  else if (count > 1 && order_whole(c, env, s, a, b, out, c->nfam_locs > families, &exact))
+  else if (count > 1 && order_whole(c, env, s, a, b, out, &exact))
     c->nfam_locs = families;
   else reduce_note_families_unless(c, families, exact);
   reduce_note_pending_flush(c);   /* what this par's rules counted (reduce_approx.c) */
   reduce_ps_batch(c, env, pieces, count, out);   /* one request each on ps: reduce_ps_batch.c */
   reduce_fcfs_batch(c, env, pieces, count, out);   /* one request each on fcfs: reduce_fcfs_batch.c */
   reduce_fcfs_list(c, env, pieces, count, out);    /* the same, sizes numbers: reduce_fcfs_list.c */
+  reduce_fcfs_loop(c, env, pieces, count, out);    /* threads looping on fcfs: reduce_fcfs_loop.c */
   reduce_count_par(c, s, out);   /* requests counted on m servers: reduce_count.c */
   /* reduce_own.c: branches on members of their own run as alone; the bound rests on no wait of
   ** this par, so the notes of its waits go (the bodies' stay: their U is in it) */

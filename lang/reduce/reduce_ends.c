@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "reduce_internal.h"
+#include "reduce_order.h"
 
 /* Symbols beside the index a scope is searched for (beyond, the rest are not read). */
 #define ENDS_MAX_SCOPE 16
@@ -34,29 +35,9 @@ void reduce_loop_ends(RCtx *c, AlgSymbol *index, AlgExpr *lo, AlgExpr *hi) {
   c->loop_ends[id] = (RLoopEnds){lo, hi};
 }
 
-/* 1 when x is a number with denominator 1, or a sum of such and of integer-valued symbols
-** (the difference of two expressions whose non-integer parts cancel: P / Px - (P / Px - 1)). */
-static int whole(RCtx *c, AlgExpr *x) {
-  switch (alg_kind(x)) {
-  case ALG_NUM: return mpz_cmp_ui(mpq_denref(alg_num_value(x)), 1) == 0;
-  case ALG_SYM: {
-    AlgSymbol *s = alg_symbol_of(x);
-    return alg_symbol_kind(s) == ALG_SYM_INDEX || alg_symbol_assume(s).integer;
-  }
-  case ALG_FLOOR: case ALG_CEIL: return 1;
-  case ALG_ADD:
-    for (size_t j = 0; j < alg_nkids(x); j++) if (!whole(c, alg_kid(x, j))) return 0;
-    return 1;
-  case ALG_MUL:
-    for (size_t j = 0; j < alg_nkids(x); j++) if (!whole(c, alg_kid(x, j))) return 0;
-    return 1;
-  default: return 0;
-  }
-}
-
 /* Rule (loop ends are integers): x is an integer wherever scope is evaluated when, for some
 ** index symbol of scope that runs a model loop (reduce_loop_ends), x minus that loop's first or
-** last end is an integer expression (whole). Argument: scope has a value only where each of its
+** last end is an integer expression (order_integer_valued). Argument: scope has a value only where each of its
 ** indices has one, that is where their loops run, and there the loops' ends are integers (a
 ** loop bound that is not an integer is an error, LANGUAGE.md §4: the simulator stops and predict
 ** names it by the REDUCE_CHECK_INTEGER check); an integer plus an integer is one.
@@ -69,7 +50,8 @@ int reduce_integer_by_ends(RCtx *c, AlgExpr *x, AlgExpr *scope) {
   for (size_t i = 0; i < n; i++) {
     size_t id = alg_symbol_id(syms[i]);
     if (alg_symbol_kind(syms[i]) != ALG_SYM_INDEX || id >= c->loop_ends_cap || !c->loop_ends[id].hi) continue;
-    if (whole(c, alg_sub(c->alg, x, c->loop_ends[id].hi)) || whole(c, alg_sub(c->alg, x, c->loop_ends[id].lo)))
+    if (order_integer_valued(c, alg_sub(c->alg, x, c->loop_ends[id].hi)) ||
+        order_integer_valued(c, alg_sub(c->alg, x, c->loop_ends[id].lo)))
       return 1;
   }
   return 0;

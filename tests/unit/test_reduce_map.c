@@ -4,6 +4,7 @@
 ** a dealt map), on small models whose schedule is worked out by hand in the comments and whose
 ** bounds are derived by hand from docs/reduction.md.
 */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -320,6 +321,43 @@ static void test_looped_member(void **state) {
   }
 }
 
+/* Every branch uses one member, core[0], three times: the member's demand 3 N t is the par's time
+** (one server, never idle while a request waits, nothing else in the branches). The bounded
+** clients' bound (each use waits for every other branch's three, 9 N t - 6 t) used to replace the
+** family's bound instead of taking the smaller: hi was 9 N t (audit 6's m01 at P = 1, where
+** core[k % P] is core[0]: hi/sim 3). */
+static void test_one_member_for_all(void **state) {
+  (void)state;
+  const char *text =
+    "param N = 10 in 1 .. 100000; const t = 1us;\n"
+    "resource core[4];\n"
+    "process main { par (k = 0, N - 1) { use(core[0], t); use(core[0], t); use(core[0], t) } }\n";
+  const char *names[] = {"N"};
+  static const int ns[] = {1, 2, 10, 100};
+  for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
+    double N = ns[j];
+    redtest_expect(text, 1, names, &N, 3 * N * 1e-6, 3 * N * 1e-6, 3 * N * 1e-6);
+  }
+}
+
+/* Work dealt round robin on a family whose size is a param, `cpu[i % P]`, two uses each: the
+** pigeonhole puts ceil(n / P) branches on one member, 2 t ceil(n / P) of work (n = 5, 6, P = 4:
+** 4 us, the simulated time). The fullest member's count needed the family's size to be a number,
+** so lo was the family's load, 2 t n / P (3 us at n = 6; audit 6 dist's v09a, est -25%). */
+static void test_dealt_on_param_family(void **state) {
+  (void)state;
+  const char *text =
+    "param n = 6; param P = 4; const t = 1us;\n"
+    "resource cpu[P];\n"
+    "process main { par (i = 0, n - 1) seq (c = 1, 2) use(cpu[i % P], t) }\n";
+  const char *names[] = {"n", "P"};
+  static const double cases[][2] = {{5, 4}, {6, 4}, {9, 4}, {7, 3}};
+  for (size_t j = 0; j < sizeof cases / sizeof cases[0]; j++) {
+    double want = 2e-6 * ceil(cases[j][0] / cases[j][1]);
+    redtest_expect_lo(text, 2, names, cases[j], want, want);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_looped_member),
@@ -334,6 +372,8 @@ int main(void) {
     cmocka_unit_test(test_ring_of_nodes),
     cmocka_unit_test(test_ring_of_nodes_too_short),
     cmocka_unit_test(test_ring_of_nodes_if),
+    cmocka_unit_test(test_one_member_for_all),
+    cmocka_unit_test(test_dealt_on_param_family),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
