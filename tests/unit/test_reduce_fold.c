@@ -30,7 +30,8 @@ static void test_cube_maps(void **state) {
     for (size_t q = 0; q < sizeof qs / sizeof qs[0]; q++) {
       snprintf(text, sizeof text,
                "param Q = 4 in 1 .. 100;\nresource link[Q * Q * Q];\n"
-               "process main = par (i = 0, Q - 1) par (j = 0, Q - 1) par (k = 0, Q - 1) use(link[%s], 3us);\n",
+               "process main = par (i = 0, Q - 1) par (j = 0, Q - 1) par (k = 0, Q - 1)\n"
+               "  use(link[%s], 3us);\n",
                maps[f]);
       double Q = qs[q];
       redtest_expect(text, 1, names, &Q, 3e-6, 3e-6, 3e-6);
@@ -79,7 +80,8 @@ static void test_cube_not_one_to_one(void **state) {
   (void)state;
   const char *text =
     "param Q = 4 in 1 .. 100;\nresource link[Q * Q * Q];\n"
-    "process main = par (i = 0, Q - 1) par (j = 0, Q - 1) par (k = 0, Q - 1) use(link[(i * Q + j) * Q], 3us);\n";
+    "process main = par (i = 0, Q - 1) par (j = 0, Q - 1) par (k = 0, Q - 1)\n"
+    "  use(link[(i * Q + j) * Q], 3us);\n";
   const char *names[] = {"Q"};
   for (size_t q = 0; q < sizeof qs / sizeof qs[0]; q++) {
     double Q = qs[q], lo, hi;

@@ -646,7 +646,8 @@ static AlgExpr *index_terms(AlgCtx *g, AlgExpr *e, AlgSymbol **x, int d) {
 ** k in a window of Q, then (i*Q + j) = Q * i + j, j in a window of Q, then i. need_int: e must also
 ** be integer-valued (the levels below the first). Every order of the indices is tried (d <=
 ** ORDER_MAX_FOLD + 1). */
-static int injective_levels(RCtx *c, AlgExpr *e, AlgSymbol **x, AlgExpr **lo, AlgExpr **hi, int d, int need_int) {
+static int injective_levels(RCtx *c, AlgExpr *e, AlgSymbol **x, AlgExpr **lo, AlgExpr **hi, int d,
+                            int need_int) {
   AlgCtx *g = c->alg;
   e = index_terms(g, e, x, d);
   if (alg_is_num(e, 0)) return 0;
@@ -2018,7 +2019,8 @@ static const Stmt *unblocked(const Stmt *s) {
 ** set, w->nfold = d - 1, w->fold_n the counts) and digits[] the values of x2 .. xd, and the
 ** returned statement is S. NULL when its body is no par to read so (at most ORDER_MAX_FOLD
 ** levels are read; a deeper par stays inside S). */
-static const Stmt *fold_pars(OWalk *w, REnv *env, const Stmt *par, AlgExpr *a2, AlgExpr *b2, AlgExpr **digits) {
+static const Stmt *fold_pars(OWalk *w, REnv *env, const Stmt *par, AlgExpr *a2, AlgExpr *b2,
+                             AlgExpr **digits) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
   AlgExpr *a[ORDER_MAX_FOLD], *N[ORDER_MAX_FOLD], *one = alg_num_int(g, 1);
