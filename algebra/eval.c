@@ -20,6 +20,7 @@ typedef struct EvalState {
   unsigned long long rebound_mask;   /* symbols_mask bits of those indices (all bits beyond) */
   double scale;           /* alg_bounds: indices walked at once by the walks in progress (their
                              counts multiplied, 1 outside them) */
+  unsigned long work;     /* nodes evaluated so far (alg_bounds: walk_over_budget) */
 } EvalState;
 
 static AlgInterval eval(EvalState *st, const AlgExpr *e);
@@ -35,6 +36,17 @@ static AlgInterval fold(EvalState *st, const AlgExpr *e,
   AlgInterval acc = eval(st, e->kids[0]);
   for (size_t i = 1; i < e->nkids; i++) acc = op(acc, eval(st, e->kids[i]));
   return acc;
+}
+
+/* Rule (a walk's budget in alg_bounds): a walk of a big operator for bounds over the admissible
+** values stops once it has evaluated more nodes than the loop limit since it started (start: the
+** count then), and the interval extension of the body over the hull of the range encloses it
+** instead (as above the loop limit): as sound, and the time of one sign question stays bounded.
+** Before, a sign question of reduce walked every point of a large body: the open grid's four
+** guarded corner sends (audit 6, open_corners_time) walked 14 bodies of ~10^3 nodes at each of
+** Px points, 2.3 s at Px = 10^3 and 20 s at 10^4 (Py free); now 0.4 s and 0.6 s. */
+static int walk_over_budget(const EvalState *st, unsigned long start) {
+  return st->memo && st->work - start > st->ctx->loop_limit;
 }
 
 /* Enclosure of a big operator: exact walk of the integer points up to the loop limit, else the
@@ -57,6 +69,7 @@ static AlgInterval eval_bigop(EvalState *st, const AlgExpr *e) {
   }
   st->rebound++;
   double count_walked = points ? upper.lo - lower.lo + 1 : 0, saved_scale = st->scale;
+  int walked = 0;
   /* alg_bounds: a walk inside walks within the loop limit in all (a sign question about a sum
      over k of a max over p at P = 10^4 walked 10^8 points) */
   if (points && upper.lo - lower.lo < (double)st->ctx->loop_limit &&
@@ -64,7 +77,9 @@ static AlgInterval eval_bigop(EvalState *st, const AlgExpr *e) {
     int first = 1;
     st->scale *= count_walked;
     result = neutral;
-    for (double i = lower.lo; i <= upper.lo; i++) {
+    unsigned long start = st->work;
+    double i = lower.lo;
+    for (; i <= upper.lo && !walk_over_budget(st, start); i++) {
       st->values[index] = ival_point(i);
       AlgInterval v = eval(st, e->kids[3]);
       switch (e->kind) {
@@ -75,7 +90,10 @@ static AlgInterval eval_bigop(EvalState *st, const AlgExpr *e) {
       }
       first = 0;
     }
-  } else {
+    walked = i > upper.lo;   /* every point, within the budget */
+    st->scale = saved_scale;
+  }
+  if (!walked) {
     AlgInterval count = ival_add(ival_sub(upper, lower), ival_point(1));
     count = ival_max(count, ival_point(0));
     int maybe_empty = count.lo < 1;
@@ -135,6 +153,7 @@ static AlgInterval eval(EvalState *st, const AlgExpr *e) {
 }
 
 static AlgInterval eval_node(EvalState *st, const AlgExpr *e) {
+  st->work++;
   switch (e->kind) {
   case ALG_NUM: case ALG_IVAL: return alg_num_enclosure(e);
   case ALG_SYM: return st->values[e->u.sym->id];
@@ -204,7 +223,7 @@ static size_t free_id_end(AlgCtx *ctx, const AlgExpr *e) {
 
 AlgInterval alg_eval_tree(AlgCtx *ctx, const AlgExpr *e, const AlgInterval *env) {
   size_t count = ctx->nsymbols;
-  EvalState st = {ctx, malloc((count ? count : 1) * sizeof(AlgInterval)), 0, 0, {0}, 0, 1};
+  EvalState st = {ctx, malloc((count ? count : 1) * sizeof(AlgInterval)), 0, 0, {0}, 0, 1, 0};
   if (!st.values) return ival_entire();
   size_t needed = free_id_end(ctx, e);   /* env only has to cover the free symbols */
   for (size_t i = 0; i < count; i++) st.values[i] = i < needed ? env[i] : ival_entire();
@@ -234,6 +253,6 @@ AlgInterval alg_bounds(AlgCtx *ctx, const AlgExpr *e) {
     ctx->admissible_size = ctx->nsymbols;
   }
   /* evaluation rebinds index entries and restores them: the table is left as it was */
-  EvalState st = {ctx, ctx->admissible, 1, 0, {0}, 0, 1};
+  EvalState st = {ctx, ctx->admissible, 1, 0, {0}, 0, 1, 0};
   return eval(&st, e);
 }
