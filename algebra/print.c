@@ -1,6 +1,8 @@
 /*
 ** print.c — the readable text form of expressions (minimal parentheses; read back by
 ** parse_text.c), the text buffer the printers share, and the entry points alg_print/alg_fprint.
+** An expression whose tree is larger than ALG_PRINT_MAX_TREE (a DAG of shared maxima and ifs,
+** 2^depth as a tree) is printed with its shared parts named once: "e where s1 = .., s2 = ..".
 */
 #include "expr_impl.h"
 
@@ -110,7 +112,18 @@ typedef struct TextPrinter {
   AlgCtx *ctx;    /* for fractions */
   AlgBuf *buf;    /* output */
   int decimal;    /* ALG_FMT_DECIMAL: long coefficients and interval ends as short decimals */
+  size_t *name;   /* shared parts: by node id, the name's number + 1 (0: printed in place);
+                     NULL when printed as a tree */
+  size_t nname;   /* entries in name (nodes made before printing) */
+  const AlgExpr **named; /* the named nodes in order of their numbers (count: nnamed) */
+  size_t nnamed;
+  const AlgExpr *defining; /* the node whose definition is being printed (not its name) */
 } TextPrinter;
+
+/* Tree sizes beyond which the shared parts are named. */
+#define ALG_PRINT_MAX_TREE 100000
+/* Smallest tree size of a part worth a name. */
+#define ALG_PRINT_MIN_NAMED 8
 
 /* Relative distance below which a decimal on the wrong side of an interval end is taken as the
 ** end's rounding noise (a few units in the last place of a double). */
@@ -271,6 +284,10 @@ static void text_binary(TextPrinter *p, const AlgExpr *e, int own, int prec, con
 }
 
 static void text(TextPrinter *p, const AlgExpr *e, int prec) {
+  if (p->name && e != p->defining && e->id < p->nname && p->name[e->id]) {
+    alg_buf_printf(p->buf, "s%zu", p->name[e->id]);
+    return;
+  }
   switch (e->kind) {
   case ALG_NUM: case ALG_MUL: text_product(p, e, prec, 0); return;
   case ALG_IVAL:
@@ -339,14 +356,69 @@ static void text(TextPrinter *p, const AlgExpr *e, int prec) {
   }
 }
 
+/* ---- shared parts ---- */
+
+/* The size of e as a tree (saturated at ALG_PRINT_MAX_TREE + 1), by id in size (0: not yet),
+** and the parents of each node in the DAG (by id in parents). Depth: as the expression's. */
+static size_t tree_size(const AlgExpr *e, size_t *size, size_t *parents, size_t n) {
+  if (e->id >= n) return 1;
+  if (size[e->id]) return size[e->id];
+  size_t total = 1;
+  for (size_t i = 0; i < e->nkids; i++) {
+    const AlgExpr *k = e->kids[i];
+    if (k->id < n) parents[k->id]++;
+    total += tree_size(k, size, parents, n);
+    if (total > ALG_PRINT_MAX_TREE) total = ALG_PRINT_MAX_TREE + 1;
+  }
+  return size[e->id] = total;
+}
+
+/* Names the parts of e with more than one parent and a tree of at least ALG_PRINT_MIN_NAMED
+** nodes, numbered in the order of a walk from the root (each counted once). */
+static void name_parts(TextPrinter *p, const AlgExpr *e, const size_t *size, const size_t *parents,
+                       unsigned char *seen) {
+  if (e->id >= p->nname || seen[e->id]) return;
+  seen[e->id] = 1;
+  if (parents[e->id] > 1 && size[e->id] >= ALG_PRINT_MIN_NAMED && e->nkids) {
+    p->named[p->nnamed++] = e;
+    p->name[e->id] = p->nnamed;
+  }
+  for (size_t i = 0; i < e->nkids; i++) name_parts(p, e->kids[i], size, parents, seen);
+}
+
+/* The text form with shared parts named (when the tree passes ALG_PRINT_MAX_TREE): 0 when e is
+** small enough to print as a tree, or out of memory. */
+static int text_shared(TextPrinter *p, const AlgExpr *e) {
+  size_t n = p->ctx->nnodes;
+  size_t *size = calloc(n ? n : 1, sizeof *size), *parents = calloc(n ? n : 1, sizeof *parents);
+  unsigned char *seen = calloc(n ? n : 1, 1);
+  p->name = calloc(n ? n : 1, sizeof *p->name);
+  p->named = malloc((n ? n : 1) * sizeof *p->named);
+  int shared = size && parents && seen && p->name && p->named &&
+               tree_size(e, size, parents, n) > ALG_PRINT_MAX_TREE;
+  if (shared) {
+    p->nname = n;
+    name_parts(p, e, size, parents, seen);
+    text(p, e, PREC_COND);
+    for (size_t k = 0; k < p->nnamed; k++) {
+      alg_buf_printf(p->buf, k ? "\n        s%zu = " : "\n  where s%zu = ", k + 1);
+      p->defining = p->named[k];
+      text(p, p->named[k], PREC_COND);
+    }
+  }
+  free(size); free(parents); free(seen); free(p->name); free(p->named);
+  p->name = NULL;
+  return shared;
+}
+
 /* ---- entry points ---- */
 
 const char *alg_print(AlgCtx *ctx, const AlgExpr *e, AlgFormat format) {
   AlgBuf buf = {NULL, 0, 0};
   alg_buf_puts(&buf, "");
   if (format == ALG_FMT_TEXT || format == ALG_FMT_DECIMAL) {
-    TextPrinter p = {ctx, &buf, format == ALG_FMT_DECIMAL};
-    text(&p, e, PREC_COND);
+    TextPrinter p = {ctx, &buf, format == ALG_FMT_DECIMAL, NULL, 0, NULL, 0, NULL};
+    if (!text_shared(&p, e)) text(&p, e, PREC_COND);
   } else if (format == ALG_FMT_LATEX) alg_print_latex(ctx, &buf, e);
   else alg_print_json(&buf, e);
   char *copy = alg_pool_strdup(&ctx->pool, buf.data);

@@ -166,6 +166,25 @@ static int decide_sign(AlgCtx *ctx, const AlgExpr *e, int want_nonneg) {
   return known;
 }
 
+/* Depth of sums, products and powers poly_candidates reads (deeper: its symbols not tried). */
+#define SIGN_MAX_POLY_DEPTH 64
+
+/* Adds to out (count *n, at most cap) the symbols reached from e through sums, products and
+** powers alone: the only ones e can be a polynomial in (alg_poly_coeffs fails on a symbol inside
+** any other node), found without walking the rest of e. A max or an if of a bound, shared by many
+** parents, is a DAG that alg_collect_free walked whole at every sign question: most of a grid's
+** reduction time. */
+static void poly_candidates(const AlgExpr *e, AlgSymbol **out, size_t *n, size_t cap, int depth) {
+  if (depth > SIGN_MAX_POLY_DEPTH || !e->symbols_mask) return;
+  if (e->kind == ALG_SYM) {
+    for (size_t i = 0; i < *n; i++) if (out[i] == e->u.sym) return;
+    if (*n < cap) out[(*n)++] = e->u.sym;
+    return;
+  }
+  if (e->kind != ALG_ADD && e->kind != ALG_MUL && e->kind != ALG_POW) return;
+  for (size_t i = 0; i < e->nkids; i++) poly_candidates(e->kids[i], out, n, cap, depth + 1);
+}
+
 static int decide_sign_uncached(AlgCtx *ctx, const AlgExpr *e, int want_nonneg) {
   if (e->traits & (want_nonneg ? SIGN_NONNEG : SIGN_NONPOS)) return 1;
   if (exact_sign(e, want_nonneg)) return 1;
@@ -177,8 +196,8 @@ static int decide_sign_uncached(AlgCtx *ctx, const AlgExpr *e, int want_nonneg) 
   int known = 0;
   ctx->sign_depth++;
   AlgSymbol *free_syms[ALG_MAX_FREE_CONSIDERED];
-  size_t nfree = alg_collect_free(ctx, e, free_syms, ALG_MAX_FREE_CONSIDERED);
-  if (nfree > ALG_MAX_FREE_CONSIDERED) nfree = ALG_MAX_FREE_CONSIDERED;
+  size_t nfree = 0;
+  poly_candidates(e, free_syms, &nfree, ALG_MAX_FREE_CONSIDERED, 0);
   qsort(free_syms, nfree, sizeof *free_syms, newest_first);   /* inner loop indices first */
   for (size_t k = 0; k < nfree; k++) {
     AlgSymbol *sym = free_syms[k];

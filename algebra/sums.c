@@ -289,16 +289,27 @@ static AlgExpr *replace_equality(AlgCtx *ctx, AlgExpr *e, AlgExpr *a, AlgExpr *b
   return e;
 }
 
+/* 1 when a depth-limited search over a DAG has read e at this depth already (and records it):
+   the searches below stop at their first find, so a node read again gives what it gave, nothing
+   or the same, and each (node, depth) is read once: linear in the nodes times the depth limit
+   (as trees, a chain of ifs each naming the one below twice took 2^depth steps). */
+static int seen_at(AlgNodeMemo *seen, const AlgExpr *e, int depth) {
+  size_t key = e->id * 128 + (size_t)depth;   /* depth < 128: every limit below */
+  if (alg_node_memo_get(seen, key)) return 1;
+  alg_node_memo_put(seen, key, (AlgExpr *)e);
+  return 0;
+}
+
 /* The first test index == c or index != c (c free of index) inside e, or NULL. */
-static AlgExpr *inner_equality(AlgExpr *e, AlgSymbol *index, int depth) {
-  if (depth >= SUMS_MAX_EQ_DEPTH || !alg_contains(e, index)) return NULL;
+static AlgExpr *inner_equality(AlgNodeMemo *seen, AlgExpr *e, AlgSymbol *index, int depth) {
+  if (depth >= SUMS_MAX_EQ_DEPTH || !alg_contains(e, index) || seen_at(seen, e, depth)) return NULL;
   if ((e->kind == ALG_EQ || e->kind == ALG_NE) &&
       ((e->kids[0] == index->node && !alg_contains(e->kids[1], index)) ||
        (e->kids[1] == index->node && !alg_contains(e->kids[0], index))))
     return e;
   if (e->kind >= ALG_SUM && e->kind <= ALG_MINOVER) return NULL;   /* binds an index of its own */
   for (size_t k = 0; k < e->nkids; k++) {
-    AlgExpr *t = inner_equality(e->kids[k], index, depth + 1);
+    AlgExpr *t = inner_equality(seen, e->kids[k], index, depth + 1);
     if (t) return t;
   }
   return NULL;
@@ -311,7 +322,10 @@ static AlgExpr *inner_equality(AlgExpr *e, AlgSymbol *index, int depth) {
    sum over s of (s == 1 ? 0 : s == 1 ? 10 : 2), is 2 count + (lower <= 1 <= upper ? -2 : 0). NULL
    otherwise. */
 static AlgExpr *sum_inner_equality(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
-  AlgExpr *test = inner_equality(term, index, 0);
+  AlgNodeMemo seen;
+  alg_node_memo_init(&seen);
+  AlgExpr *test = inner_equality(&seen, term, index, 0);
+  alg_node_memo_free(&seen);
   if (!test) return NULL;
   AlgExpr *c = test->kids[0] == index->node ? test->kids[1] : test->kids[0];
   AlgExpr *yes = replace_equality(ctx, term, index->node, c, 1);
@@ -339,6 +353,58 @@ static AlgExpr *sum_scaled(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExp
   return alg_mul(ctx, alg_mul_n(ctx, n, others), alg_add_n(ctx, inner->nkids, sums));
 }
 
+/* sum_{i=lower}^{upper} c * max(f, g) (or min) with c free of the index, f and g polynomials in i
+   and f - g = s i + r, s a nonzero integer and r free of i, lower integer-valued: f - g changes
+   sign once, so the i where f >= g are a suffix of the range, from t = ceil(-r / s) on (s > 0),
+   or a prefix, up to t = floor(-r / s) (s < 0); the max takes f there and g on the rest (the min
+   the other way round; at f = g either), and the sum is c times the two polynomial sums over
+   the two parts, each guarded where its part is empty. A par nested in a par whose inner range
+   starts at max(0, 1 - r) (every rank but (0, 0)) counts sum over r = 0 .. Q - 1 of
+   Q - max(0, 1 - r) = Q^2 - 1 branches. NULL otherwise. */
+static AlgExpr *sum_two_sided(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
+  AlgExpr *factor = num(ctx, 1), *inner = term;
+  if (term->kind == ALG_MUL) {
+    AlgExpr **others = alg_scratch(ctx, term->nkids);
+    size_t n = 0;
+    inner = NULL;
+    for (size_t k = 0; k < term->nkids; k++) {
+      if (!alg_contains(term->kids[k], index)) others[n++] = term->kids[k];
+      else if (!inner) inner = term->kids[k];
+      else return NULL;
+    }
+    if (!inner) return NULL;
+    factor = alg_mul_n(ctx, n, others);
+  }
+  if ((inner->kind != ALG_MAX && inner->kind != ALG_MIN) || inner->nkids != 2 || !alg_is_integer_valued(lower))
+    return NULL;
+  AlgExpr *f = inner->kids[0], *g = inner->kids[1];
+  AlgExpr *cf[ALG_POLY_MAX_DEGREE + 1], *cg[ALG_POLY_MAX_DEGREE + 1];
+  size_t df, dg;
+  if (alg_poly_coeffs(ctx, f, index, ALG_POLY_MAX_DEGREE, cf, &df) != 0 ||
+      alg_poly_coeffs(ctx, g, index, ALG_POLY_MAX_DEGREE, cg, &dg) != 0) return NULL;
+  AlgExpr *d = alg_sub(ctx, f, g), *slope = alg_diff(ctx, d, index);
+  if (!slope || slope->kind != ALG_NUM || !alg_is_integer_valued(slope) || alg_is_num(slope, 0)) return NULL;
+  AlgExpr *r = alg_expand(ctx, alg_sub(ctx, d, alg_mul(ctx, slope, index->node)));
+  if (alg_contains(r, index)) return NULL;
+  AlgExpr *one = num(ctx, 1), *cut = alg_div(ctx, alg_neg(ctx, r), slope);
+  AlgExpr *a_lo, *a_hi, *b_lo, *b_hi;   /* a: where f >= g; b: the rest */
+  if (alg_is_nonneg(ctx, slope)) {
+    AlgExpr *t = alg_func(ctx, ALG_CEIL, cut);
+    a_lo = alg_max(ctx, lower, t); a_hi = upper;
+    b_lo = lower; b_hi = alg_min(ctx, upper, alg_sub(ctx, t, one));
+  } else {
+    AlgExpr *t = alg_func(ctx, ALG_FLOOR, cut);
+    a_lo = lower; a_hi = alg_min(ctx, upper, t);
+    b_lo = alg_max(ctx, lower, alg_add(ctx, t, one)); b_hi = upper;
+  }
+  int take_f = inner->kind == ALG_MAX;   /* on part a */
+  AlgExpr *on_a = guard_sum(ctx, a_lo, a_hi, take_f ? sum_polynomial(ctx, cf, df, a_lo, a_hi)
+                                                    : sum_polynomial(ctx, cg, dg, a_lo, a_hi));
+  AlgExpr *on_b = guard_sum(ctx, b_lo, b_hi, take_f ? sum_polynomial(ctx, cg, dg, b_lo, b_hi)
+                                                    : sum_polynomial(ctx, cf, df, b_lo, b_hi));
+  return alg_mul(ctx, factor, alg_add(ctx, on_a, on_b));
+}
+
 /* sum over one term, unguarded, or NULL. */
 static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
   AlgExpr *coef[ALG_POLY_MAX_DEGREE + 1];
@@ -356,6 +422,8 @@ static AlgExpr *sum_term(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr 
   if (equal) return equal;
   AlgExpr *scaled = sum_scaled(ctx, index, lower, upper, term);
   if (scaled) return scaled;
+  AlgExpr *sided = sum_two_sided(ctx, index, lower, upper, term);
+  if (sided) return sided;
   return sum_geometric(ctx, index, lower, upper, term);
 }
 
@@ -421,9 +489,11 @@ static long gcd_of(long a, long b) { while (b) { long t = a % b; a = b; b = t; }
    integer, a free of index and K an integer number >= 1; *period becomes the least common
    multiple of those K (at most SUMS_MAX_PERIOD). Then e is periodic in index with that period:
    (s (i + P) + a) % K = (s i + a) % K when K divides P. */
-static int periodic_in(AlgCtx *ctx, const AlgExpr *e, AlgSymbol *index, long *period, int depth) {
+static int periodic_in(AlgCtx *ctx, AlgNodeMemo *seen, const AlgExpr *e, AlgSymbol *index, long *period,
+                       int depth) {
   if (!alg_contains((AlgExpr *)e, index)) return 1;
   if (depth >= SUMS_MAX_PERIOD_DEPTH) return 0;
+  if (seen_at(seen, e, depth)) return 1;   /* read: it gave 1 (a 0 ends the search), its K taken */
   if (e->kind == ALG_SYM) return 0;
   if (e->kind == ALG_MOD) {
     const AlgExpr *K = e->kids[1], *x = e->kids[0];
@@ -441,8 +511,17 @@ static int periodic_in(AlgCtx *ctx, const AlgExpr *e, AlgSymbol *index, long *pe
     return 1;
   }
   for (size_t i = 0; i < e->nkids; i++)
-    if (!periodic_in(ctx, e->kids[i], index, period, depth + 1)) return 0;
+    if (!periodic_in(ctx, seen, e->kids[i], index, period, depth + 1)) return 0;
   return 1;
+}
+
+/* periodic_in over the whole of e. */
+static int periodic_of(AlgCtx *ctx, const AlgExpr *e, AlgSymbol *index, long *period) {
+  AlgNodeMemo seen;
+  alg_node_memo_init(&seen);
+  int periodic = periodic_in(ctx, &seen, e, index, period, 0);
+  alg_node_memo_free(&seen);
+  return periodic;
 }
 
 /* The sum of a body f periodic in the index (periodic_in, period P) over lower .. upper, unguarded
@@ -457,7 +536,7 @@ static int periodic_in(AlgCtx *ctx, const AlgExpr *e, AlgSymbol *index, long *pe
    periodic in the index or names it nowhere. */
 static AlgExpr *periodic_sum(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *body) {
   long period = 1;
-  if (!alg_contains(body, index) || !periodic_in(ctx, body, index, &period, 0)) return NULL;
+  if (!alg_contains(body, index) || !periodic_of(ctx, body, index, &period)) return NULL;
   AlgExpr *n = count_of(ctx, lower, upper), *P = num(ctx, period);
   AlgExpr *q = alg_func(ctx, ALG_FLOOR, alg_div(ctx, n, P));
   AlgExpr *r = alg_sub(ctx, n, alg_mul(ctx, q, P));
@@ -478,7 +557,7 @@ static AlgExpr *periodic_sum(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgE
 static AlgExpr *periodic_extremum(AlgCtx *ctx, int want_max, AlgSymbol *index, AlgExpr *lower,
                                   AlgExpr *upper, AlgExpr *body) {
   long period = 1;
-  if (!periodic_in(ctx, body, index, &period, 0)) return NULL;
+  if (!periodic_of(ctx, body, index, &period)) return NULL;
   AlgExpr *first = alg_subst(ctx, body, index, lower), *best = first;
   for (long t = 1; t < period; t++) {
     AlgExpr *at = alg_add(ctx, lower, num(ctx, t));
@@ -507,12 +586,12 @@ static int residue_form(AlgCtx *ctx, AlgExpr *e, AlgSymbol *index) {
 /* The first remainder of residue_form in e that holds the index (depth first), or NULL. Not
    inside a big operator of e: its remainders may hold the index it binds, whose value is not one
    for the whole body (max over i of the sum over j of f((i - j) % P) is no max of f). */
-static AlgExpr *first_residue(AlgCtx *ctx, AlgExpr *e, AlgSymbol *index, int depth) {
-  if (depth > SUMS_MAX_RESIDUE_DEPTH || !alg_contains(e, index)) return NULL;
+static AlgExpr *first_residue(AlgCtx *ctx, AlgNodeMemo *seen, AlgExpr *e, AlgSymbol *index, int depth) {
+  if (depth > SUMS_MAX_RESIDUE_DEPTH || !alg_contains(e, index) || seen_at(seen, e, depth)) return NULL;
   if (e->kind >= ALG_SUM && e->kind <= ALG_MINOVER) return NULL;
   if (residue_form(ctx, e, index)) return e;
   for (size_t i = 0; i < e->nkids; i++) {
-    AlgExpr *r = first_residue(ctx, e->kids[i], index, depth + 1);
+    AlgExpr *r = first_residue(ctx, seen, e->kids[i], index, depth + 1);
     if (r) return r;
   }
   return NULL;
@@ -531,7 +610,10 @@ static AlgExpr *first_residue(AlgCtx *ctx, AlgExpr *e, AlgSymbol *index, int dep
    the count is not proved, a condition keeps the operator as it is on the other side. */
 static AlgExpr *full_period(AlgCtx *ctx, AlgKind kind, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper,
                             AlgExpr *body) {
-  AlgExpr *r = first_residue(ctx, body, index, 0);
+  AlgNodeMemo seen;
+  alg_node_memo_init(&seen);
+  AlgExpr *r = first_residue(ctx, &seen, body, index, 0);
+  alg_node_memo_free(&seen);
   if (!r) return NULL;
   AlgExpr *K = r->kids[1], *last = alg_sub(ctx, K, num(ctx, 1));
   AlgSymbol *w = alg_index_new(ctx, alg_symbol_name(index), num(ctx, 0), last);

@@ -210,6 +210,7 @@ static const IdiomModel idioms[] = {
   {"pipeline_tail_fork.pam", "M", "M requests, a lookup 3 in 4 make, then a reply beside a log write"},
   {"threads_fcfs.pam", "T", "T threads on fcfs(4) cores"},
   {"threads_rounds.pam", "T", "T threads of 1 + t % 3 rounds (4 us work, 3 us sleep) on fcfs(2)"},
+  {"threads_loop.pam", "T", "T threads of M = 40 slices back to back on fcfs(4)"},
   {"threads_ps.pam", "T", "T threads on ps(4) cores"},
   {"threads_ps_loop.pam", "T", "T threads in rounds on ps(4) cores: compute, then own I/O"},
   {"threads_ps_proc.pam", "T", "the same as a pool in a process, called twice"},
@@ -305,6 +306,10 @@ static const IdiomModel idioms[] = {
   {"block_gather_all.pam", "P", "blocks of ceil(N / P) rows, the last ones empty, all ranks gather"},
   {"ring_allgather_rows.pam", "P", "ring allgather of rows dealt with remainders, a barrier per step"},
   {"grid_open_chain.pam", "Q", "open grid, halos right, left, down, up one after the other under edge tests"},
+  {"pipeline_root.pam", "P", "a pipeline of S = 8 stages per rank (M = 32 chunks), then a send to one root"},
+  {"threads_cores_ring.pam", "T", "T threads on 4 fcfs cores per rank, then both ring sends at once"},
+  {"master_disk.pam", "P", "master NIC, own cpu, then a write to fcfs(4) disks (the NIC spaces them)"},
+  {"threads_ps_repeat.pam", "T", "T threads of 10 rounds (1 + t % 2) w on ps(4) cores"},
 };
 
 static const char *const idiom_sizes[] = {"1", "2", "3", "10", "100", "1000", "10000"};

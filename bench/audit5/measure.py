@@ -5,13 +5,17 @@ issue and --help (REPORT.md in each set). Each set's sims.csv holds the exact si
 every point (`pamc simulate --scenario typ`, point constants), so this only runs predict.
 
 usage: python3 bench/audit5/measure.py PAMC [SET...] [--rows OUT.csv] [--than OLD.csv]
-       (sets: comm mix shm; default all)
+       (sets: comm mix shm, or a directory holding sims.csv; default audit 5's three and audit 6's
+       two, bench/audit6/dist and bench/audit6/talk, written the same way in session 11)
 --rows writes every row (set, model, param, value, sim, lo, est, hi); --than prints the rows whose
 lo fell or hi rose against an earlier --rows file, and exits 1 when there is one.
 
 Prints, per set, the rows and models that miss a target (sim outside [lo, hi]: UNSOUND; est off by
-more than 5%; hi/sim above 2), the worst point of each missing model, and a total line."""
-import csv, os, subprocess, sys
+more than 5%; hi/sim above 2; a predict slower than 10 s, a timing), the worst point of each
+missing model, and a total line."""
+import csv, os, subprocess, sys, time
+
+SLOW = 10.0   # seconds: a predict of one point slower than this misses too (reduction time)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -32,8 +36,14 @@ def predict(pamc, path, param, value):
     return float(row[1]), float(row[2]), float(row[3])
 
 
+def set_dir_of(name):
+    """A set of audit 5 by name (comm, mix, shm), or any directory holding sims.csv (audit 6's sets:
+    bench/audit6/dist, bench/audit6/talk)."""
+    return name if os.path.isdir(name) else os.path.join(HERE, name)
+
+
 def measure(pamc, name, out_rows):
-    set_dir = os.path.join(HERE, name)
+    set_dir = set_dir_of(name)
     rows = misses = unsound = 0
     worst = {}
     for r in csv.DictReader(open(os.path.join(set_dir, "sims.csv"))):
@@ -42,7 +52,9 @@ def measure(pamc, name, out_rows):
             continue
         sim = float(r["sim"])
         try:
+            start = time.monotonic()
             lo, est, hi = predict(pamc, path, r["param"], r["value"])
+            seconds = time.monotonic() - start
         except (IndexError, ValueError, subprocess.TimeoutExpired):
             print(f"  {r['model']} {r['param']}={r['value']}: predict failed")
             misses += 1
@@ -59,6 +71,8 @@ def measure(pamc, name, out_rows):
             bad.append("est")
         if sim > 0 and hi / sim > 2 * (1 + 1e-9):
             bad.append("hi")
+        if seconds > SLOW:
+            bad.append(f"slow {seconds:.0f} s")
         if bad:
             misses += 1
             w = worst.setdefault(r["model"], [0.0, 1.0, set()])
@@ -102,7 +116,10 @@ def main():
         else:
             sets.append(a)
     total, rows = [0, 0, 0], []
-    for name in sets or ["comm", "mix", "shm"]:
+    audit6 = os.path.join(os.path.dirname(HERE), "audit6")
+    every = ["comm", "mix", "shm"] + [os.path.relpath(os.path.join(audit6, s)) for s in ("dist", "talk")
+                                      if os.path.isdir(os.path.join(audit6, s))]
+    for name in sets or every:
         for k, v in enumerate(measure(pamc, name, rows)):
             total[k] += v
     print(f"total: {total[0]} rows, {total[1]} missing, {total[2]} unsound")

@@ -6,6 +6,7 @@ LANG_SRCS += lang/reduce/reduce.c lang/reduce/reduce_expr.c lang/reduce/reduce_d
              lang/reduce/reduce_ps.c lang/reduce/reduce_memo.c lang/reduce/reduce_approx.c \
              lang/reduce/reduce_nest.c lang/reduce/reduce_points.c lang/reduce/reduce_bits.c \
              lang/reduce/reduce_member.c lang/reduce/reduce_except.c lang/reduce/reduce_count.c \
-             lang/reduce/reduce_lower.c lang/reduce/reduce_ends.c lang/reduce/reduce_own.c
+             lang/reduce/reduce_lower.c lang/reduce/reduce_ends.c lang/reduce/reduce_own.c \
+             lang/reduce/reduce_first.c
 CPPFLAGS  += -Ilang/reduce/order
 include lang/reduce/order/module.mk

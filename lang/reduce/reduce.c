@@ -103,6 +103,7 @@ static void reduce_parallel(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   c->concurrent--;
   reduce_merge_all(c, out, br, n);
   out->L = alg_max(g, out->L, reduce_load_lo(c, out));
+  out->L = alg_max(g, out->L, reduce_first_behind(c, env, s, br));   /* reduce_first.c */
   RReach reach;
   memset(&reach, 0, sizeof reach);
   reduce_ps_present(c, out, br, n, NULL, &reach);
@@ -293,6 +294,7 @@ static void reduce_par(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_ps_batch(c, env, pieces, count, out);   /* one request each on ps: reduce_ps_batch.c */
   reduce_fcfs_batch(c, env, pieces, count, out);   /* one request each on fcfs: reduce_fcfs_batch.c */
   reduce_fcfs_list(c, env, pieces, count, out);    /* the same, sizes numbers: reduce_fcfs_list.c */
+  reduce_fcfs_loop(c, env, pieces, count, out);    /* threads looping on fcfs: reduce_fcfs_loop.c */
   reduce_count_par(c, s, out);   /* requests counted on m servers: reduce_count.c */
   /* reduce_own.c: branches on members of their own run as alone; the bound rests on no wait of
   ** this par, so the notes of its waits go (the bodies' stay: their U is in it) */

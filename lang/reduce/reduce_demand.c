@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "reduce_internal.h"
+#include "reduce_order.h"
 
 static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
 
@@ -37,6 +38,16 @@ static AlgExpr *family_size(RCtx *c, const Decl *res) {
   if (alg_kind(size) != ALG_NUM || mpz_cmp_ui(mpq_denref(alg_num_value(size)), 1) != 0 ||
       mpq_sgn(alg_num_value(size)) <= 0) return NULL;
   return size;
+}
+
+/* The size of family res where it is an expression of params, integer-valued and >= 1 for every
+** admissible value (`resource cpu[P]`), else NULL: a pigeonhole over its members needs only that
+** there are that many (fullest_lo: n branches on at most P members, ceil(n / P) on the fullest). */
+static AlgExpr *family_size_symbolic(RCtx *c, const Decl *res) {
+  if (!res->u.resource.count) return NULL;
+  REnv env; memset(&env, 0, sizeof env);
+  AlgExpr *size = reduce_expr(c, &env, res->u.resource.count);
+  return order_integer_valued(c, size) && alg_bounds(c->alg, size).lo >= 1 ? size : NULL;
 }
 
 static RFam *fam_find(const Summary *s, const Decl *res) {
@@ -406,7 +417,7 @@ static AlgExpr *fullest_lo(RCtx *c, const Decl *res, AlgExpr *index, AlgSymbol *
     members = alg_add(g, alg_func(g, ALG_ABS, alg_sub(g, at_b, at_a)), alg_num_int(g, 1));
     break;
   }
-  case SHAPE_OTHER: members = family_size(c, res); break;
+  case SHAPE_OTHER: members = family_size(c, res) ? family_size(c, res) : family_size_symbolic(c, res); break;
   }
   if (!members) return NULL;
   AlgExpr *size = family_size(c, res);

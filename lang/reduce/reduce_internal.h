@@ -130,6 +130,9 @@ typedef struct RCtx {
   struct RPointsMemo *points_memo; /* member maps decided by evaluation (reduce_points.c; arena,
                              made on first use) */
   int npoints_memo;       /* answers recorded so far (the memo keeps the last ones) */
+  int nested_heads;       /* > 0 while a par nested in a branch is reduced for the least time it
+                             takes (reduce_order.c walk_nested): none inside it is, so each par
+                             is reduced at most twice (the cost stays linear in the model) */
 } RCtx;
 
 /* What the wait of one branch of a par needs beyond the demands: the resources its waits can
@@ -182,6 +185,10 @@ typedef struct RPiece {
 void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out);
 AlgExpr *reduce_member(RCtx *c, REnv *env, const Stmt *s);
 
+/* reduce_first.c: the lower bound of S1 || ... || Sk (s, its branches' summaries br) from a
+** branch's first request queued behind an earlier branch's at one FCFS server; 0 when none. */
+AlgExpr *reduce_first_behind(RCtx *c, REnv *env, const Stmt *s, const Summary *br);
+
 /* reduce_approx.c */
 AlgSymbol *reduce_index_new(RCtx *c, const char *what, SrcLoc loc, const char *name, AlgExpr *a,
                             AlgExpr *b);
@@ -222,11 +229,14 @@ AlgExpr *reduce_ps_wait(RCtx *c, const RReach *reach, const Decl *res, AlgExpr *
 
 /* reduce_ps_batch.c */
 void reduce_ps_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
-AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **counts, int n);
+AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **counts, int n, AlgExpr **order);
 /* reduce_fcfs_batch.c */
 void reduce_fcfs_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
 /* reduce_fcfs_list.c: the same par's FCFS list evaluated where its sizes are numbers */
 void reduce_fcfs_list(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
+/* reduce_fcfs_loop.c: threads that each loop over one use of one FCFS pool, evaluated at the point
+** and, for back-to-back uses by C < T <= 1.5 C threads, in closed form */
+void reduce_fcfs_loop(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out);
 
 /* reduce_count.c: a par's requests of an fcfs resource counted, ceil(N / m) t (any context). */
 void reduce_count_par(RCtx *c, const Stmt *s, Summary *out);

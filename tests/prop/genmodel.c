@@ -630,8 +630,16 @@ static int gen_idiom_ps(GenState *g) {
   if (res < 0) return -1;
   int hi_param = gen_below(g, 2);
   int par = gen_par_open(g, hi_param, hi_param ? m->param_default - 1 : GEN_FAMILY_SIZE - 1), par_var = g->nvars - 1;
-  int how = gen_below(g, 3), body;
-  if (how == 0) {   /* a chain: requests and delays */
+  int how = gen_below(g, 4), body;
+  if (how == 3) {   /* threads looping on ps: a delay, then repeat (K) one request, K by the branch
+                       sometimes (docs/reduction.md, "Processor sharing in a par") */
+    int loop = gen_new_node(g, GEN_REPEAT);
+    m->nodes[loop].hi = 1 + gen_below(g, 3);
+    if (gen_below(g, 2)) { m->nodes[loop].count_form = 2; m->nodes[loop].count_var = par_var; }
+    m->nodes[loop].kids[0] = gen_ps_request(g, res, par_var);
+    body = gen_new_node(g, GEN_BLOCK);
+    m->nodes[body].kids[0] = gen_delay(g); m->nodes[body].kids[1] = loop; m->nodes[body].nkids = 2;
+  } else if (how == 0) {   /* a chain: requests and delays */
     body = gen_new_node(g, GEN_BLOCK);
     int count = 1 + gen_below(g, GEN_MAX_KIDS);
     for (int k = 0; k < count; k++) {
@@ -1159,6 +1167,65 @@ static int gen_idiom_slots(GenState *g) {
   return par;
 }
 
+/* A delay of a duration free of the branch indices. */
+static int gen_delay_same(GenState *g) {
+  int id = gen_new_node(g, GEN_DELAY);
+  g->m->nodes[id].dur = gen_dur_same(g);
+  return id;
+}
+
+/* Threads over fewer cores (docs/reduction.md, "Threads looping on an FCFS pool"): par (i = 0,
+** T - 1) { a delay sometimes; repeat (1 .. 8) or seq (j = 0, P - 1) { a delay sometimes; use(cores,
+** t); a delay sometimes }; a delay sometimes }, cores a plain fcfs resource free of the holds (1 ..
+** 4 servers, a hand-off on some: the rule must not read those), T a literal in C .. 3 C + 1 (or P),
+** every duration free of i; sometimes beside one more use of cores (the rule must not read it then);
+** -1 when the model has no such resource. */
+static int gen_idiom_tloop(GenState *g) {
+  GenModel *m = g->m;
+  int res = -1;
+  for (int k = g->held_max + 1; k < m->res_count && res < 0; k++)
+    if (!m->res[k].family && m->res[k].ps_tenths == 0) res = k;
+  if (res < 0 || m->node_count + 12 >= GEN_MAX_NODES) return -1;
+  int C = m->res[res].servers, over_param = gen_below(g, 5) == 0;
+  int hi = C - 1 + gen_below(g, 2 * C + 2);
+  if (C >= 2 && gen_below(g, 2)) hi = C + gen_below(g, C / 2);   /* C < T <= 1.5 C: the closed form */
+  if (over_param) hi = m->param_default - 1;
+  int par = gen_par_open(g, over_param, hi), loop, lvar = -1;
+  if (gen_below(g, 3) == 0) {   /* K = P: the closed form left symbolic in the sweep */
+    loop = gen_new_node(g, GEN_SEQ);
+    GenNode *q = &m->nodes[loop];
+    q->var = lvar = g->nvars; q->lo = 0; q->hi_param = 1; q->hi = m->param_default - 1;
+    g->scope_hi[g->nvars++] = GEN_MAX_BOUND;
+  } else {
+    loop = gen_new_node(g, GEN_REPEAT);
+    m->nodes[loop].hi = 1 + gen_below(g, 8);
+  }
+  int round = gen_new_node(g, GEN_BLOCK), n = 0, no_gaps = gen_below(g, 2);
+  if (!no_gaps && gen_below(g, 2)) m->nodes[round].kids[n++] = gen_delay_same(g);
+  int use = gen_new_node(g, GEN_USE);
+  m->nodes[use].res = res;
+  m->nodes[use].dur = gen_dur_same(g);
+  m->nodes[round].kids[n++] = use;
+  if (!no_gaps && gen_below(g, 2)) m->nodes[round].kids[n++] = gen_delay_same(g);
+  m->nodes[round].nkids = n;
+  m->nodes[loop].kids[0] = round;
+  if (lvar >= 0) g->nvars--;
+  int body = gen_new_node(g, GEN_BLOCK);
+  n = 0;
+  if (gen_below(g, 3) == 0) m->nodes[body].kids[n++] = gen_delay_same(g);
+  m->nodes[body].kids[n++] = loop;
+  if (gen_below(g, 3) == 0) m->nodes[body].kids[n++] = gen_delay_same(g);
+  m->nodes[body].nkids = n;
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  if (gen_below(g, 6) != 0) return par;
+  int other = gen_new_node(g, GEN_USE), fork = gen_new_node(g, GEN_PARALLEL), side = gen_below(g, 2);
+  m->nodes[other].res = res;
+  m->nodes[other].dur = gen_dur_same(g);
+  m->nodes[fork].kids[side] = par; m->nodes[fork].kids[1 - side] = other; m->nodes[fork].nkids = 2;
+  return fork;
+}
+
 /* A bounded buffer in a line (docs/reduction.md, "A bounded buffer in a line"): par (i = 0, P - 1)
 ** { a delay sometimes; hold (slots) { use(a, d); use(b, d') sometimes }; use(c, d'') or a delay },
 ** slots, a, b, c plain FCFS resources free of the holds (1 .. 4 servers, a hand-off on some), a,
@@ -1665,8 +1732,167 @@ static int gen_idiom_pipe(GenState *g) {
   return par;
 }
 
+/* An FCFS resource that no enclosing hold keeps other than not (not itself when there is no
+** other), chosen at random, or -1. */
+static int gen_fcfs_other(GenState *g, int not) {
+  int pick[GEN_MAX_RES], n = 0;
+  for (int k = g->held_max + 1; k < g->m->res_count; k++)
+    if (g->m->res[k].ps_tenths == 0 && k != not) pick[n++] = k;
+  return n ? pick[gen_below(g, n)] : not;
+}
+
+/* Threads on fewer cores, then what follows them (docs/reduction.md, "Pars nested in a chain"):
+** par (i = 0, P - 1 or 5) { [delay;] par (t = 0, hi) use(cores, d(t)); tail }, cores any FCFS
+** resource (its servers often fewer than the threads: a multi-server plain one or the rank's own
+** member cores[i]), the tail on another resource: the ring sends (i + 1) and (i - 1) as a `||`
+** or one after another, a send to one member for all (a root), or any use; the rank's body
+** sometimes repeated. -1 when the model has no FCFS family. */
+static int gen_idiom_threads(GenState *g) {
+  GenModel *m = g->m;
+  if (g->nvars + 2 > GEN_MAX_DEPTH || m->node_count + 12 >= GEN_MAX_NODES) return -1;
+  int fam = gen_fcfs_family(g), cores = gen_fcfs_other(g, fam);
+  if (fam < 0 || cores < 0) return -1;
+  int over_param = gen_below(g, 3) == 0;
+  int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : GEN_FAMILY_SIZE - 1);
+  int par_var = m->nodes[par].var;
+  int threads = gen_par_open(g, gen_below(g, 4) == 0, 1 + gen_below(g, GEN_MAX_BOUND));
+  if (m->nodes[threads].hi_param) m->nodes[threads].hi = m->param_default - 1;
+  int work = gen_send(g, cores, GEN_MEMBER_VAR, par_var, 0);
+  if (gen_below(g, 2)) {   /* unequal threads: the duration by the thread's index */
+    m->nodes[work].dur.var = m->nodes[threads].var;
+    if (gen_below(g, 2)) m->nodes[work].dur.mod = 2;
+  }
+  if (!m->res[cores].family) m->nodes[work].member = GEN_MEMBER_CONST;
+  g->nvars--;
+  m->nodes[threads].kids[0] = work;
+  int ring = over_param ? GEN_MEMBER_RING : GEN_MEMBER_RING_FULL, how = gen_below(g, 4), tail;
+  if (how <= 1) {   /* the two ring sends: at once, or one after another */
+    tail = gen_new_node(g, how == 0 ? GEN_PARALLEL : GEN_BLOCK);
+    m->nodes[tail].kids[0] = gen_send(g, fam, (GenMember)ring, par_var, 1);
+    if (over_param) m->nodes[tail].kids[1] = gen_send(g, fam, GEN_MEMBER_RING_BACK, par_var, 0);
+    else m->nodes[tail].kids[1] = gen_send(g, fam, GEN_MEMBER_RING_FULL, par_var, GEN_FAMILY_SIZE - 1);
+    m->nodes[tail].nkids = 2;
+  } else if (how == 2) {   /* a root */
+    tail = gen_send(g, fam, GEN_MEMBER_CONST, par_var, 0);
+    m->nodes[tail].member_val = gen_below(g, 2);
+  } else {
+    tail = gen_use(g);
+    if (tail >= 0) {
+      m->nodes[tail].dur = gen_dur(g);
+      gen_member(g, &m->nodes[tail]);
+    } else tail = gen_delay(g);
+  }
+  int body = gen_new_node(g, GEN_BLOCK), at = 0;
+  if (gen_below(g, 4) == 0) m->nodes[body].kids[at++] = gen_delay(g);
+  m->nodes[body].kids[at++] = threads;
+  m->nodes[body].kids[at++] = tail;
+  m->nodes[body].nkids = at;
+  g->nvars--;
+  m->nodes[par].kids[0] = gen_maybe_repeat(g, body, 3);
+  return par;
+}
+
+/* Workers fed by a master (docs/reduction.md, "Requests spaced by a single server"): par (i = 0,
+** P - 1 or 5) [repeat or seq (j = 0, 1 + i % 2)] { use(A, a); [use(f[i], c) or delay(c);] use(r, t) }
+** with A a plain FCFS resource of one server, r another plain FCFS one of m servers, t near
+** m a (m a, m a + 1 or a: the spacing proves no wait, or just not), the time between sometimes by
+** the worker, sometimes another use of r or of A beside; -1 without such resources. */
+static int gen_idiom_master(GenState *g) {
+  GenModel *m = g->m;
+  if (g->nvars + 2 > GEN_MAX_DEPTH || m->node_count + 12 >= GEN_MAX_NODES) return -1;
+  int a = -1, r = -1, own = gen_fcfs_family(g);
+  for (int k = g->held_max + 1; k < m->res_count; k++) {
+    const GenResource *x = &m->res[k];
+    if (x->family || x->ps_tenths) continue;
+    if (a < 0 && x->servers == 1 && !x->handoff_ns) a = k;
+    else if (r < 0) r = k;
+  }
+  if (a < 0 || r < 0) return -1;
+  int over_param = gen_below(g, 2) == 0;
+  int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : GEN_FAMILY_SIZE - 1);
+  int par_var = m->nodes[par].var, lit = 1 + gen_below(g, 3), servers = m->res[r].servers;
+  int body = gen_new_node(g, GEN_BLOCK), at = 0;
+  m->nodes[body].kids[at++] = gen_send(g, a, GEN_MEMBER_CONST, par_var, 0);
+  m->nodes[m->nodes[body].kids[0]].dur.lit_us = lit;
+  if (gen_below(g, 3)) {   /* the worker's own compute, or a delay */
+    int mid = own >= 0 && gen_below(g, 2) ? gen_send(g, own, GEN_MEMBER_VAR, par_var, 0) : gen_delay(g);
+    if (gen_below(g, 4) == 0) m->nodes[mid].dur.var = par_var;   /* by the worker: no spacing */
+    m->nodes[body].kids[at++] = mid;
+  }
+  int write = gen_send(g, r, GEN_MEMBER_CONST, par_var, 0), pick = gen_below(g, 3);
+  GenDur t = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .mod = 0,
+              .lit_us = pick == 0 ? servers * lit : pick == 1 ? servers * lit + 1 : lit};
+  m->nodes[write].dur = t;
+  m->nodes[body].kids[at++] = write;
+  m->nodes[body].nkids = at;
+  int top = body;
+  if (gen_below(g, 2)) top = gen_maybe_repeat(g, body, 1);
+  else if (g->nvars < GEN_MAX_DEPTH) {   /* tasks dealt: 1 + i % 2 of them */
+    top = gen_new_node(g, GEN_SEQ);
+    m->nodes[top].var = g->nvars; m->nodes[top].lo = 1; m->nodes[top].hi = 1;
+    m->nodes[top].hi_param = 2; m->nodes[top].count_var = par_var;
+    m->nodes[top].kids[0] = body;
+  }
+  g->nvars--;
+  if (gen_below(g, 5) == 0) {   /* another use of r or A beside the worker's tasks */
+    int fork = gen_new_node(g, GEN_PARALLEL);
+    m->nodes[fork].kids[0] = top;
+    m->nodes[fork].kids[1] = gen_send(g, gen_below(g, 2) ? r : a, GEN_MEMBER_CONST, par_var, 0);
+    m->nodes[fork].nkids = 2;
+    top = fork;
+  }
+  m->nodes[par].kids[0] = top;
+  return par;
+}
+
+/* A token beside background jobs (docs/reduction.md, "A branch's first request behind an earlier
+** branch's"): par (i = 0, 0 .. 3) use(r[i + c], d) with c 0 or 1 (the jobs) and seq (j = 0 or 1,
+** .. 3) { use(r[j], d'); a delay or a use } (the token, sometimes repeated) side by side in a
+** `||`, the jobs first (the token's first request queued behind a job) or the token first;
+** -1 when the model has no FCFS family that no enclosing hold keeps. */
+static int gen_idiom_token(GenState *g) {
+  GenModel *m = g->m;
+  int res = gen_fcfs_family(g);
+  if (res < 0 || g->nvars + 1 > GEN_MAX_DEPTH || m->node_count + 8 > GEN_MAX_NODES) return -1;
+  int c = gen_below(g, 2);
+  int par = gen_par_open(g, 0, gen_below(g, GEN_MAX_BOUND + 1)), par_var = g->nvars - 1;
+  int job = gen_send(g, res, c ? GEN_MEMBER_LINE : GEN_MEMBER_VAR, par_var, c);
+  m->nodes[job].dur = gen_dur(g);
+  g->nvars--;
+  m->nodes[par].kids[0] = job;
+  int seq = gen_new_node(g, GEN_SEQ);
+  GenNode *q = &m->nodes[seq];
+  q->var = g->nvars; q->lo = gen_below(g, 2); q->hi = q->lo + gen_below(g, GEN_MAX_BOUND + 1 - q->lo);
+  g->scope_hi[g->nvars++] = q->hi;
+  int body = gen_new_node(g, GEN_BLOCK), tok = gen_send(g, res, GEN_MEMBER_VAR, m->nodes[seq].var, 0);
+  m->nodes[tok].dur = gen_dur(g);
+  int next = gen_below(g, 2) ? gen_use(g) : -1;
+  if (next >= 0) {
+    m->nodes[next].dur = gen_dur(g);
+    gen_member(g, &m->nodes[next]);
+  } else next = gen_delay(g);
+  g->nvars--;
+  m->nodes[body].kids[0] = tok; m->nodes[body].kids[1] = next; m->nodes[body].nkids = 2;
+  m->nodes[seq].kids[0] = body;
+  int token = gen_maybe_repeat(g, seq, 4), fork = gen_new_node(g, GEN_PARALLEL), first = gen_below(g, 4) == 0;
+  m->nodes[fork].kids[first] = par; m->nodes[fork].kids[1 - first] = token; m->nodes[fork].nkids = 2;
+  return fork;
+}
+
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
+  if (gen_below(g, 8) == 0) {   /* workers fed by a master, then a shared disk */
+    int master = gen_idiom_master(g);
+    if (master >= 0) return master;
+  }
+  if (gen_below(g, 8) == 0) {   /* threads on fewer cores, then an exchange */
+    int threads = gen_idiom_threads(g);
+    if (threads >= 0) return threads;
+  }
+  if (gen_below(g, 9) == 0) {   /* a token beside background jobs on one family */
+    int token = gen_idiom_token(g);
+    if (token >= 0) return token;
+  }
   if (gen_below(g, 7) == 0) {   /* a rank's own pipeline over a flat family */
     int pipe = gen_idiom_pipe(g);
     if (pipe >= 0) return pipe;
@@ -1678,6 +1904,10 @@ static int gen_idiom(GenState *g) {
   if (gen_below(g, 8) == 0) {
     int slots = gen_idiom_slots(g);
     if (slots >= 0) return slots;
+  }
+  if (gen_below(g, 8) == 0) {
+    int tloop = gen_idiom_tloop(g);
+    if (tloop >= 0) return tloop;
   }
   if (gen_below(g, 8) == 0) {
     int buffer = gen_idiom_buffer(g);

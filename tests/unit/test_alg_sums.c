@@ -609,6 +609,62 @@ static void test_close_indicator(void **state) {
   }
 }
 
+/* sum over i = lo .. N - 1 of P * max(f, g) and of P * min(f, g) with f = s i + a / 2 + i^2 and
+** g = 3 + i^2 (f - g = s i + a / 2 - 3, slope s = 1, -1, 2, -3; a / 2 not always an integer), and
+** the nested par's count Q - max(0, 1 - r): closed (no big operator left) and equal to the loop
+** at lo = 0, 1, N = 1 .. 12 (N = 1, lo = 1: empty), a = -9 .. 9, P = 3. */
+static void test_close_two_sided(void **state) {
+  CheckCtx *c = *state;
+  AlgCtx *ctx = c->ctx;
+  AlgExpr *n = check_sym(c, c->N), *p = check_sym(c, c->P), *one = alg_num_int(ctx, 1);
+  AlgExpr *half_a = alg_div(ctx, check_sym(c, c->a), alg_num_int(ctx, 2));
+  static const long slopes[] = {1, -1, 2, -3};
+  for (int lo = 0; lo <= 1; lo++) {
+    AlgExpr *lower = alg_num_int(ctx, lo), *upper = alg_sub(ctx, n, one);
+    AlgSymbol *i = alg_index_new(ctx, "i", lower, upper);
+    AlgExpr *iv = check_sym(c, i);
+    for (size_t k = 0; k < sizeof slopes / sizeof slopes[0]; k++) {
+      long sl = slopes[k];
+      /* f = sl i + a / 2 + i^2, g = 3 + i^2: f - g = sl i + a / 2 - 3 */
+      AlgExpr *sq = alg_mul(ctx, iv, iv);
+      AlgExpr *f = alg_add(ctx, alg_add(ctx, alg_mul(ctx, alg_num_int(ctx, sl), iv), half_a), sq);
+      AlgExpr *g = alg_add(ctx, alg_num_int(ctx, 3), sq);
+      for (int want_max = 0; want_max <= 1; want_max++) {
+        AlgExpr *body = alg_mul(ctx, p, want_max ? alg_max(ctx, f, g) : alg_min(ctx, f, g));
+        AlgExpr *sum = alg_sum(ctx, i, lower, upper, body);
+        if (has_bigop(sum)) fail_msg("slope %ld %s: left open: %s", sl, want_max ? "max" : "min",
+                                     alg_print(ctx, sum, ALG_FMT_TEXT));
+        AlgInterval *env = env_new(c);
+        for (long N = 1; N <= 12; N++)
+          for (long a = -9; a <= 9; a++) {
+            double exact = 0;
+            for (long j = lo; j <= N - 1; j++) {
+              double fv = sl * j + a / 2.0 + j * j, gv = 3.0 + j * j;
+              exact += 3 * (want_max ? (fv > gv ? fv : gv) : (fv < gv ? fv : gv));
+            }
+            set(env, c->N, (double)N);
+            set(env, c->P, 3);
+            set(env, c->a, (double)a);
+            assert_value(c, sum, env, exact);
+          }
+        free(env);
+      }
+    }
+  }
+  /* every rank of a Q x Q grid but (0, 0): sum over r of Q - max(0, 1 - r) = Q^2 - 1 */
+  AlgExpr *zero = alg_num_int(ctx, 0), *upper = alg_sub(ctx, n, one);
+  AlgSymbol *r = alg_index_new(ctx, "r", zero, upper);
+  AlgExpr *count = alg_sub(ctx, n, alg_max(ctx, zero, alg_sub(ctx, one, check_sym(c, r))));
+  AlgExpr *sum = alg_sum(ctx, r, zero, upper, count);
+  assert_false(has_bigop(sum));
+  AlgInterval *env = env_new(c);
+  for (long Q = 1; Q <= 20; Q++) {
+    set(env, c->N, (double)Q);
+    assert_value(c, sum, env, (double)(Q * Q - 1));
+  }
+  free(env);
+}
+
 /* sum over i = a .. N - 1 of (cmp ? 7P : 2) for the tests i < c, i <= c, c < i, c <= i, i - 1 < c
 ** and -i < c (slope 1 or -1 in i, c symbolic and not always an integer: c = x / 2): closed (no
 ** big operator left) and equal to the loop at a = 0, 1, N = 1 .. 12 (at a = 1, N = 1: empty),
@@ -796,6 +852,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_close_rounded_polynomial, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_indicator, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_threshold, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_close_two_sided, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_inner_threshold, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_tree_levels, setup, teardown),
     cmocka_unit_test_setup_teardown(test_close_exact_below_limit, setup, teardown),

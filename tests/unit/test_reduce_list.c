@@ -107,6 +107,23 @@ static void test_ps_through_a_call(void **state) {
   redtest_expect(text, 0, NULL, NULL, 70e-6, 70e-6, 70e-6);
 }
 
+/* A batch on ps whose two sizes are separate consts (t1 = 10us, t2 = 15us, odd threads the longer):
+** their order is not proved for every value -D could give them, so the rule used to give up (lo =
+** the load 15 us at T = 5 against 17.5 us simulated). Ordered at their values under the condition
+** t2 >= t1: T = 5 on ps(4): all five at rate 4/5 until the three short end at 12.5 us, the two
+** long ones run their last 5 us at rate 1: 17.5 us; T = 7 (4 short, 3 long): 10 * 7/4 + 5 = 22.5
+** us; T = 16: 8 short, 8 long: 10 * 4 + 5 * 2 = 50 us. */
+static void test_ps_sizes_ordered_at_values(void **state) {
+  (void)state;
+  const char *text =
+    "param T = 5 in 1 .. 100000; param C = 4; const t1 = 10us; const t2 = 15us;\n"
+    "resource cores = ps(C);\n"
+    "process main { par (w = 0, T - 1) use(cores, w % 2 == 1 ? t2 : t1) }\n";
+  const char *names[] = {"T"};
+  static const double ts[] = {5, 7, 16}, want[] = {17.5e-6, 22.5e-6, 50e-6};
+  for (size_t j = 0; j < 3; j++) redtest_expect(text, 1, names, &ts[j], want[j], want[j], want[j]);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_pool_periodic),
@@ -116,6 +133,7 @@ int main(void) {
     cmocka_unit_test(test_residue_classes),
     cmocka_unit_test(test_hold_of_delays),
     cmocka_unit_test(test_ps_through_a_call),
+    cmocka_unit_test(test_ps_sizes_ordered_at_values),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

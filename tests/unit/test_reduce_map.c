@@ -4,6 +4,7 @@
 ** a dealt map), on small models whose schedule is worked out by hand in the comments and whose
 ** bounds are derived by hand from docs/reduction.md.
 */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -339,6 +340,24 @@ static void test_one_member_for_all(void **state) {
   }
 }
 
+/* Work dealt round robin on a family whose size is a param, `cpu[i % P]`, two uses each: the
+** pigeonhole puts ceil(n / P) branches on one member, 2 t ceil(n / P) of work (n = 5, 6, P = 4:
+** 4 us, the simulated time). The fullest member's count needed the family's size to be a number,
+** so lo was the family's load, 2 t n / P (3 us at n = 6; audit 6 dist's v09a, est -25%). */
+static void test_dealt_on_param_family(void **state) {
+  (void)state;
+  const char *text =
+    "param n = 6; param P = 4; const t = 1us;\n"
+    "resource cpu[P];\n"
+    "process main { par (i = 0, n - 1) seq (c = 1, 2) use(cpu[i % P], t) }\n";
+  const char *names[] = {"n", "P"};
+  static const double cases[][2] = {{5, 4}, {6, 4}, {9, 4}, {7, 3}};
+  for (size_t j = 0; j < sizeof cases / sizeof cases[0]; j++) {
+    double want = 2e-6 * ceil(cases[j][0] / cases[j][1]);
+    redtest_expect_lo(text, 2, names, cases[j], want, want);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_looped_member),
@@ -354,6 +373,7 @@ int main(void) {
     cmocka_unit_test(test_ring_of_nodes_too_short),
     cmocka_unit_test(test_ring_of_nodes_if),
     cmocka_unit_test(test_one_member_for_all),
+    cmocka_unit_test(test_dealt_on_param_family),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

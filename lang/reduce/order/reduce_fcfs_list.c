@@ -100,7 +100,7 @@ static int sort_by_branch(LSizes *sz) {
 ** bound holds where they take those values: one `-D` per point sets the params that are swept; a
 ** const of an interval, or one being fitted, has no point value and the rule gives up). NULL where
 ** a value is no point. */
-static AlgExpr *at_values(RCtx *c, AlgExpr *e, AlgExpr **holds) {
+AlgExpr *reduce_at_values(RCtx *c, AlgExpr *e, AlgExpr **holds) {
   AlgCtx *g = c->alg;
   AlgSymbol *syms[16];
   size_t n = alg_free_symbols(g, e, syms, 16);
@@ -122,17 +122,17 @@ static AlgExpr *at_values(RCtx *c, AlgExpr *e, AlgExpr **holds) {
 }
 
 /* The branch index value = step * index + first of a piece, where both are integers once the
-** params are set (at_values); 0 where they are not. */
+** params are set (reduce_at_values); 0 where they are not. */
 static int piece_affine(RCtx *c, const RPiece *p, AlgExpr **holds, long *step, long *first) {
   AlgCtx *g = c->alg;
   int ok = 1;
-  AlgExpr *at0 = at_values(c, alg_subst(g, p->value, p->index, alg_num_int(g, 0)), holds);
-  AlgExpr *at1 = at_values(c, alg_subst(g, p->value, p->index, alg_num_int(g, 1)), holds);
+  AlgExpr *at0 = reduce_at_values(c, alg_subst(g, p->value, p->index, alg_num_int(g, 0)), holds);
+  AlgExpr *at1 = reduce_at_values(c, alg_subst(g, p->value, p->index, alg_num_int(g, 1)), holds);
   if (!at0 || !at1) return 0;
   *first = alg_num_long(at0, &ok);
   *step = alg_num_long(alg_sub(g, at1, at0), &ok);
   AlgExpr *line = alg_add(g, alg_mul(g, alg_num_int(g, *step), alg_sym(g, p->index)), alg_num_int(g, *first));
-  AlgExpr *value = at_values(c, p->value, holds);
+  AlgExpr *value = reduce_at_values(c, p->value, holds);
   return ok && value && *step >= 1 && *step <= LIST_BUDGET && labs(*first) <= LIST_BUDGET &&
          alg_is_num(alg_expand(g, alg_sub(g, value, line)), 0);
 }
@@ -184,7 +184,7 @@ static double list_end(const double *x, long n, long m) {
 ** L takes M (1 - 4 n eps) - n w, U M (1 + 4 n eps) + n w (M itself where every size is an
 ** integer and their sum below 2^52: every sum is then exact). Params and consts that the ranges,
 ** m or the sizes name are read at their values, the bound holding where they take them
-** (at_values). Tasks of 1, 2, 4 units by i % 3 on a pool of 8, N = 16: 8 start at 0, the next at
+** (reduce_at_values). Tasks of 1, 2, 4 units by i % 3 on a pool of 8, N = 16: 8 start at 0, the next at
 ** 1, 1, 1, 2, 2, 2, 2, 3: 6 units (the load: 4.5). */
 void reduce_fcfs_list(RCtx *c, REnv *env, const RPiece *pieces, int count, Summary *out) {
   AlgCtx *g = c->alg;
@@ -199,7 +199,7 @@ void reduce_fcfs_list(RCtx *c, REnv *env, const RPiece *pieces, int count, Summa
   for (k = 0; k < count && ok; k++) {
     const RPiece *p = &pieces[k];
     BShape sh;
-    AlgExpr *a = at_values(c, p->lo, &holds), *b = at_values(c, p->hi, &holds);
+    AlgExpr *a = reduce_at_values(c, p->lo, &holds), *b = reduce_at_values(c, p->hi, &holds);
     if (!a || !b) { ok = 0; break; }
     from[k] = alg_num_long(a, &ok);
     to[k] = alg_num_long(b, &ok);
@@ -214,10 +214,10 @@ void reduce_fcfs_list(RCtx *c, REnv *env, const RPiece *pieces, int count, Summa
     if (!first.res) { first = sh; u = unit_of(g, sh.t, p->index); }
     else if (sh.res != first.res || !alg_is_num(alg_sub(g, sh.head, first.head), 0) ||
              !alg_is_num(alg_sub(g, sh.tail, first.tail), 0)) { ok = 0; break; }
-    if (!(sizes[k] = at_values(c, alg_div(g, sh.t, u), &holds))) { ok = 0; break; }
+    if (!(sizes[k] = reduce_at_values(c, alg_div(g, sh.t, u), &holds))) { ok = 0; break; }
   }
   c->checks.count = checks;
-  AlgExpr *mult = first.res ? at_values(c, reduce_mult(c, first.res), &holds) : NULL;
+  AlgExpr *mult = first.res ? reduce_at_values(c, reduce_mult(c, first.res), &holds) : NULL;
   long m = mult ? alg_num_long(mult, &ok) : 0;
   if (!ok || !first.res || m < 1 || !alg_is_nonneg(g, u)) return;
   LSizes sz = {malloc((size_t)total * sizeof(double)), malloc((size_t)total * sizeof(double)), 0, 0, 0, 1};

@@ -167,11 +167,13 @@ int fork_waits(OWalk *w) {
     AlgExpr *m = reduce_mult(c, res);
     AlgExpr *rounds = alg_max(g, zero(c), alg_func(g, ALG_CEIL, alg_div(g, alg_sub(g, count, m), m)));
     AlgExpr *queue = alg_mul(g, rounds, t_max);
+    AlgExpr *spaced = order_spaced(w, res);   /* reduce_spaced.c: where no request waits */
     for (int j = i; j < w->nsites; j++) {
       OSite *site = &w->sites[j];
       if (site->res != res) continue;
       AlgExpr *ahead = alg_div(g, alg_max(g, zero(c), alg_sub(g, work, site->tmax)), m);
       site->wait = alg_min(g, queue, ahead);
+      if (spaced) site->wait = alg_cond(g, spaced, zero(c), site->wait);
     }
   }
   return 1;
@@ -205,6 +207,8 @@ AlgExpr *fork_cap_waits(OWalk *w, const Summary *whole) {
     for (int j = i; j < w->nsites; j++)
       if (w->sites[j].res == res) w->sites[j].wait = zero(c);
     AlgExpr *cap = alg_div(g, reduce_demand_hi(c, whole, res), reduce_mult(c, res));
+    AlgExpr *spaced = order_spaced(w, res);   /* reduce_spaced.c: where no request waits */
+    if (spaced) cap = alg_cond(g, spaced, zero(c), cap);
     extra = extra ? alg_add(g, extra, cap) : cap;
   }
   return extra;
@@ -276,7 +280,8 @@ AlgExpr *fork_group(OWalk *w, int i, AlgExpr *total) {
     if (o->res != st->res || o->guard != st->guard || o->loop != st->loop) continue;
     int own = onto_site(w, o);
     if (!own && !(fixed && fixed_site(w, o) && o->index == st->index)) continue;
-    AlgExpr *h = least(w, o, o->head), *t = least(w, o, o->t), *rest = least(w, o, order_tail(w, o, total));
+    AlgExpr *h = least(w, o, order_lohead(o)), *t = least(w, o, o->t);
+    AlgExpr *rest = least(w, o, order_tail(w, o, total));
     AlgExpr *copies = !own ? alg_max(g, zero(c), w->n)
                     : o->rep ? alg_max(g, zero(c), alg_add(g, alg_sub(g, o->rep_hi, o->rep_lo), alg_num_int(g, 1)))
                     : alg_num_int(g, 1);
@@ -328,7 +333,7 @@ static AlgExpr *counted_at(OWalk *w, const int *set, int s, AlgExpr *q, AlgExpr 
     AlgExpr *run = alg_and(g, alg_cmp(g, ALG_CMP_LE, w->ka, kj), alg_cmp(g, ALG_CMP_LE, kj, w->kb));
     if (o->kguard) run = alg_and(g, run, alg_subst(g, o->kguard, w->k, kj));
     count[j] = alg_cond(g, run, alg_num_int(g, 1), zero(c));
-    head[j] = alg_subst(g, o->head, w->k, kj);
+    head[j] = alg_subst(g, order_lohead(o), w->k, kj);
     t[j] = alg_subst(g, o->t, w->k, kj);
     tail[j] = alg_subst(g, order_tail(w, o, total), w->k, kj);
   }

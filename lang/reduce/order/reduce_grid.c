@@ -285,6 +285,7 @@ static OWalk *flat_as_pairs(OWalk *w, AlgExpr **total) {
     st->index = as_digits(w, st->index, Q, o, n, &ok);
     st->t = as_digits(w, st->t, Q, o, n, &ok);
     st->head = as_digits(w, st->head, Q, o, n, &ok);
+    st->lohead = NULL;   /* no rule of the grid reads release dates */
     st->gap = as_digits(w, st->gap, Q, o, n, &ok);
     st->kguard = as_digits(w, st->kguard, Q, o, n, &ok);
   }
@@ -324,6 +325,7 @@ static OWalk *line_as_pairs(OWalk *w, AlgExpr **total) {
     }
     st->t = st->t ? alg_subst(g, st->t, w->k, at_n) : NULL;
     st->head = st->head ? alg_subst(g, st->head, w->k, at_n) : NULL;
+    st->lohead = NULL;
     st->gap = st->gap ? alg_subst(g, st->gap, w->k, at_n) : NULL;
     st->kguard = st->kguard ? alg_subst(g, st->kguard, w->k, at_n) : NULL;
   }

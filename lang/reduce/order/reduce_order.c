@@ -17,13 +17,22 @@
 #define ORDER_MAX_DEPTH 200
 
 /* Contention-free time of a part of the chain: exact (as a function of k) and its largest value
-** over k taken step by step (the sum over the steps of the max over the branches). */
+** over k taken step by step (the sum over the steps of the max over the branches); and a lower
+** bound on its real time when a par nested in it may take longer than its contention-free time. */
 typedef struct OTime {
   AlgExpr *exact;       /* phi of the part for branch k */
   AlgExpr *stepmax;     /* sum over its steps of max over k of the step's duration */
+  AlgExpr *lo;          /* a lower bound on the part's time for branch k with contention
+                           (walk_nested), >= exact; NULL: exact */
 } OTime;
 
 static AlgExpr *zero(RCtx *c) { return alg_num_int(c->alg, 0); }
+
+/* The lower bound on a part's time (its contention-free time unless a nested par lifts it). */
+static AlgExpr *lo_of(OTime t) { return t.lo ? t.lo : t.exact; }
+
+/* The release date of st's request: a lower bound on the time branch k runs before making it. */
+AlgExpr *order_lohead(const OStage *st) { return st->lohead ? st->lohead : st->head; }
 
 /* d e / d i when e = d*i + rest with d and rest free of i; else NULL. */
 static AlgExpr *slope_in(RCtx *c, AlgExpr *e, AlgSymbol *i) {
@@ -1010,14 +1019,14 @@ static UseClass use_class(OWalk *w, const Decl *res, AlgExpr *index) {
 static OTime walk(OWalk *w, REnv *env, const Stmt *s);
 
 static OTime time_of(OWalk *w, AlgExpr *t) {
-  OTime r = {t, over_branches(w, ALG_MAXOVER, t)};
+  OTime r = {t, over_branches(w, ALG_MAXOVER, t), NULL};
   if (by_branch(w, t)) w->vary = 1;
   return r;
 }
 
 static OTime fail(OWalk *w) {
   w->ok = 0;
-  OTime r = {zero(w->c), zero(w->c)};
+  OTime r = {zero(w->c), zero(w->c), NULL};
   return r;
 }
 
@@ -1150,18 +1159,26 @@ static OTime walk_hold(OWalk *w, REnv *env, const Stmt *s) {
   return body;
 }
 
-/* Stages recorded from `from` on: their heads shifted by shift (the time before the part). */
-static void shift_heads(OWalk *w, int from, AlgExpr *shift) {
-  for (int i = from; i < w->nstages; i++) w->stages[i].head = alg_add(w->c->alg, shift, w->stages[i].head);
+/* Stages recorded from `from` on: their heads shifted by the time before the part, before.exact,
+** and their release dates by its lower bound (when a nested par before them or inside the part
+** lifts it above the contention-free time). */
+static void shift_heads(OWalk *w, int from, OTime before) {
+  AlgCtx *g = w->c->alg;
+  for (int i = from; i < w->nstages; i++) {
+    OStage *st = &w->stages[i];
+    if (before.lo || st->lohead) st->lohead = alg_add(g, lo_of(before), order_lohead(st));
+    st->head = alg_add(g, before.exact, st->head);
+  }
 }
 
 static OTime walk_block(OWalk *w, REnv *env, const Stmt *s) {
   AlgCtx *g = w->c->alg;
-  OTime sum = {zero(w->c), zero(w->c)};
+  OTime sum = {zero(w->c), zero(w->c), NULL};
   for (int i = 0; i < s->u.block.count && w->ok; i++) {
     int from = w->nstages;
     OTime part = walk(w, env, s->u.block.items[i]);
-    shift_heads(w, from, sum.exact);
+    shift_heads(w, from, sum);
+    if (sum.lo || part.lo) sum.lo = alg_add(g, lo_of(sum), lo_of(part));
     sum.exact = alg_add(g, sum.exact, part.exact);
     sum.stepmax = alg_add(g, sum.stepmax, part.stepmax);
   }
@@ -1192,6 +1209,34 @@ static int names_body_index(const OWalk *w, AlgExpr *e) {
   return 0;
 }
 
+/* Rule (a par nested in the chain takes at least its lower bound): the chain after
+** `par (d = a, b) S` inside the body waits for the par's last copy to end, which is no earlier
+** than the par's start plus its lower bound L (the par reduced as any statement, as a part of a
+** branch: c->concurrent, so no rule that needs it to run alone applies, and other requests only
+** delay it), nor than the least time of its longest copy. The part's lower bound is then
+**   lo = max(max_d lo(S(d)), L)
+** against its contention-free time max_d phi(S(d)): T threads on C < T cores,
+** `par (t = 1, T) use(cores[p], x)` with resource cores[P] = fcfs(C), take T x / C, not x, and a
+** request after them is made no earlier (its release date, OStage.lohead). Only release dates read
+** it: the contention-free heads and tails stay as they are, for the rules that need the instants
+** the chain reaches its requests (docs/reduction.md, "Pars nested in a chain"). One level: inside
+** that reduction no nested par is reduced again (RCtx.nested_heads). NULL when L is not known. */
+static AlgExpr *nested_least(OWalk *w, REnv *env, const Stmt *s, OTime part, AlgSymbol *d, AlgExpr *a,
+                             AlgExpr *b, AlgExpr *exact) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *longest = part.lo ? alg_max_over(g, d, a, b, part.lo) : exact;
+  if (w->stretch || c->nested_heads) return part.lo ? longest : NULL;
+  Summary sum;
+  c->nested_heads++;
+  c->concurrent++;
+  reduce_stmt(c, env, s, &sum);
+  c->concurrent--;
+  c->nested_heads--;
+  if (c->failed) return part.lo ? longest : NULL;
+  return alg_max(g, longest, sum.L);
+}
+
 /* par (d = a, b) S inside the body, a and b free of the branch and of the body's indices: a fork
 ** of b - a + 1 copies of S (the sites of S have that many copies, reduce_fork.c), its time the
 ** longest copy's; a stage inside it records the par (its index d and range) and, as in a `||`,
@@ -1217,7 +1262,8 @@ static OTime walk_nested(OWalk *w, REnv *env, const Stmt *s) {
   w->nall--;
   env->depth--;
   if (!w->ok) return part;
-  OTime r = {alg_max_over(g, d, a, b, part.exact), alg_max_over(g, d, a, b, part.stepmax)};
+  OTime r = {alg_max_over(g, d, a, b, part.exact), alg_max_over(g, d, a, b, part.stepmax), NULL};
+  if (!w->lengthen) r.lo = nested_least(w, env, s, part, d, a, b, r.exact);
   for (int i = from; i < w->nstages && !w->lengthen; i++) {
     OStage *st = &w->stages[i];
     AlgExpr *gap = alg_sub(g, r.exact, part.exact);
@@ -1271,10 +1317,11 @@ static OTime walk_loop_by_branch(OWalk *w, REnv *env, const Stmt *body, const ch
     st->t = alg_max_over(g, j, a, b, st->t);
     st->least = alg_min_over(g, j, a, b, st->least);
     st->head = zero(c);
+    st->lohead = NULL;
     st->loops++;
   }
   w->vary = 1;
-  OTime r = {exact, over_branches(w, ALG_MAXOVER, exact)};
+  OTime r = {exact, over_branches(w, ALG_MAXOVER, exact), part.lo ? alg_sum(g, j, a, b, part.lo) : NULL};
   return r;
 }
 
@@ -1304,20 +1351,23 @@ static OTime walk_loop(OWalk *w, REnv *env, const Stmt *body, const char *name, 
   /* iterations before j: sum over j2 = a .. j - 1 of the body's time at j2 */
   AlgExpr *before_hi = alg_sub(g, alg_sym(g, j), alg_num_int(g, 1));
   AlgSymbol *j2 = alg_index_new(g, name, a, before_hi);
-  AlgExpr *before = alg_sum(g, j2, a, before_hi, alg_subst(g, part.exact, j, alg_sym(g, j2)));
+  OTime before = {alg_sum(g, j2, a, before_hi, alg_subst(g, part.exact, j, alg_sym(g, j2))), NULL, NULL};
+  if (part.lo) before.lo = alg_sum(g, j2, a, before_hi, alg_subst(g, part.lo, j, alg_sym(g, j2)));
+  shift_heads(w, from, before);
   for (int i = from; i < w->nstages; i++) {
     OStage *st = &w->stages[i];
-    st->head = alg_add(g, before, st->head);
     if (!st->index || !injective_in(c, st->index, j, a, b)) st->bad = 1;
   }
-  OTime r = {alg_sum(g, j, a, b, part.exact), alg_sum(g, j, a, b, part.stepmax)};
+  OTime r = {alg_sum(g, j, a, b, part.exact), alg_sum(g, j, a, b, part.stepmax),
+             part.lo ? alg_sum(g, j, a, b, part.lo) : NULL};
   return r;
 }
 
 /* 1 when stages x and y are the same use but for the member: same resource, duration, place
 ** in the chain (head, guard, loops). */
 static int same_but_member(const OStage *x, const OStage *y) {
-  return x->res == y->res && x->t == y->t && x->head == y->head && x->guard == y->guard &&
+  return x->res == y->res && x->t == y->t && x->head == y->head && x->lohead == y->lohead &&
+         x->guard == y->guard &&
          x->loop == y->loop && x->loops == y->loops && x->bad == y->bad && x->gap == y->gap &&
          x->reps == y->reps && x->rep == y->rep;
 }
@@ -1358,7 +1408,8 @@ static void pair_sites(OWalk *w, AlgExpr *cond, int from, int mid, int to) {
 ** piece_image). Returns 0 when the sides are not such. */
 static int merge_sides(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from, int mid, AlgExpr *outer) {
   RCtx *c = w->c;
-  if (x.exact != y.exact || x.stepmax != y.stepmax || w->nstages - mid != mid - from) return 0;
+  if (x.exact != y.exact || x.stepmax != y.stepmax || x.lo != y.lo) return 0;
+  if (w->nstages - mid != mid - from) return 0;
   for (int i = 0; i < mid - from; i++) {
     const OStage *a = &w->stages[from + i], *b = &w->stages[mid + i];
     if (!same_but_member(a, b) || (a->index != b->index && (!a->index || !b->index))) return 0;
@@ -1392,7 +1443,8 @@ static int merge_durations(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from, 
   OStage *a = &w->stages[from];
   const OStage *b = &w->stages[mid];
   if (a->index != b->index || a->held_end || b->held_end || a->kloop || b->kloop || a->cls != b->cls) return 0;
-  if (a->res != b->res || a->head != b->head || a->guard != b->guard || a->loop != b->loop || a->loops != b->loops ||
+  if (a->res != b->res || a->head != b->head || a->lohead != b->lohead || a->guard != b->guard ||
+      a->loop != b->loop || a->loops != b->loops ||
       a->bad != b->bad || a->gap != b->gap || a->reps != b->reps || a->rep != b->rep)
     return 0;
   if (!alg_is_num(alg_expand(g, alg_sub(g, x.exact, a->t)), 0) || !alg_is_num(alg_expand(g, alg_sub(g, y.exact, b->t)), 0))
@@ -1404,6 +1456,11 @@ static int merge_durations(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from, 
   w->nstages = mid;
   w->vary = 1;
   return 1;
+}
+
+/* The lower bound of `if (cond) S1 else S2` from its sides' (NULL when neither has one). */
+static AlgExpr *either_lo(RCtx *c, AlgExpr *cond, OTime x, OTime y) {
+  return x.lo || y.lo ? alg_cond(c->alg, cond, lo_of(x), lo_of(y)) : NULL;
 }
 
 /* Rule (sides walked apart): `if (cond(k)) S1 else S2` (S2 may be absent: nothing) where the
@@ -1419,7 +1476,8 @@ static OTime walk_apart(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from) {
   w->vary = 1;
   for (int i = from; i < w->nstages; i++)
     if (blocks_rules(w->stages[i].cls) && !w->kif) w->other = 1;
-  OTime r = {alg_cond(c->alg, cond, x.exact, y.exact), alg_max(c->alg, x.stepmax, y.stepmax)};
+  OTime r = {alg_cond(c->alg, cond, x.exact, y.exact), alg_max(c->alg, x.stepmax, y.stepmax),
+             either_lo(c, cond, x, y)};
   return r;
 }
 
@@ -1429,7 +1487,7 @@ static OTime walk_apart(OWalk *w, AlgExpr *cond, OTime x, OTime y, int from) {
 static OTime walk_if_branch(OWalk *w, REnv *env, const Stmt *s, AlgExpr *cond) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  OTime none = {zero(c), zero(c)};
+  OTime none = {zero(c), zero(c), NULL};
   int from = w->nstages, vary = w->vary, sites = w->nsites;
   AlgExpr *outer = w->kguard, *otherwise = alg_not(g, cond);
   w->kif++;
@@ -1442,14 +1500,15 @@ static OTime walk_if_branch(OWalk *w, REnv *env, const Stmt *s, AlgExpr *cond) {
   w->kif--;
   if (!w->ok) return x;
   if (w->lengthen) {   /* pass 2: each branch runs its side */
-    OTime r = {alg_cond(g, cond, x.exact, y.exact), alg_max(g, x.stepmax, y.stepmax)};
+    OTime r = {alg_cond(g, cond, x.exact, y.exact), alg_max(g, x.stepmax, y.stepmax), NULL};
     return r;
   }
   if (!w->too_many) pair_sites(w, cond, sites, sites_mid, w->nsites);
   w->vary = vary;
   if (s->u.branch.otherwise && merge_sides(w, cond, x, y, from, mid, outer)) return x;
   if (s->u.branch.otherwise && merge_durations(w, cond, x, y, from, mid, sites, sites_mid, outer)) {
-    OTime r = {alg_cond(g, cond, x.exact, y.exact), alg_max(g, x.stepmax, y.stepmax)};
+    OTime r = {alg_cond(g, cond, x.exact, y.exact), alg_max(g, x.stepmax, y.stepmax),
+               either_lo(c, cond, x, y)};
     return r;
   }
   return walk_apart(w, cond, x, y, from);
@@ -1462,7 +1521,7 @@ static OTime walk_if(OWalk *w, REnv *env, const Stmt *s) {
   if (by_branch(w, cond)) return walk_if_branch(w, env, s, cond);
   if (alg_kind(cond) == ALG_NUM) {
     const Stmt *pick = alg_is_num(cond, 0) ? s->u.branch.otherwise : s->u.branch.then;
-    if (!pick) { OTime none = {zero(w->c), zero(w->c)}; return none; }
+    if (!pick) { OTime none = {zero(w->c), zero(w->c), NULL}; return none; }
     return walk(w, env, pick);
   }
   AlgExpr *outer = w->guard;
@@ -1470,10 +1529,11 @@ static OTime walk_if(OWalk *w, REnv *env, const Stmt *s) {
   OTime x = walk(w, env, s->u.branch.then);
   AlgExpr *otherwise = alg_not(g, cond);
   w->guard = outer ? alg_and(g, outer, otherwise) : otherwise;
-  OTime y = {zero(w->c), zero(w->c)};
+  OTime y = {zero(w->c), zero(w->c), NULL};
   if (s->u.branch.otherwise) y = walk(w, env, s->u.branch.otherwise);
   w->guard = outer;
-  OTime r = {alg_cond(g, cond, x.exact, y.exact), alg_cond(g, cond, x.stepmax, y.stepmax)};
+  OTime r = {alg_cond(g, cond, x.exact, y.exact), alg_cond(g, cond, x.stepmax, y.stepmax),
+             either_lo(w->c, cond, x, y)};
   return r;
 }
 
@@ -1510,7 +1570,7 @@ static void mark_skew(OWalk *w, int from, int to) {
 static OTime walk_fork(OWalk *w, REnv *env, const Stmt *s) {
   AlgCtx *g = w->c->alg;
   int n = s->u.block.count;
-  OTime none = {zero(w->c), zero(w->c)};
+  OTime none = {zero(w->c), zero(w->c), NULL};
   if (n == 0) return none;
   if (n > ORDER_MAX_FORK) return fail(w);
   if (w->stretch) {   /* the lock step on ps: requests at once (reduce_ps_order.c) */
@@ -1521,18 +1581,20 @@ static OTime walk_fork(OWalk *w, REnv *env, const Stmt *s) {
   if (w->calls) w->call_forks = 1;
   OTime parts[ORDER_MAX_FORK];
   int from[ORDER_MAX_FORK + 1];
-  AlgExpr *exact[ORDER_MAX_FORK], *stepmax[ORDER_MAX_FORK];
-  int fork = ++w->nforks;
+  AlgExpr *exact[ORDER_MAX_FORK], *stepmax[ORDER_MAX_FORK], *lo[ORDER_MAX_FORK];
+  int fork = ++w->nforks, lifted = 0;
   for (int i = 0; i < n; i++) {
     from[i] = w->nstages;
     path_push(w, fork, i, NULL);
     parts[i] = walk(w, env, s->u.block.items[i]);
     path_pop(w);
     if (!w->ok) return parts[i];
-    exact[i] = parts[i].exact; stepmax[i] = parts[i].stepmax;
+    exact[i] = parts[i].exact; stepmax[i] = parts[i].stepmax; lo[i] = lo_of(parts[i]);
+    lifted |= parts[i].lo != NULL;
   }
   from[n] = w->nstages;
-  OTime r = {alg_max_n(g, (size_t)n, exact), alg_max_n(g, (size_t)n, stepmax)};
+  OTime r = {alg_max_n(g, (size_t)n, exact), alg_max_n(g, (size_t)n, stepmax),
+             lifted ? alg_max_n(g, (size_t)n, lo) : NULL};
   for (int i = 0; i < n && !w->lengthen; i++) {
     mark_skew(w, from[i], from[i + 1]);
     for (int j = from[i]; j < from[i + 1]; j++) {
@@ -1545,7 +1607,7 @@ static OTime walk_fork(OWalk *w, REnv *env, const Stmt *s) {
 }
 
 static OTime walk(OWalk *w, REnv *env, const Stmt *s) {
-  OTime none = {zero(w->c), zero(w->c)};
+  OTime none = {zero(w->c), zero(w->c), NULL};
   if (!w->ok || w->c->failed) return fail(w);
   if (w->depth >= ORDER_MAX_DEPTH) return fail(w);
   w->depth++;
@@ -1736,7 +1798,8 @@ static AlgExpr *guarded_stage_lower(OWalk *w, const OStage *st, AlgExpr *tail) {
   AlgExpr *m = reduce_mult(c, st->res), *t_min = least_over_ranges(w, n, lo, hi, st->t);
   AlgExpr *busy = alg_div(g, alg_mul(g, q, t_min), m);
   AlgExpr *first = alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)), t_min);
-  AlgExpr *bound = alg_add(g, alg_add(g, least_over_ranges(w, n, lo, hi, st->head), alg_max(g, first, busy)),
+  AlgExpr *bound = alg_add(g, alg_add(g, least_over_ranges(w, n, lo, hi, order_lohead(st)),
+                                      alg_max(g, first, busy)),
                            least_over_ranges(w, n, lo, hi, tail));
   return over_stage_loop(c, st, alg_cond(g, alg_cmp(g, ALG_CMP_GE, q, alg_num_int(g, 1)), bound, zero(c)));
 }
@@ -1757,7 +1820,7 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   ODealt d;
   if (st->cls == USE_SHARD && dealt_counts(w, st->res, st->index, &d)) {   /* its fullest member */
     AlgExpr *q = d.fullest;
-    AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, st->head),
+    AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, order_lohead(st)),
                                      alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, q, m)),
                                              over_branches(w, ALG_MINOVER, st->t))),
                           over_branches(w, ALG_MINOVER, tail));
@@ -1767,7 +1830,8 @@ static AlgExpr *stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   AlgExpr *t_min = over_branches(w, ALG_MINOVER, st->t);
   AlgExpr *busy = alg_div(g, over_branches(w, ALG_SUM, st->t), m);
   AlgExpr *first = alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, w->n, m)), t_min);
-  AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, st->head), alg_max(g, first, busy)),
+  AlgExpr *lo = alg_add(g, alg_add(g, over_branches(w, ALG_MINOVER, order_lohead(st)),
+                                   alg_max(g, first, busy)),
                         over_branches(w, ALG_MINOVER, tail));
   return over_stage_loop(c, st, lo);
 }
@@ -1791,7 +1855,8 @@ static AlgExpr *pair_last_rounds(OWalk *w, const OStage *s1, const OStage *s2, A
   AlgExpr *rounds = alg_func(g, ALG_CEIL, alg_div(g, q, m2));
   AlgExpr *r0 = alg_sub(g, q, alg_mul(g, m2, alg_sub(g, rounds, one)));
   return alg_add_n(g, 5, (AlgExpr *[]){
-    over_branches(w, ALG_MINOVER, s1->head), alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, r0, m1)), over_branches(w, ALG_MINOVER, s1->t)),
+    over_branches(w, ALG_MINOVER, order_lohead(s1)),
+    alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, r0, m1)), over_branches(w, ALG_MINOVER, s1->t)),
     alg_max(g, zero(c), between), alg_mul(g, rounds, over_branches(w, ALG_MINOVER, s2->t)),
     over_branches(w, ALG_MINOVER, tail)});
 }
@@ -1830,7 +1895,7 @@ static AlgExpr *pair_lower(OWalk *w, const OStage *s1, const OStage *s2, AlgExpr
   AlgExpr *R = alg_sub(g, q, alg_mul(g, m1, alg_sub(g, J, one)));
   AlgExpr *between = over_branches(w, ALG_MINOVER, alg_sub(g, alg_sub(g, s2->head, s1->head), s1->t));
   AlgExpr *lo = alg_add_n(g, 5, (AlgExpr *[]){
-    over_branches(w, ALG_MINOVER, s1->head), alg_mul(g, J, over_branches(w, ALG_MINOVER, s1->t)),
+    over_branches(w, ALG_MINOVER, order_lohead(s1)), alg_mul(g, J, over_branches(w, ALG_MINOVER, s1->t)),
     alg_max(g, zero(c), between), alg_mul(g, alg_func(g, ALG_CEIL, alg_div(g, R, m2)), over_branches(w, ALG_MINOVER, s2->t)),
     over_branches(w, ALG_MINOVER, order_tail(w, s2, total))});
   AlgExpr *rounds = pair_last_rounds(w, s1, s2, q, between, order_tail(w, s2, total));
@@ -1890,7 +1955,7 @@ static AlgExpr *looped_stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   AlgExpr *iters = alg_max(g, zero(c), alg_add(g, alg_sub(g, b, a), alg_num_int(g, 1)));
   /* the least over the branches (the caller guards the bound by n >= 1: an x free of k is its
   ** own least), then over the iterations */
-  AlgExpr *x[3] = {st->head, order_tail(w, st, total), st->t};
+  AlgExpr *x[3] = {order_lohead(st), order_tail(w, st, total), st->t};
   for (int i = 0; i < 3; i++)
     x[i] = least_in_loop(c, j, a, b, by_branch(w, x[i]) ? over_branches(w, ALG_MINOVER, x[i]) : x[i]);
   AlgExpr *head = x[0], *tail = x[1], *t_min = x[2];
@@ -2067,7 +2132,7 @@ static const Stmt *fold_pars(OWalk *w, REnv *env, const Stmt *par, AlgExpr *a2, 
 static OTime walk_body(OWalk *w, REnv *env, const RPiece *p) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  OTime none = {zero(c), zero(c)};
+  OTime none = {zero(c), zero(c), NULL};
   int checks = c->checks.count;   /* the walk re-reads expressions: their checks are made */
   env->idx[env->depth++] = p->value;
   const Stmt *chain = p->stmt;

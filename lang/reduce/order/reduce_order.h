@@ -59,6 +59,9 @@ typedef struct OStage {
   UseClass cls;         /* USE_OWN or USE_STAGE */
   AlgExpr *t;           /* its duration (may contain k and the loop indices) */
   AlgExpr *head;        /* contention-free time of the chain before it, from the current part */
+  AlgExpr *lohead;      /* a lower bound on the time the chain takes before it, pars nested in the
+                           chain before it counted with their contention (walk_nested), >= head;
+                           NULL: head. Read only as a release date (order_lohead) */
   AlgExpr *gap;         /* what the `||`s around it wait for beyond its own branch of each:
                            sum of (the fork's time - its branch's time); NULL for 0 */
   AlgExpr *guard;       /* 1 where it runs (conditions free of k), or NULL */
@@ -176,6 +179,7 @@ typedef struct OWalk {
 int order_split_factor(AlgCtx *g, AlgExpr *a, AlgSymbol *o, AlgExpr **f, AlgExpr **G);
 
 /* reduce_order.c */
+AlgExpr *order_lohead(const OStage *st);
 UseClass order_use_class(OWalk *w, const Decl *res, AlgExpr *index);
 int order_own_alone(const OWalk *w, const OStage *st);
 AlgExpr *order_walk_time(OWalk *w, REnv *env, const RPiece *p);
@@ -203,6 +207,9 @@ AlgExpr *fork_lower(OWalk *w, AlgExpr *total);
 AlgExpr *fork_site_clients(OWalk *w, const OSite *site);
 AlgExpr *fork_width(OWalk *w, const int *set, int n, int level);
 
+/* reduce_spaced.c */
+AlgExpr *order_spaced(OWalk *w, const Decl *r);
+
 /* reduce_budget.c */
 AlgExpr *budget_upper(OWalk *w, REnv *env, const RPiece *p);
 
@@ -227,6 +234,11 @@ typedef struct BShape {
 /* reduce_ps_batch.c: the shape of piece p's branch (its index bound); the first node of e that
 ** names k as `x % K` or `cond ? x : y` (x, y free of k); the indices of [r_lo, r_hi] in [lo, hi] */
 void reduce_batch_shape(RCtx *c, REnv *env, const RPiece *p, Discipline disc, BShape *sh);
+/* The same shape read from statement s in env (a loop's body, its index bound by the caller). */
+void reduce_batch_read(RCtx *c, REnv *env, const Stmt *s, Discipline disc, BShape *sh);
+/* reduce_fcfs_list.c: e with every param and const it names read at its value (a point), the
+** equalities added to *holds; NULL where a value is no point */
+AlgExpr *reduce_at_values(RCtx *c, AlgExpr *e, AlgExpr **holds);
 AlgExpr *reduce_batch_picker(AlgExpr *e, AlgSymbol *k);
 AlgExpr *reduce_batch_in_range(AlgCtx *g, AlgExpr *lo, AlgExpr *hi, AlgExpr *r_lo, AlgExpr *r_hi);
 

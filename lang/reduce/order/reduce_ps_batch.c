@@ -17,10 +17,23 @@
 /* Kids of one node of a size the rule rebuilds (beyond: it gives up). */
 #define BATCH_MAX_KIDS 16
 
+/* Rule (a repeated use on ps): `repeat (K) use(r, x)` with nothing else in the loop, r processor
+** shared: the branch's K requests follow one another, each made at the instant the one before
+** ends, so the branch has one request present at r without a break from the first's start to the
+** last's end; processor sharing gives a request a rate that depends only on how many are present,
+** so the K requests end when one request of size K x made at the first's start would: the loop is
+** one use of size max(0, K) x (none when K <= 0, as a use of size 0). Threads looping under ps,
+** `par (t) repeat (10) use(cores, (1 + t % 2) w)` on ps(4), 5 threads: one batch of 10 w and
+** 20 w sizes, drained in 12.5 w + 10 w (docs/reduction.md, "Processor sharing in a par"). */
+static AlgExpr *repeated_use(RCtx *c, AlgExpr *count, AlgExpr *x) {
+  AlgCtx *g = c->alg;
+  return alg_mul(g, alg_max(g, alg_num_int(g, 0), count), x);
+}
+
 /* Reads s into sh (block nesting depth): delays, one use of a plain resource of discipline
 ** sh->disc (an FCFS one without hand-off), or an `if` whose sides are one use of it each (a use
-** of size cond ? x : y), delays (an `if` of delays alone on each side is a delay cond ? x : y);
-** a process call is read as its body. */
+** of size cond ? x : y), delays (an `if` of delays alone on each side is a delay cond ? x : y),
+** on ps a `repeat` of one use alone (repeated_use); a process call is read as its body. */
 static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
   AlgCtx *g = c->alg;
   if (!sh->ok) return;
@@ -69,6 +82,15 @@ static void shape_of(RCtx *c, REnv *env, const Stmt *s, BShape *sh, int depth) {
     if (depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
     for (int i = 0; i < s->u.block.count && sh->ok; i++) shape_of(c, env, s->u.block.items[i], sh, depth + 1);
     return;
+  case ST_REPEAT: {   /* on ps, `repeat (K) use(r, x)` alone: one use of size K x (repeated_use) */
+    BShape x = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1, sh->disc};
+    if (sh->res || sh->disc != DISC_PS || depth >= BATCH_MAX_DEPTH) { sh->ok = 0; return; }
+    shape_of(c, env, s->u.repeat.body, &x, depth + 1);
+    if (!x.ok || !x.res || !alg_is_num(x.head, 0) || !alg_is_num(x.tail, 0)) { sh->ok = 0; return; }
+    sh->res = x.res;
+    sh->t = repeated_use(c, reduce_expr(c, env, s->u.repeat.count), x.t);
+    return;
+  }
   case ST_CALL: {   /* `worker(t)`: the process's body with its arguments bound */
     const Decl *proc = s->u.call.decl;
     AlgExpr *args[REDUCE_MAX_ARGS];
@@ -131,12 +153,16 @@ static AlgExpr *picker(AlgExpr *e, AlgSymbol *k, int depth) {
 
 AlgExpr *reduce_batch_picker(AlgExpr *e, AlgSymbol *k) { return picker(e, k, 0); }
 
-void reduce_batch_shape(RCtx *c, REnv *env, const RPiece *p, Discipline disc, BShape *sh) {
+void reduce_batch_read(RCtx *c, REnv *env, const Stmt *s, Discipline disc, BShape *sh) {
   AlgCtx *g = c->alg;
   BShape none = {NULL, alg_num_int(g, 0), NULL, alg_num_int(g, 0), 1, disc};
   *sh = none;
+  shape_of(c, env, s, sh, 0);
+}
+
+void reduce_batch_shape(RCtx *c, REnv *env, const RPiece *p, Discipline disc, BShape *sh) {
   env->idx[env->depth++] = p->value;
-  shape_of(c, env, p->stmt, sh, 0);
+  reduce_batch_read(c, env, p->stmt, disc, sh);
   env->depth--;
 }
 
@@ -223,14 +249,24 @@ static int add_classes(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr **sizes, Al
   return add_class(sizes, counts, n, x, cx) && add_class(sizes, counts, n, y, cy);
 }
 
-/* Sorts the classes by size, smallest first; 0 when two sizes cannot be ordered for every
-** admissible value. */
-static int sort_classes(AlgCtx *g, AlgExpr **sizes, AlgExpr **counts, int n) {
+/* Sorts the classes by size, smallest first; 0 when two sizes cannot be ordered. A pair whose order
+** is not decided for every admissible value (consts that -D can change: t1 = 10us, t2 = 15us) is
+** put in the order of their values (reduce_at_values), and the comparison that order needs is
+** added to *order (when order is not NULL; else the sort gives up): the drain holds where it
+** does, and the rule's bound falls back elsewhere. */
+static int sort_classes(RCtx *c, AlgExpr **sizes, AlgExpr **counts, int n, AlgExpr **order) {
+  AlgCtx *g = c->alg;
   for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++) {
       AlgExpr *d = alg_sub(g, sizes[j], sizes[i]);
       if (alg_is_nonneg(g, d)) continue;
-      if (!alg_is_nonpos(g, d)) return 0;
+      if (!alg_is_nonpos(g, d)) {
+        AlgExpr *ignored = alg_num_int(g, 1), *at = order ? reduce_at_values(c, d, &ignored) : NULL;
+        if (!at || alg_kind(at) != ALG_NUM) return 0;
+        int up = mpq_sgn(alg_num_value(at)) >= 0;
+        *order = alg_and(g, *order, alg_cmp(g, up ? ALG_CMP_GE : ALG_CMP_LE, d, alg_num_int(g, 0)));
+        if (up) continue;
+      }
       AlgExpr *x = sizes[i]; sizes[i] = sizes[j]; sizes[j] = x;
       x = counts[i]; counts[i] = counts[j]; counts[j] = x;
     }
@@ -239,10 +275,12 @@ static int sort_classes(AlgCtx *g, AlgExpr **sizes, AlgExpr **counts, int n) {
 
 /* The drain D of the rule below: the classes (size, count) sorted (sort_classes) and
 **   D = sum over i of (u_i - u_{i-1}) (M_i >= 1 ? max(1, M_i / cap) : 0),  M_i = n_i + ... + n_m
-** (u_0 = 0); NULL when the sizes cannot be ordered or the least is not >= 0. */
-AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **counts, int n) {
+** (u_0 = 0); NULL when the sizes cannot be ordered or the least is not >= 0. order: as
+** sort_classes (NULL: every order proved); *order is then the condition where D holds. */
+AlgExpr *reduce_ps_drain(RCtx *c, AlgExpr *cap, AlgExpr **sizes, AlgExpr **counts, int n, AlgExpr **order) {
   AlgCtx *g = c->alg;
-  if (n < 1 || !sort_classes(g, sizes, counts, n) || !alg_is_nonneg(g, sizes[0])) return NULL;
+  if (order) *order = alg_num_int(g, 1);
+  if (n < 1 || !sort_classes(c, sizes, counts, n, order) || !alg_is_nonneg(g, sizes[0])) return NULL;
   AlgExpr *one = alg_num_int(g, 1), *zero = alg_num_int(g, 0), *drain = zero, *present = zero;
   for (int i = n - 1; i >= 0; i--) {   /* M_i accumulates from the largest class down */
     present = alg_add(g, present, counts[i]);
@@ -280,7 +318,8 @@ static AlgExpr *line_drain(RCtx *c, const RPiece *p, AlgExpr *t, AlgExpr *cap, A
 /* Rule (a batch on ps): par (k = a, b) over pieces whose branches each run delays h, one
 ** use(r, x(k)) on one plain ps(c) resource r, and delays e, with h and e free of k and the same
 ** in every piece, and the sizes x(k) in classes u_1 <= ... <= u_m (add_classes; counts n_i;
-** sorted when the order is decided for every admissible value) or in a line (line_drain). All n
+** sorted when the order is decided for every admissible value, else in the order of their values
+** with the bound taken where that order holds) or in a line (line_drain). All n
 ** requests arrive at the instant h. Processor sharing gives every request present one rate,
 ** min(1, c / N) with N present, so the batch's requests share one curve S(tau) of service
 ** received, and those present at service s are the M(s) of size > s. Alone (no other request on
@@ -316,16 +355,16 @@ void reduce_ps_batch(RCtx *c, REnv *env, const RPiece *pieces, int count, Summar
   c->checks.count = checks;
   if (k < count) return;
   AlgExpr *cap = reduce_mult(c, first.res), *one = alg_num_int(g, 1), *zero = alg_num_int(g, 0);
-  AlgExpr *drain = zero, *present = zero;
+  AlgExpr *drain = zero, *present = zero, *order = one;   /* order: where the sizes' order holds */
   if (!classes && count == 1) {   /* one piece, its sizes in a line */
     present = alg_max(g, zero, alg_add(g, alg_sub(g, pieces[0].hi, pieces[0].lo), one));
     if (!(drain = line_drain(c, &pieces[0], first.t, cap, present))) return;
   } else {
-    if (!classes || !(drain = reduce_ps_drain(c, cap, sizes, counts, n))) return;
+    if (!classes || !(drain = reduce_ps_drain(c, cap, sizes, counts, n, &order))) return;
     for (int i = 0; i < n; i++) present = alg_add(g, present, counts[i]);
   }
   AlgExpr *total = alg_cond(g, alg_cmp(g, ALG_CMP_GE, present, one),
                             alg_add(g, alg_add(g, first.head, drain), first.tail), zero);
-  out->U = alg_min(g, out->U, total);
-  out->L = alg_max(g, out->L, total);
+  out->U = alg_cond(g, order, alg_min(g, out->U, total), out->U);
+  out->L = alg_max(g, out->L, alg_cond(g, order, total, zero));
 }

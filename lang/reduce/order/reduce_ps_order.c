@@ -103,7 +103,7 @@ AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s) {
     sizes[nps] = t;
     counts[nps++] = same ? w->n : alg_num_int(g, 1);
   }
-  AlgExpr *drain = nps ? reduce_ps_drain(c, reduce_mult(c, res), sizes, counts, nps) : alg_num_int(g, 0);
+  AlgExpr *drain = nps ? reduce_ps_drain(c, reduce_mult(c, res), sizes, counts, nps, NULL) : alg_num_int(g, 0);
   return drain && beside ? alg_max(g, drain, beside) : drain;
 }
 
