@@ -386,9 +386,33 @@ static void name_parts(TextPrinter *p, const AlgExpr *e, const size_t *size, con
   for (size_t i = 0; i < e->nkids; i++) name_parts(p, e->kids[i], size, parents, seen);
 }
 
+/* Nodes on the stack of tree_over: deeper, the tree counts as large (text_shared then decides). */
+#define ALG_PRINT_OVER_STACK 256
+
+/* 1 when e as a tree has more than limit nodes, or more than ALG_PRINT_OVER_STACK pending on
+** the way (then text_shared's own count decides); 0 when it surely has at most limit. A count
+** that stops at limit + 1, with no table by node id: text_shared's tables are as large as the
+** context's nodes, and zeroing them for every small expression printed made printing n terms
+** (a name per statement: 10^5 uses of a family's members) cost n times the context's size. */
+static int tree_over(const AlgExpr *e, size_t limit) {
+  const AlgExpr *stack[ALG_PRINT_OVER_STACK];
+  size_t top = 0, count = 0;
+  stack[top++] = e;
+  while (top) {
+    const AlgExpr *x = stack[--top];
+    if (++count > limit) return 1;
+    for (size_t i = 0; i < x->nkids; i++) {
+      if (top == ALG_PRINT_OVER_STACK) return 1;
+      stack[top++] = x->kids[i];
+    }
+  }
+  return 0;
+}
+
 /* The text form with shared parts named (when the tree passes ALG_PRINT_MAX_TREE): 0 when e is
 ** small enough to print as a tree, or out of memory. */
 static int text_shared(TextPrinter *p, const AlgExpr *e) {
+  if (!tree_over(e, ALG_PRINT_MAX_TREE)) return 0;   /* small: printed as a tree */
   size_t n = p->ctx->nnodes;
   size_t *size = calloc(n ? n : 1, sizeof *size), *parents = calloc(n ? n : 1, sizeof *parents);
   unsigned char *seen = calloc(n ? n : 1, 1);

@@ -244,6 +244,51 @@ static int gen_idiom_grid(GenState *g) {
   return outer;
 }
 
+/* A halo exchange on a 3-D box of workers (docs/reduction.md, "Nested pars read as the digits of
+** one index"): par (i = 0, A - 1) par (j = 0, B - 1) par (k = 0, C - 1), (A, B, C) an order of
+** (3, 2, 1), over a chain of uses of a family at (i * B + j) * C + k, a neighbour in i, j or k
+** (one-to-one in the triple) or a map that is not, its last two steps sometimes at once. */
+static int gen_idiom_cube(GenState *g) {
+  GenModel *m = g->m;
+  static const int sizes[6][3] = {{3, 2, 1}, {3, 1, 2}, {2, 3, 1}, {2, 1, 3}, {1, 3, 2}, {1, 2, 3}};
+  const int *abc = sizes[gen_below(g, 6)];
+  int pars[3];
+  for (int l = 0; l < 3; l++) {
+    pars[l] = gen_new_node(g, GEN_PAR);
+    m->nodes[pars[l]].var = g->nvars; m->nodes[pars[l]].lo = 0; m->nodes[pars[l]].hi = abc[l] - 1;
+    g->scope_hi[g->nvars++] = abc[l] - 1;
+  }
+  int outer = m->nodes[pars[0]].var;
+  int count = 1 + gen_below(g, GEN_MAX_KIDS);
+  int body = gen_new_node(g, GEN_BLOCK);
+  for (int k = 0; k < count; k++) {
+    int step = gen_idiom_step(g, outer, -1);
+    GenNode *n = &m->nodes[step];
+    if (n->kind == GEN_USE && m->res[n->res].family) {
+      n->member = GEN_MEMBER_CUBE;
+      n->member_var = outer;
+      n->pipe_r = abc[1]; n->pipe_k = abc[2];
+      n->member_val = gen_below(g, 10);
+    }
+    m->nodes[body].kids[k] = step;
+    m->nodes[body].nkids = k + 1;
+  }
+  if (count >= 2 && gen_below(g, 2)) {   /* the last two steps at once: sends to two neighbours */
+    int fork = gen_new_node(g, GEN_PARALLEL);
+    m->nodes[fork].kids[0] = m->nodes[body].kids[count - 2];
+    m->nodes[fork].kids[1] = m->nodes[body].kids[count - 1];
+    m->nodes[fork].nkids = 2;
+    m->nodes[body].kids[count - 2] = fork;
+    m->nodes[body].kids[count - 1] = -1;
+    m->nodes[body].nkids = count - 1;
+  }
+  g->nvars -= 3;
+  m->nodes[pars[2]].kids[0] = body;
+  m->nodes[pars[1]].kids[0] = pars[2];
+  m->nodes[pars[0]].kids[0] = pars[1];
+  return pars[0];
+}
+
 /* The colour of the cell (i<outer>, i<outer + 1>) as the index part of d: ((i + j) % 2), or on a
 ** grid numbered row by row (flat: the cell i<outer>), ((floor(i / 2) + i % 2) % 2). */
 static void gen_colour(GenDur *d, int outer, int flat) {
@@ -1979,6 +2024,7 @@ static int gen_idiom(GenState *g) {
     if (a2a >= 0) return a2a;
   }
   if (gen_below(g, 4) == 0) return gen_idiom_grid(g);
+  if (gen_below(g, 6) == 0) return gen_idiom_cube(g);
   if (gen_below(g, 8) == 0) {
     int nested = gen_idiom_nested(g);
     if (nested >= 0) return nested;
@@ -2329,6 +2375,20 @@ static void gen_put_member(GenBuf *b, const GenModel *m, const GenNode *n) {
   } else if (n->member == GEN_MEMBER_FLAT) {
     static const char *const forms[3] = {"[i%d]", "[(i%d + 2) %% 4]", "[floor(i%d / 2) * 2 + (i%d %% 2 + 1) %% 2]"};
     gen_put(b, forms[n->member_val % 3], n->member_var, n->member_var);
+  } else if (n->member == GEN_MEMBER_CUBE) {
+    int i = n->member_var, j = i + 1, k = i + 2, B = n->pipe_r, C = n->pipe_k, A = 6 / (B * C);
+    switch (n->member_val % 10) {
+    case 0: gen_put(b, "[(i%d * %d + i%d) * %d + i%d]", i, B, j, C, k); break;
+    case 1: gen_put(b, "[((i%d + 1) %% %d * %d + i%d) * %d + i%d]", i, A, B, j, C, k); break;
+    case 2: gen_put(b, "[(i%d * %d + (i%d + 1) %% %d) * %d + i%d]", i, B, j, B, C, k); break;
+    case 3: gen_put(b, "[(i%d * %d + i%d) * %d + (i%d + 1) %% %d]", i, B, j, C, k, C); break;
+    case 4: gen_put(b, "[((i%d + %d) %% %d * %d + i%d) * %d + i%d]", i, A - 1, A, B, j, C, k); break;
+    case 5: gen_put(b, "[(i%d * %d + (i%d + %d) %% %d) * %d + i%d]", i, B, j, B - 1, B, C, k); break;
+    case 6: gen_put(b, "[i%d + i%d + i%d]", i, j, k); break;
+    case 7: gen_put(b, "[((i%d * %d + i%d) * %d + i%d + 1) %% 6]", i, B, j, C, k); break;
+    case 8: gen_put(b, "[(i%d * %d + i%d) * %d]", i, B, j, C); break;
+    default: gen_put(b, "[((i%d * %d + i%d) * %d + i%d + 1) %% 5]", i, B, j, C, k); break;
+    }
   } else if (n->member == GEN_MEMBER_GRID) {
     static const char *const forms[11] = {"[i%d * 2 + i%d]", "[((i%d + 1) %% 3) * 2 + i%d]",
                                          "[i%d * 2 + (i%d + 1) %% 2]", "[i%d + i%d]",

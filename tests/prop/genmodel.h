@@ -102,8 +102,14 @@ typedef enum GenMember {
                            0 i * K + j, 1 j * R + i, 2 (i * K + j + 1) % 6 (one-to-one in (i, j));
                            3 i + j, 4 i * (K - 1) + j (stages shared); 5 ((i + 1) % R) * K, the
                            next rank's first stage; 6 (i + 1) % R; 7 i) */
-  GEN_MEMBER_BUCKET     /* (i + j) % K (gen_idiom_buckets; i: member_var, j: depth member_off,
+  GEN_MEMBER_BUCKET,    /* (i + j) % K (gen_idiom_buckets; i: member_var, j: depth member_off,
                            K = member_val): one-to-one at each round while the branches are <= K */
+  GEN_MEMBER_CUBE       /* in three nested pars over an A x B x C box of the six members (gen_idiom_
+                           cube; i: depth member_var, j and k the next two; B, C: pipe_r, pipe_k,
+                           A = 6 / (B C)); x = (i * B + j) * C + k; member_val: 0 x, 1 .. 3 the
+                           neighbour + 1 in i, j, k with wrap, 4 .. 5 the neighbour - 1 in i, j,
+                           all one-to-one; 6 i + j + k, 7 (x + 1) % 6 (one-to-one), 8 (i * B + j)
+                           * C (not when C > 1), 9 (x + 1) % 5 (not) */
 } GenMember;
 
 /* Condition of an `if` on an enclosing index: var == v, var < v, var % k == v. */
@@ -167,7 +173,8 @@ typedef struct GenNode {
                                halving order H = 2^(T - j), T = dist_top: 1 2 ^ (T - j), 2 the
                                quotient 2 ^ (T + 1) / 2 ^ (j + 1) (as P / 2^(k + 1) on P = 2^L) */
   int dist_top;             /* T (the last step of the seq) */
-  int pipe_r, pipe_k;       /* GEN_MEMBER_PIPE: the ranks R and the stages K of the family */
+  int pipe_r, pipe_k;       /* GEN_MEMBER_PIPE: the ranks R and the stages K of the family;
+                               GEN_MEMBER_CUBE: the box's sizes B and C */
   int call_vars;            /* GEN_CALL defining a process: > 0 when it takes the enclosing
                                indices i0 .. i<call_vars - 1> as its arguments, named so (a
                                helper process on the rank and the step: `process p(i0, i1)`) */

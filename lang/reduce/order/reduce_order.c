@@ -633,6 +633,78 @@ static int injective_digits(RCtx *c, AlgExpr *e, AlgSymbol *i, AlgExpr *lo, AlgE
   return yes;
 }
 
+/* The terms of e (a sum, or e alone) that name some of the d indices x; 0 when none does. */
+static AlgExpr *index_terms(AlgCtx *g, AlgExpr *e, AlgSymbol **x, int d) {
+  size_t nt = alg_kind(e) == ALG_ADD ? alg_nkids(e) : 1;
+  AlgExpr *sum = alg_num_int(g, 0);
+  for (size_t j = 0; j < nt; j++) {
+    AlgExpr *t = alg_kind(e) == ALG_ADD ? alg_kid(e, j) : e;
+    int named = 0;
+    for (int l = 0; l < d && !named; l++) named = alg_contains(t, x[l]);
+    if (named) sum = alg_add(g, sum, t);
+  }
+  return sum;
+}
+
+/* Rule (one-to-one maps of several indices, level by level): e over the tuples (x1 .. xd) in a box
+** is one-to-one when, for some index n of them, e = B(n) + R(the others) + c with B one-to-one in n,
+** its values in a window of width W (window_of), and R = W * f with f integer-valued and one-to-one
+** in the others (the same rule, one index fewer; for one index injective_in, for two also the
+** pairs rule injective_pair): for tuples that differ in the others, |R - R'| = W |f - f'| >= W while
+** |B - B'| <= W - 1, so e != e'; for tuples that agree there, B(n) != B(n'). `(i*Q + j)*Q + k`:
+** k in a window of Q, then (i*Q + j) = Q * i + j, j in a window of Q, then i. need_int: e must also
+** be integer-valued (the levels below the first). Every order of the indices is tried (d <=
+** ORDER_MAX_FOLD + 1). */
+static int injective_levels(RCtx *c, AlgExpr *e, AlgSymbol **x, AlgExpr **lo, AlgExpr **hi, int d,
+                            int need_int) {
+  AlgCtx *g = c->alg;
+  e = index_terms(g, e, x, d);
+  if (alg_is_num(e, 0)) return 0;
+  if (need_int && !integer_valued(c, e)) return 0;
+  if (d == 1) return injective_in(c, e, x[0], lo[0], hi[0]);
+  for (int p = 0; p < d; p++) {
+    AlgExpr *B = term_of(e, x[p]);
+    int alone = B != NULL;
+    for (int l = 0; l < d && alone; l++) alone = l == p || !alg_contains(B, x[l]);
+    AlgExpr *W = alone ? window_of(c, B, x[p], lo[p], hi[p]) : NULL;
+    if (!W) continue;
+    AlgSymbol *ox[ORDER_MAX_FOLD + 1];
+    AlgExpr *olo[ORDER_MAX_FOLD + 1], *ohi[ORDER_MAX_FOLD + 1];
+    for (int l = 0, o = 0; l < d; l++)
+      if (l != p) { ox[o] = x[l]; olo[o] = lo[l]; ohi[o] = hi[l]; o++; }
+    if (d == 2 && injective_pair(c, e, x[p], lo[p], hi[p], ox[0], olo[0], ohi[0])) return 1;
+    AlgExpr *f = alg_expand(g, alg_div(g, alg_sub(g, e, B), W));
+    if (injective_levels(c, f, ox, olo, ohi, d - 1, 1)) return 1;
+  }
+  return 0;
+}
+
+/* A member index e(k, k2) of a walk whose inner pars were read as the digits of k2 (walk_body,
+** w->nfold): e with k2 rewritten back into its digits (split_digits, innermost first: k2 = N_d o +
+** n, then o = N_(d-1) o' + n', ...; each an exact rewrite of an integer >= 0 by a base that is a
+** positive integer), one-to-one in the tuples (k, digits) level by level (injective_levels). */
+static int injective_fold(OWalk *w, AlgExpr *e) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  int d = w->nfold;
+  AlgSymbol *x[ORDER_MAX_FOLD + 1];
+  AlgExpr *lo[ORDER_MAX_FOLD + 1], *hi[ORDER_MAX_FOLD + 1], *one = alg_num_int(g, 1);
+  x[0] = w->k; lo[0] = w->ka; hi[0] = w->kb;
+  AlgSymbol *rest = w->k2;
+  for (int l = d - 1; l >= 1; l--) {
+    AlgExpr *count = alg_max(g, zero(c), w->fold_n[0]);   /* the digits above l: o's count */
+    for (int j = 1; j < l; j++) count = alg_mul(g, count, w->fold_n[j]);
+    AlgSymbol *o = alg_index_new(g, "o", zero(c), alg_sub(g, count, one));
+    AlgSymbol *n = alg_index_new(g, "n", zero(c), alg_sub(g, w->fold_n[l], one));
+    e = split_digits(c, e, rest, w->fold_n[l], alg_sym(g, o), alg_sym(g, n), 0, 0);
+    if (!e || alg_contains(e, rest)) return 0;
+    x[l + 1] = n; lo[l + 1] = zero(c); hi[l + 1] = alg_sub(g, w->fold_n[l], one);
+    rest = o;
+  }
+  x[1] = rest; lo[1] = zero(c); hi[1] = alg_sub(g, alg_max(g, zero(c), w->fold_n[0]), one);
+  return injective_levels(c, e, x, lo, hi, d + 1, 0);
+}
+
 /* A member index that differs between any two branches (pairs (k, k2) when the par is nested);
 ** any index when there is at most one branch (`par (x = 0, Q - 1) par (y = 0, Q - 1)` at Q = 1). */
 #include <stdio.h>
@@ -642,7 +714,8 @@ static int injective_branches(OWalk *w, AlgExpr *e) {
   if (!w->k2) return injective_in(w->c, e, w->k, w->ka, w->kb) || injective_digits(w->c, e, w->k, w->ka, w->kb) ||
                      reduce_bits_injective(w->c, e, w->k, w->ka, w->kb) ||   /* reduce_bits.c */
                      reduce_points_injective(w->c, e, w->k, w->ka, w->kb);
-  return injective_pair(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb) ||
+  return (w->nfold && injective_fold(w, e)) ||
+         injective_pair(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb) ||
          injective_pair(w->c, e, w->k, w->ka, w->kb, w->k2, w->k2a, w->k2b) ||
          injective_wrap(w->c, e, w->k2, w->k2a, w->k2b, w->k, w->ka, w->kb);
 }
@@ -2051,6 +2124,65 @@ static void dealt_free(OWalk *w) {
   }
 }
 
+/* s without the blocks of one statement around it. */
+static const Stmt *unblocked(const Stmt *s) {
+  while (s->kind == ST_BLOCK && s->u.block.count == 1) s = s->u.block.items[0];
+  return s;
+}
+
+/* Rule (nested pars read as the digits of one index): par (x2 = a2, b2) par (x3 = a3, b3) ..
+** par (xd = ad, bd) S, each range free of k and of the indices outside it, N3 .. Nd (Nl = bl -
+** al + 1) integers >= 1 proved, runs one branch per tuple (x2, .., xd), all at once: the same
+** branches as one par over m = 0 .. max(0, N2) N3 .. Nd - 1 with xd = ad + m % Nd and, for
+** r = (m - m % Nd) / Nd (the floor of m / Nd), x(d-1) = a(d-1) + r % N(d-1), and so on up to
+** x2 = a2 + (the rest): m read in mixed radix, one tuple per m and one m per tuple. So
+** `par (i) par (j) par (k) S` is the pairs (i, m), m = j Q + k, which the pair rules read.
+** par is the par (x2) statement, a2 and b2 its ends; on success w->k2 is m (its range and w->n
+** set, w->nfold = d - 1, w->fold_n the counts) and digits[] the values of x2 .. xd, and the
+** returned statement is S. NULL when its body is no par to read so (at most ORDER_MAX_FOLD
+** levels are read; a deeper par stays inside S). */
+static const Stmt *fold_pars(OWalk *w, REnv *env, const Stmt *par, AlgExpr *a2, AlgExpr *b2,
+                             AlgExpr **digits) {
+  RCtx *c = w->c;
+  AlgCtx *g = c->alg;
+  AlgExpr *a[ORDER_MAX_FOLD], *N[ORDER_MAX_FOLD], *one = alg_num_int(g, 1);
+  AlgSymbol *x[ORDER_MAX_FOLD];
+  const Stmt *s = unblocked(par->u.loop.body);
+  int d = 1, base = env->depth;
+  a[0] = a2; N[0] = alg_add(g, alg_sub(g, b2, a2), one);
+  x[0] = alg_index_new(g, par->u.loop.var.name, a2, b2);
+  env->idx[env->depth++] = alg_sym(g, x[0]);
+  while (d < ORDER_MAX_FOLD && s->kind == ST_PAR && env->depth < EVAL_MAX_INDICES) {
+    AlgExpr *lo = reduce_expr(c, env, s->u.loop.lo), *hi = reduce_expr(c, env, s->u.loop.hi);
+    int free = !alg_contains(lo, w->k) && !alg_contains(hi, w->k);
+    for (int l = 0; l < d && free; l++) free = !alg_contains(lo, x[l]) && !alg_contains(hi, x[l]);
+    AlgExpr *count = alg_add(g, alg_sub(g, hi, lo), one);
+    if (!free || !positive_integer(c, count)) break;
+    a[d] = lo; N[d] = count;
+    x[d] = alg_index_new(g, s->u.loop.var.name, lo, hi);
+    env->idx[env->depth++] = alg_sym(g, x[d]);
+    d++;
+    s = unblocked(s->u.loop.body);
+  }
+  env->depth = base;
+  if (d == 1 || base + d > EVAL_MAX_INDICES) return NULL;
+  AlgExpr *M = alg_max(g, zero(c), N[0]);
+  for (int l = 1; l < d; l++) M = alg_mul(g, M, N[l]);
+  AlgSymbol *m = alg_index_new(g, par->u.loop.var.name, zero(c), alg_sub(g, M, one));
+  AlgExpr *r = alg_sym(g, m);
+  for (int l = d - 1; l >= 1; l--) {
+    AlgExpr *low = alg_mod(g, r, N[l]);
+    digits[l] = alg_add(g, a[l], low);
+    r = alg_div(g, alg_sub(g, r, low), N[l]);
+  }
+  digits[0] = alg_add(g, a[0], r);
+  w->k2 = m; w->k2a = zero(c); w->k2b = alg_sub(g, M, one);
+  w->nfold = d;
+  for (int l = 0; l < d; l++) w->fold_n[l] = N[l];
+  w->n = alg_mul(g, alg_max(g, zero(c), w->n), M);
+  return s;
+}
+
 /* The body of par (k = a, b) S(k) over piece p walked by w (k, its range and n set): the branch
 ** index bound as the next index of env, an `if` on k without else read as the subset of branches
 ** that run its body, a body `par (k2)` read as one par over the pairs. */
@@ -2078,13 +2210,21 @@ static OTime walk_body(OWalk *w, REnv *env, const RPiece *p) {
       w->ok = 0;
       return none;
     }
-    w->k2 = alg_index_new(g, chain->u.loop.var.name, a2, b2); w->k2a = a2; w->k2b = b2;
-    reduce_loop_ends(c, w->k2, a2, b2);   /* the inner par's ends, checked (reduce_ends.c) */
-    AlgExpr *n2 = alg_add(g, alg_sub(g, b2, a2), alg_num_int(g, 1));
-    w->n = alg_mul(g, alg_max(g, zero(c), w->n), alg_max(g, zero(c), n2));
-    env->idx[env->depth++] = alg_sym(g, w->k2);
-    pushed = 2;
-    chain = chain->u.loop.body;
+    AlgExpr *digits[ORDER_MAX_FOLD];
+    const Stmt *inner = fold_pars(w, env, chain, a2, b2, digits);
+    if (inner) {   /* par (k) par (x2) .. par (xd) S: the pairs (k, k2), xl the digits of k2 */
+      for (int l = 0; l < w->nfold; l++) env->idx[env->depth++] = digits[l];
+      pushed = 1 + w->nfold;
+      chain = inner;
+    } else {
+      w->k2 = alg_index_new(g, chain->u.loop.var.name, a2, b2); w->k2a = a2; w->k2b = b2;
+      reduce_loop_ends(c, w->k2, a2, b2);   /* the inner par's ends, checked (reduce_ends.c) */
+      AlgExpr *n2 = alg_add(g, alg_sub(g, b2, a2), alg_num_int(g, 1));
+      w->n = alg_mul(g, alg_max(g, zero(c), w->n), alg_max(g, zero(c), n2));
+      env->idx[env->depth++] = alg_sym(g, w->k2);
+      pushed = 2;
+      chain = chain->u.loop.body;
+    }
   }
   OTime body = walk(w, env, chain);
   env->depth -= pushed;

@@ -18,6 +18,9 @@
 /* Forks (`||` or par) around a site that its path records (beyond: the site counts as parallel
 ** to every other). */
 #define ORDER_MAX_PATH 8
+/* Inner pars read as the digits of one index (walk_body): beyond, the rest is walked as a par
+** inside the body (the injectivity check tries every order of the digits: 5! at most). */
+#define ORDER_MAX_FOLD 4
 
 /* Where a site sits among the forks of the body: the forks around it, outermost first. */
 typedef struct OPath {
@@ -118,6 +121,10 @@ typedef struct OWalk {
   AlgExpr *ka, *kb;     /* its range */
   AlgSymbol *k2;        /* par (k) par (k2) S: the inner par's index (branches are pairs), or NULL */
   AlgExpr *k2a, *k2b;   /* its range (free of k) */
+  int nfold;            /* par (k) par (x2) .. par (xd) S, d >= 3: the inner pars read as one par
+                           over k2 = 0 .. N2 * .. * Nd - 1, its digits x2 .. xd (nfold = d - 1,
+                           walk_body); 0 otherwise */
+  AlgExpr *fold_n[ORDER_MAX_FOLD]; /* the digits' counts N2 .. Nd (N3 .. Nd proved integers >= 1) */
   AlgExpr *n;           /* number of branches, kb - ka + 1 */
   int ok;               /* 0 once the chain has a shape the rules do not cover */
   int vary;             /* 1 when a duration depends on k */
