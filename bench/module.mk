@@ -32,6 +32,13 @@ bench-extract: $(PAMC)
 	PAMC=$(PAMC) bench/extract_bench.sh
 BENCH_TARGETS += bench-extract
 
+# audits 5 and 6: predict every stored point of the independent user models against its stored
+# exact simulation (bench/audit5/README.md); exits 1 on an unsound row
+.PHONY: bench-audit
+bench-audit: $(PAMC)
+	python3 bench/audit5/measure.py $(PAMC)
+BENCH_TARGETS += bench-audit
+
 bench: all $(BENCH_TARGETS)
 	@echo "bench: done"
 include bench/validate/module.mk
