@@ -57,7 +57,8 @@ static AlgExpr *member_work(OWalk *w, const OStage *st, int from, int to, const 
 AlgExpr *order_twice_lower(OWalk *w, const OStage *x, AlgExpr *total) {
   RCtx *c = w->c;
   AlgCtx *g = c->alg;
-  if (c->concurrent || w->forks || w->holds || w->guarded || w->other || w->subset || w->k2 || w->nfold) return NULL;
+  if (c->concurrent || w->forks || w->holds || w->guarded || w->other || w->subset) return NULL;
+  if (w->k2 || w->nfold) return NULL;
   if (!plain_use(x) || x->res->u.resource.discipline != DISC_FCFS || x->res->u.resource.handoff) return NULL;
   if (!alg_is_num(reduce_mult(c, x->res), 1) || order_by_branch(w, x->head) || x->lohead) return NULL;
   int ix = (int)(x - w->stages);
@@ -80,7 +81,8 @@ AlgExpr *order_twice_lower(OWalk *w, const OStage *x, AlgExpr *total) {
     const OStage *zl = z;
     AlgExpr *W = member_work(w, z, (int)(z - w->stages), w->nstages, &zl);
     AlgExpr *m = reduce_mult(c, z->res);
-    AlgExpr *b = alg_max(g, zero(c), order_over_branches(w, ALG_MINOVER, alg_sub(g, alg_sub(g, z->head, y->head), y->t)));
+    AlgExpr *gap = alg_sub(g, alg_sub(g, z->head, y->head), y->t);
+    AlgExpr *b = alg_max(g, zero(c), order_over_branches(w, ALG_MINOVER, gap));
     AlgExpr *tail = order_over_branches(w, ALG_MINOVER, order_tail(w, zl, total));
     AlgExpr *first = alg_add_n(g, 5, (AlgExpr *[]){start, Y, b, alg_div(g, alg_mul(g, n, W), m), tail});
     AlgExpr *last = alg_add_n(g, 5, (AlgExpr *[]){start, alg_mul(g, n, Y), b, alg_div(g, W, m), tail});
