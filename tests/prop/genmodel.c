@@ -1977,6 +1977,54 @@ static int gen_idiom_buckets(GenState *g) {
   return par;
 }
 
+/* A use of res for gen_idiom_twice: one member for all branches (a fixed member of a family), its
+** duration mostly a literal (equal items), else random (it may depend on the branch). */
+static int gen_twice_use(GenState *g, int res) {
+  int id = gen_new_node(g, GEN_USE);
+  GenNode *n = &g->m->nodes[id];
+  n->res = res;
+  if (g->m->res[res].family) { n->member = GEN_MEMBER_CONST; n->member_val = gen_below(g, 3); }
+  if (gen_below(g, 3)) {
+    GenDur d = {.c = -1, .coef_c = 1, .var = -1, .ci = -1, .lit_us = gen_below(g, 4), .mod = 0};
+    n->dur = d;
+  } else n->dur = gen_dur(g);
+  return id;
+}
+
+/* Two pipeline stages placed on one rank (docs/reduction.md, "A stage used again by every branch
+** at once"): par (i = 0, P - 1) { [step;] use(a, d) 2 or 3 times; [delay;] use(b, d') 1 .. 3
+** times; [delay] } with a and b FCFS resources (either may be the other, a family's fixed member,
+** several servers), the step before sometimes a chain step (own members, or a stage: the rule
+** must then keep out). -1 when the model has no FCFS resource that no enclosing hold keeps. */
+static int gen_idiom_twice(GenState *g) {
+  GenModel *m = g->m;
+  int a = gen_fcfs_other(g, -1);
+  if (a < 0 || m->node_count + 20 >= GEN_MAX_NODES) return -1;
+  int b = gen_below(g, 5) ? gen_fcfs_other(g, a) : a;
+  int par = gen_par_open(g, gen_below(g, 3) != 0, 1 + gen_below(g, 5)), par_var = m->nodes[par].var;
+  int body = gen_new_node(g, GEN_BLOCK), count = 0;
+  int ids[12], nid = 0;
+  if (gen_below(g, 3) == 0) ids[nid++] = gen_below(g, 2) ? gen_delay(g) : gen_idiom_step(g, par_var, -1);
+  int ca = 2 + gen_below(g, 2), cb = 1 + gen_below(g, 3);
+  for (int k = 0; k < ca; k++) ids[nid++] = gen_twice_use(g, a);
+  if (gen_below(g, 3) == 0) ids[nid++] = gen_delay(g);
+  for (int k = 0; k < cb; k++) ids[nid++] = gen_twice_use(g, b);
+  if (gen_below(g, 3) == 0) ids[nid++] = gen_delay(g);
+  /* a block holds at most GEN_MAX_KIDS: nest the rest */
+  int cur = body;
+  for (int k = 0; k < nid; k++) {
+    if (count == GEN_MAX_KIDS - 1 && k < nid - 1) {
+      int more = gen_new_node(g, GEN_BLOCK);
+      m->nodes[cur].kids[count++] = more; m->nodes[cur].nkids = count;
+      cur = more; count = 0;
+    }
+    m->nodes[cur].kids[count++] = ids[k]; m->nodes[cur].nkids = count;
+  }
+  g->nvars--;
+  m->nodes[par].kids[0] = body;
+  return par;
+}
+
 static int gen_idiom(GenState *g) {
   GenModel *m = g->m;
   if (gen_below(g, 6) == 0) {   /* locks per bucket, a member map one-to-one at each round */
@@ -1994,6 +2042,10 @@ static int gen_idiom(GenState *g) {
   if (gen_below(g, 9) == 0) {   /* a token beside background jobs on one family */
     int token = gen_idiom_token(g);
     if (token >= 0) return token;
+  }
+  if (gen_below(g, 9) == 0) {   /* two pipeline stages on one rank: a stage used twice in a row */
+    int twice = gen_idiom_twice(g);
+    if (twice >= 0) return twice;
   }
   if (gen_below(g, 7) == 0) {   /* a rank's own pipeline over a flat family */
     int pipe = gen_idiom_pipe(g);

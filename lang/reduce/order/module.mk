@@ -5,4 +5,4 @@
 LANG_SRCS += $(addprefix lang/reduce/order/reduce_, \
                order.c fork.c drift.c ps_order.c ps_batch.c stage.c grid.c grid_ahead.c lock.c lock_busy.c \
                release.c rounds.c budget.c a2a.c fcfs_batch.c fcfs_list.c fcfs_loop.c line.c wait.c shift.c \
-               skip.c inorder.c holdline.c drain.c spaced.c)
+               skip.c inorder.c holdline.c drain.c spaced.c twice.c)

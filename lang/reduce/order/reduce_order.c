@@ -2358,6 +2358,8 @@ static int order_par(RCtx *c, REnv *env, const RPiece *p, Summary *out, AlgExpr 
     if (classed) lo = lo ? alg_max(g, lo, classed) : classed;
     AlgExpr *wait = order_wait_lower(w, st, body.exact);   /* reduce_wait.c */
     if (wait) lo = lo ? alg_max(g, lo, wait) : wait;
+    AlgExpr *twice = order_twice_lower(w, st, body.exact);   /* reduce_twice.c */
+    if (twice) lo = lo ? alg_max(g, lo, twice) : twice;
     if (!lo) continue;
     lower = lower ? alg_max(g, lower, lo) : lo;
   }

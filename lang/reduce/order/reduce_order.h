@@ -271,6 +271,9 @@ AlgExpr *order_hold_line_upper(OWalk *w, AlgExpr *total, AlgExpr **holds);
 /* reduce_wait.c */
 AlgExpr *order_wait_lower(OWalk *w, const OStage *st, AlgExpr *total);
 
+/* reduce_twice.c */
+AlgExpr *order_twice_lower(OWalk *w, const OStage *x, AlgExpr *total);
+
 /* reduce_rounds.c */
 AlgExpr *order_rounds_upper(OWalk *w, AlgExpr *total, AlgExpr **holds);
 
