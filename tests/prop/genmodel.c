@@ -1911,13 +1911,13 @@ static int gen_idiom_token(GenState *g) {
 }
 
 /* Locks per bucket (docs/reduction.md, "Plain holds in lock step"): par (i = 0, P - 1 or a
-** literal) seq (j = 0, 0 .. 3) (one time in 3 the rounds outside: seq (j) par (i), the hold then
-** first in each round's chain, "The chain's first request") { a delay (1 .. 2 us, by i, of 0, or none) or a use of plain fcfs
-** cores; hold (r[(i + j) % K]) a delay or two, or a use of the cores (one time in 4 a use of
-** r[(i + j) % K] instead) }, r an FCFS family (one with a
-** hand-off when there is one), K = 1 .. GEN_FAMILY_SIZE: one-to-one at each round while the
-** branches are at most K (times the servers), several a bucket beyond. -1 when the model has no
-** FCFS family that no enclosing hold keeps. */
+** literal) seq (j = 0, 0 .. 3) (one time in 3 the rounds outside, seq (j) par (i): the hold then
+** first in each round's chain, "The chain's first request") { a delay (1 .. 2 us, by i, of 0, or
+** none) or a use of plain fcfs cores; hold (r[(i + j) % K]) a delay or two, or a use of the cores
+** (one time in 4 a use of r[(i + j) % K] instead) }, r an FCFS family (one with a hand-off when
+** there is one), K = 1 .. GEN_FAMILY_SIZE: one-to-one at each round while the branches are at
+** most K (times the servers), several a bucket beyond. -1 when the model has no FCFS family that
+** no enclosing hold keeps. */
 static int gen_idiom_buckets(GenState *g) {
   GenModel *m = g->m;
   int res = -1;
