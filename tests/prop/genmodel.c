@@ -1914,7 +1914,8 @@ static int gen_idiom_token(GenState *g) {
 ** literal) seq (j = 0, 0 .. 3) (one time in 3 the rounds outside, seq (j) par (i): the hold then
 ** first in each round's chain, "The chain's first request") { a delay (1 .. 2 us, by i, of 0, or
 ** none) or a use of plain fcfs cores; hold (r[(i + j) % K]) a delay or two, or a use of the cores
-** (one time in 4 a use of r[(i + j) % K] instead) }, r an FCFS family (one with a hand-off when
+** (one time in 4 a use of r[(i + j) % K] instead; one in 4 under `if (i % 2 == c)`, the other
+** side the same on r[(i + j) % K2]) }, r an FCFS family (one with a hand-off when
 ** there is one), K = 1 .. GEN_FAMILY_SIZE: one-to-one at each round while the branches are at
 ** most K (times the servers), several a bucket beyond. -1 when the model has no FCFS family that
 ** no enclosing hold keeps. */
@@ -1962,6 +1963,19 @@ static int gen_idiom_buckets(GenState *g) {
       inner = block;
     }
     m->nodes[lock].kids[0] = inner;
+  }
+  if (gen_below(g, 4) == 0) {   /* `if (i % 2 == c) hold (r[(i + j) % K]) S else hold (r[(i + j) % K2])
+                                   S2`: one request either way (reduce_lower.c merge_hold) */
+    int other = gen_new_node(g, GEN_DELAY);
+    m->nodes[other] = m->nodes[lock];
+    if (m->nodes[other].kind == GEN_HOLD) {
+      int inner = gen_new_node(g, GEN_DELAY);
+      m->nodes[inner].dur.lit_us = 1 + gen_below(g, 3);
+      m->nodes[other].kids[0] = inner;
+    }
+    m->nodes[other].member_val = 1 + gen_below(g, GEN_FAMILY_SIZE);
+    lock = gen_line_if(g, GEN_COND_MOD, par_var, gen_below(g, 2), lock, other);
+    m->nodes[lock].cond_mod = 2;
   }
   int how = gen_below(g, 6), before = -1;   /* 0: no delay before (a release may meet a request) */
   if (how == 5 && cores >= 0) {   /* a use of the cores before the lock */

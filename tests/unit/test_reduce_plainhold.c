@@ -165,6 +165,29 @@ static void test_first_hold_not(void **state) {
   redtest_expect_lo1(two, "P", 2, 4e-6, 4.2e-6);
 }
 
+/* The partner written with an `if` of two holds (reduce_lower.c merge_hold): `if (bit k of p is 0)
+** hold (nic[p + 2^k]) delay(t) else hold (nic[p - 2^k]) delay(t)` is `hold (nic[c ? p + 2^k : p -
+** 2^k]) if (c) delay(t) else delay(t)`: the same request at the same instant. Round k as above: P
+** distinct members at once, no hand-off, L t = 3, 6, 9 us at L = 1, 2, 3 (was: hi 25.6 us at
+** L = 2, 76.8 us at L = 3). Sides with other bodies (2 and 3 us) then a hold of the own nic at
+** once: at 2 us rank 0 releases nic[1] and asks for nic[0] that rank 1 holds until 3 us, is handed
+** it at 3 us and pays 0.2: 4.2 us at P = 2 and 4; only lo <= simulated <= hi is checked. */
+static void test_doubling_if_holds(void **state) {
+  (void)state;
+  const char *text =
+    "param L = 3; const P = 2 ^ L; const t = 3us;\n"
+    "resource nic[P] = fcfs(1) handoff(0.2us);\n"
+    "process main { seq (k = 0, L - 1) par (p = 0, P - 1) if (floor(p / 2 ^ k) % 2 == 0) "
+    "hold (nic[p + 2 ^ k]) delay(t) else { hold (nic[p - 2 ^ k]) delay(t) } }\n";
+  for (int l = 1; l <= 3; l++) expect1(text, "L", l, l * 3e-6, l * 3e-6, l * 3e-6);
+  const char *skew =
+    "param P = 4; resource nic[P] = fcfs(1) handoff(0.2us);\n"
+    "process main { par (p = 0, P - 1) { if (p % 2 == 0) hold (nic[p + 1]) delay(2us) "
+    "else hold (nic[p - 1]) delay(3us); hold (nic[p]) delay(1us) } }\n";
+  redtest_expect_lo1(skew, "P", 2, 4e-6, 4.2e-6);
+  redtest_expect_lo1(skew, "P", 4, 4e-6, 4.2e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_buckets_one_to_one),
@@ -175,6 +198,7 @@ int main(void) {
     cmocka_unit_test(test_buckets_on_cores),
     cmocka_unit_test(test_doubling_first_hold),
     cmocka_unit_test(test_first_hold_not),
+    cmocka_unit_test(test_doubling_if_holds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
