@@ -4,7 +4,8 @@
 ** `hold (r) delay(t)`": one queue, one tie order). Every rule that reads uses (one-to-one member
 ** maps, FCFS lists, pools on m servers) then reads such holds too (docs/reduction.md, "A hold of
 ** delays is a use"). A resource with a hand-off keeps its holds: the lock rules read those, and
-** the rules of uses give up on a hand-off.
+** the rules of uses give up on a hand-off. And `if (c) hold (r[x]) S1 else hold (r[y]) S2` is
+** rewritten as `hold (r[c ? x : y]) if (c) S1 else S2` (merge_hold), the same runs.
 */
 #include <stdlib.h>
 
@@ -105,6 +106,37 @@ static int lower_hold(Arena *arena, Stmt *s) {
   return 1;
 }
 
+/* s itself, or the one statement of a block of one (nested up to LOWER_MAX_DEPTH). */
+static Stmt *alone(Stmt *s) {
+  for (int depth = 0; s && s->kind == ST_BLOCK && s->u.block.count == 1 && depth < LOWER_MAX_DEPTH; depth++)
+    s = s->u.block.items[0];
+  return s;
+}
+
+/* Rewrites `if (c) hold (r[x]) S1 else hold (r[y]) S2`, both sides one hold of one resource r
+** (members x and y; none for a plain r), as `hold (r[c ? x : y]) if (c) S1 else S2`; 1 when it
+** did. Argument: expressions are pure (c has one value for the branch, before or after the
+** request) and an `if` takes no time (the simulator enters its side in the same step), so each
+** branch makes the same request at the same instant and place in the tie order, and runs the same
+** body on the server it gets: the two programs have the same runs, every bound of one is one of
+** the other (docs/reduction.md, "A hold on either side of an `if`"). The partner of recursive
+** doubling written with an `if` is then read as the one written with `?:`. */
+static int merge_hold(Arena *arena, Stmt *s) {
+  if (s->kind != ST_IF || !s->u.branch.otherwise) return 0;
+  Stmt *a = alone(s->u.branch.then), *b = alone(s->u.branch.otherwise);
+  if (a->kind != ST_HOLD || b->kind != ST_HOLD || !a->u.use.decl || a->u.use.decl != b->u.use.decl) return 0;
+  if (!a->u.use.index != !b->u.use.index) return 0;
+  Expr *cond = s->u.branch.cond;
+  Expr *index = a->u.use.index ? ast_cond(arena, a->loc, cond, a->u.use.index, b->u.use.index) : NULL;
+  Stmt *then = a->u.use.body, *otherwise = b->u.use.body, *side = a;
+  side->kind = ST_IF;   /* a becomes the body's `if`; s the hold */
+  side->u.branch.cond = cond; side->u.branch.then = then; side->u.branch.otherwise = otherwise;
+  s->kind = ST_HOLD;
+  s->u.use.resource = b->u.use.resource; s->u.use.decl = b->u.use.decl; s->u.use.index = index;
+  s->u.use.duration = NULL; s->u.use.body = side;
+  return 1;
+}
+
 void reduce_lower_holds(Program *prog) {
   LowerStack st = {NULL, 0, 0};
   int ok = 1;
@@ -116,6 +148,7 @@ void reduce_lower_holds(Program *prog) {
       ok = push(&st, decl->u.process.body);
       while (ok && st.count > 0) {
         Stmt *s = st.items[--st.count];
+        merge_hold(&prog->arena, s);
         if (!lower_hold(&prog->arena, s)) ok = push_kids(&st, s);
       }
     }

@@ -1911,12 +1911,14 @@ static int gen_idiom_token(GenState *g) {
 }
 
 /* Locks per bucket (docs/reduction.md, "Plain holds in lock step"): par (i = 0, P - 1 or a
-** literal) seq (j = 0, 0 .. 3) { a delay (1 .. 2 us, by i, of 0, or none) or a use of plain fcfs
-** cores; hold (r[(i + j) % K]) a delay or two, or a use of the cores (one time in 4 a use of
-** r[(i + j) % K] instead) }, r an FCFS family (one with a
-** hand-off when there is one), K = 1 .. GEN_FAMILY_SIZE: one-to-one at each round while the
-** branches are at most K (times the servers), several a bucket beyond. -1 when the model has no
-** FCFS family that no enclosing hold keeps. */
+** literal) seq (j = 0, 0 .. 3) (one time in 3 the rounds outside, seq (j) par (i): the hold then
+** first in each round's chain, "The chain's first request") { a delay (1 .. 2 us, by i, of 0, or
+** none) or a use of plain fcfs cores; hold (r[(i + j) % K]) a delay or two, or a use of the cores
+** (one time in 4 a use of r[(i + j) % K] instead; one in 4 under `if (i % 2 == c)`, the other
+** side the same on r[(i + j) % K2]) }, r an FCFS family (one with a hand-off when
+** there is one), K = 1 .. GEN_FAMILY_SIZE: one-to-one at each round while the branches are at
+** most K (times the servers), several a bucket beyond. -1 when the model has no FCFS family that
+** no enclosing hold keeps. */
 static int gen_idiom_buckets(GenState *g) {
   GenModel *m = g->m;
   int res = -1;
@@ -1925,12 +1927,19 @@ static int gen_idiom_buckets(GenState *g) {
     if (res < 0 || (m->res[k].handoff_ns && !m->res[res].handoff_ns)) res = k;
   }
   if (res < 0) return -1;
-  int over_param = gen_below(g, 2);
+  int over_param = gen_below(g, 2), rounds_out = gen_below(g, 3) == 0, seq = -1;
+  if (rounds_out) {   /* seq (j) par (i): each round a par, the hold first in its chain */
+    seq = gen_new_node(g, GEN_SEQ);
+    m->nodes[seq].var = g->nvars; m->nodes[seq].lo = 0; m->nodes[seq].hi = gen_below(g, GEN_MAX_BOUND + 1);
+    g->scope_hi[g->nvars++] = m->nodes[seq].hi;
+  }
   int par = gen_par_open(g, over_param, over_param ? m->param_default - 1 : gen_below(g, GEN_MAX_BOUND + 1));
   int par_var = g->nvars - 1;
-  int seq = gen_new_node(g, GEN_SEQ);
-  m->nodes[seq].var = g->nvars; m->nodes[seq].lo = 0; m->nodes[seq].hi = gen_below(g, GEN_MAX_BOUND + 1);
-  g->scope_hi[g->nvars++] = m->nodes[seq].hi;
+  if (!rounds_out) {
+    seq = gen_new_node(g, GEN_SEQ);
+    m->nodes[seq].var = g->nvars; m->nodes[seq].lo = 0; m->nodes[seq].hi = gen_below(g, GEN_MAX_BOUND + 1);
+    g->scope_hi[g->nvars++] = m->nodes[seq].hi;
+  }
   int lock = gen_new_node(g, gen_below(g, 4) ? GEN_HOLD : GEN_USE);
   GenNode *l = &m->nodes[lock];
   l->res = res; l->member = GEN_MEMBER_BUCKET; l->member_var = par_var; l->member_off = m->nodes[seq].var;
@@ -1955,6 +1964,19 @@ static int gen_idiom_buckets(GenState *g) {
     }
     m->nodes[lock].kids[0] = inner;
   }
+  if (gen_below(g, 4) == 0) {   /* `if (i % 2 == c) hold (r[(i + j) % K]) S else hold (r[(i + j) % K2])
+                                   S2`: one request either way (reduce_lower.c merge_hold) */
+    int other = gen_new_node(g, GEN_DELAY);
+    m->nodes[other] = m->nodes[lock];
+    if (m->nodes[other].kind == GEN_HOLD) {
+      int inner = gen_new_node(g, GEN_DELAY);
+      m->nodes[inner].dur.lit_us = 1 + gen_below(g, 3);
+      m->nodes[other].kids[0] = inner;
+    }
+    m->nodes[other].member_val = 1 + gen_below(g, GEN_FAMILY_SIZE);
+    lock = gen_line_if(g, GEN_COND_MOD, par_var, gen_below(g, 2), lock, other);
+    m->nodes[lock].cond_mod = 2;
+  }
   int how = gen_below(g, 6), before = -1;   /* 0: no delay before (a release may meet a request) */
   if (how == 5 && cores >= 0) {   /* a use of the cores before the lock */
     before = gen_new_node(g, GEN_USE);
@@ -1970,9 +1992,13 @@ static int gen_idiom_buckets(GenState *g) {
     body = gen_new_node(g, GEN_BLOCK);
     m->nodes[body].kids[0] = before; m->nodes[body].kids[1] = lock; m->nodes[body].nkids = 2;
   }
-  g->nvars--;
+  g->nvars -= 2;
+  if (rounds_out) {
+    m->nodes[par].kids[0] = body;
+    m->nodes[seq].kids[0] = par;
+    return seq;
+  }
   m->nodes[seq].kids[0] = body;
-  g->nvars--;
   m->nodes[par].kids[0] = seq;
   return par;
 }

@@ -13,6 +13,12 @@
 
 #include "reduce_case.h"
 
+/* redtest_expect with one param, name, set to value. */
+static void expect1(const char *text, const char *name, double value, double lo, double sim, double hi) {
+  const char *names[] = {name};
+  redtest_expect(text, 1, names, &value, lo, sim, hi);
+}
+
 /* A lock per bucket with a hand-off: thread t in round k takes bucket (t + k) % B after a delay
 ** of 1 us and holds it 2 us. With T <= B the threads of one round name distinct buckets, all at
 ** the same instant, and every bucket was released 1 us before (the delay before the hold): no
@@ -116,6 +122,72 @@ static void test_buckets_on_cores(void **state) {
   redtest_expect_lo1(text, "T", 5, 7.5e-6, 9e-6);
 }
 
+/* The chain's first request is the hold, no delay before it (first_request): lock-step recursive
+** doubling, round k of a seq a par where rank p holds nic[p xor 2^k] (written with `?:`) for t =
+** 3 us, hand-off 0.2 us, P = 2^L. Round k: the P ranks start at once (the round before has ended,
+** every hold released, before the par starts) and name P distinct members (an involution): no
+** request waits, no hand-off; each round t, L rounds: L t = 3, 6, 9 us at L = 1, 2, 3 (was: hi
+** 25.6 us at L = 2, 76.8 us at L = 3, the family as one resource). With `use(cpu[p], 1us)` after a
+** hold of 0.5 + 3 us: L 4.5 us = 4.5, 13.5 us at L = 1, 3 (was: hi 91.8 us at L = 3). */
+static void test_doubling_first_hold(void **state) {
+  (void)state;
+  const char *text =
+    "param L = 3; const P = 2 ^ L; const t = 3us;\n"
+    "fn partner(p, k) = (floor(p / 2 ^ k) % 2 == 0) ? p + 2 ^ k : p - 2 ^ k;\n"
+    "resource nic[P] = fcfs(1) handoff(0.2us);\n"
+    "process main { seq (k = 0, L - 1) par (p = 0, P - 1) hold (nic[partner(p, k)]) delay(t) }\n";
+  for (int l = 1; l <= 3; l++) expect1(text, "L", l, l * 3e-6, l * 3e-6, l * 3e-6);
+  const char *sum =
+    "param L = 3; const P = 2 ^ L;\n"
+    "fn partner(p, k) = (floor(p / 2 ^ k) % 2 == 0) ? p + 2 ^ k : p - 2 ^ k;\n"
+    "resource nic[P] = fcfs(1) handoff(0.2us); resource cpu[P];\n"
+    "process step(p, k) { hold (nic[partner(p, k)]) { delay(0.5us); delay(3us) }; use(cpu[p], 1us) }\n"
+    "process main { seq (k = 0, L - 1) par (p = 0, P - 1) step(p, k) }\n";
+  for (int l = 1; l <= 3; l += 2) expect1(sum, "L", l, l * 4.5e-6, l * 4.5e-6, l * 4.5e-6);
+}
+
+/* Not this rule: the hold first in the chain but in a loop of it (par over seq, the rounds inside
+** the branch): at 2 us rank 0 releases nic[1] and asks for nic[2] before rank 2 (run after it)
+** has released it, is handed it and pays 0.2 us (sim 4.2 us at L = 2). And a second hold on the
+** same family with no delay before it: P = 2, rank 0 releases nic[1] at 2 us and asks for nic[0]
+** that rank 1 still holds: 4.2 us. Only lo <= simulated <= hi is checked. */
+static void test_first_hold_not(void **state) {
+  (void)state;
+  const char *text =
+    "param L = 2; const P = 2 ^ L;\n"
+    "fn partner(p, k) = (floor(p / 2 ^ k) % 2 == 0) ? p + 2 ^ k : p - 2 ^ k;\n"
+    "resource nic[P] = fcfs(1) handoff(0.2us);\n"
+    "process main { par (p = 0, P - 1) seq (k = 0, L - 1) hold (nic[partner(p, k)]) delay(2us) }\n";
+  redtest_expect_lo1(text, "L", 2, 4e-6, 4.2e-6);
+  const char *two =
+    "param P = 2; resource nic[P] = fcfs(1) handoff(0.2us);\n"
+    "process main { par (p = 0, P - 1) { hold (nic[P - 1 - p]) delay(2us); hold (nic[p]) delay(2us) } }\n";
+  redtest_expect_lo1(two, "P", 2, 4e-6, 4.2e-6);
+}
+
+/* The partner written with an `if` of two holds (reduce_lower.c merge_hold): `if (bit k of p is 0)
+** hold (nic[p + 2^k]) delay(t) else hold (nic[p - 2^k]) delay(t)` is `hold (nic[c ? p + 2^k : p -
+** 2^k]) if (c) delay(t) else delay(t)`: the same request at the same instant. Round k as above: P
+** distinct members at once, no hand-off, L t = 3, 6, 9 us at L = 1, 2, 3 (was: hi 25.6 us at
+** L = 2, 76.8 us at L = 3). Sides with other bodies (2 and 3 us) then a hold of the own nic at
+** once: at 2 us rank 0 releases nic[1] and asks for nic[0] that rank 1 holds until 3 us, is handed
+** it at 3 us and pays 0.2: 4.2 us at P = 2 and 4; only lo <= simulated <= hi is checked. */
+static void test_doubling_if_holds(void **state) {
+  (void)state;
+  const char *text =
+    "param L = 3; const P = 2 ^ L; const t = 3us;\n"
+    "resource nic[P] = fcfs(1) handoff(0.2us);\n"
+    "process main { seq (k = 0, L - 1) par (p = 0, P - 1) if (floor(p / 2 ^ k) % 2 == 0) "
+    "hold (nic[p + 2 ^ k]) delay(t) else { hold (nic[p - 2 ^ k]) delay(t) } }\n";
+  for (int l = 1; l <= 3; l++) expect1(text, "L", l, l * 3e-6, l * 3e-6, l * 3e-6);
+  const char *skew =
+    "param P = 4; resource nic[P] = fcfs(1) handoff(0.2us);\n"
+    "process main { par (p = 0, P - 1) { if (p % 2 == 0) hold (nic[p + 1]) delay(2us) "
+    "else hold (nic[p - 1]) delay(3us); hold (nic[p]) delay(1us) } }\n";
+  redtest_expect_lo1(skew, "P", 2, 4e-6, 4.2e-6);
+  redtest_expect_lo1(skew, "P", 4, 4e-6, 4.2e-6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_buckets_one_to_one),
@@ -124,6 +196,9 @@ int main(void) {
     cmocka_unit_test(test_buckets_overfull),
     cmocka_unit_test(test_ports_fewer_ranks),
     cmocka_unit_test(test_buckets_on_cores),
+    cmocka_unit_test(test_doubling_first_hold),
+    cmocka_unit_test(test_first_hold_not),
+    cmocka_unit_test(test_doubling_if_holds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

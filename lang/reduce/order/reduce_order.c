@@ -1114,6 +1114,19 @@ static OTime walk_use(OWalk *w, REnv *env, const Stmt *s) {
   return time_of(w, t);
 }
 
+/* Rule (the chain's first request on a held resource): 1 when the hold about to be walked is,
+** in walk order, the chain's first request on res and lies in no loop or par of the body (it runs
+** once per branch). All branches reach it at the par's start R, or at one later instant in lock
+** step; no request of theirs on res came before, and what ran before the par in its block had
+** ended, its holds released, before the par started: at R no server of res is held by the chain
+** or released to it, so the hold needs no delay before it to meet no earlier release (walk_hold,
+** "Plain holds in lock step" in docs/reduction.md). */
+static int first_request(const OWalk *w, const Decl *res) {
+  if (w->too_many || w->nall > 0 || w->nloops > 0) return 0;
+  for (int i = 0; i < w->nsites; i++) if (w->sites[i].res == res) return 0;
+  return 1;
+}
+
 /* Rule (a held resource in a chain, lower bounds only): `hold (r[e]) S` is a request for one
 ** server of r[e] that lasts at least S's contention-free time (S's statements each take at least
 ** theirs), made when the hold is reached: it is recorded as a use of r[e] of that duration (S's
@@ -1135,6 +1148,7 @@ static OTime walk_hold(OWalk *w, REnv *env, const Stmt *s, AlgExpr *gap) {
   if (!res || w->lengthen || w->kif || w->path.depth || w->forks) return fail(w);
   w->holds = 1;
   int handed = reduce_handoff(c, res) != NULL, other = w->other, from = w->nstages;
+  if (handed && !gap && first_request(w, res)) gap = alg_num_int(c->alg, 1);
   if ((handed && !gap) || !reduce_delays_only(s->u.use.body, 1, 0)) w->rich_holds = 1;
   else if (handed) w->apart = w->apart ? alg_and(c->alg, w->apart, gap) : gap;
   AlgExpr *index = s->u.use.index ? reduce_expr(c, env, s->u.use.index) : NULL;
