@@ -211,6 +211,11 @@ AlgExpr *alg_kid(const AlgExpr *e, size_t i) { return e->kids[i]; }
 mpq_srcptr alg_num_value(const AlgExpr *e) { return e->u.num; }
 AlgInterval alg_ival_value(const AlgExpr *e) { return e->u.ival; }
 
+long alg_gcd_long(long a, long b) {
+  while (b) { long r = a % b; a = b; b = r; }
+  return a;
+}
+
 long alg_num_long(const AlgExpr *e, int *ok) {
   if (e->kind != ALG_NUM || mpz_cmp_ui(mpq_denref(e->u.num), 1) != 0 ||
       !mpz_fits_slong_p(mpq_numref(e->u.num))) {

@@ -143,6 +143,8 @@ int alg_is_num(const AlgExpr *e, long value);     /* NUM equal to value */
 /* A NUM that is an integer fitting a long: its value; else 0 with *ok cleared (*ok kept
 ** otherwise, so one flag can collect several reads). */
 long alg_num_long(const AlgExpr *e, int *ok);
+/* The greatest common divisor of a and b (integers >= 0; gcd(a, 0) = a). */
+long alg_gcd_long(long a, long b);
 int alg_is_approx(const AlgExpr *e);              /* contains a LOWER/UPPER marker */
 int alg_has_bigop(const AlgExpr *e);              /* contains a sum, product, max or min over an index */
 int alg_contains(const AlgExpr *e, const AlgSymbol *sym);  /* sym occurs free in e */

@@ -334,23 +334,32 @@ static AlgExpr *sum_inner_equality(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower
   return sum_indicator(ctx, index, lower, upper, alg_cond(ctx, alg_cmp(ctx, ALG_CMP_EQ, index->node, c), yes, no));
 }
 
-/* c * (a + b + ...) with c free of the index: c times the sums of the terms, each closed; or
-   NULL (the canonical form keeps such products undistributed: (P/2^(i+1) + 1) / 8). */
-static AlgExpr *sum_scaled(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
-  if (term->kind != ALG_MUL) return NULL;
-  AlgExpr *inner = NULL;
-  AlgExpr **others = alg_scratch(ctx, term->nkids);
+/* term read as factor * part with factor free of the index and part the one factor that names it
+   (term itself, factor 1, when term is no product): part, with *factor set; NULL when no factor or
+   more than one of a product names the index. */
+static AlgExpr *index_part(AlgCtx *ctx, AlgExpr *term, AlgSymbol *index, AlgExpr **factor) {
+  *factor = num(ctx, 1);
+  if (term->kind != ALG_MUL) return term;
+  AlgExpr *part = NULL, **others = alg_scratch(ctx, term->nkids);
   size_t n = 0;
   for (size_t k = 0; k < term->nkids; k++) {
     if (!alg_contains(term->kids[k], index)) others[n++] = term->kids[k];
-    else if (!inner && term->kids[k]->kind == ALG_ADD) inner = term->kids[k];
+    else if (!part) part = term->kids[k];
     else return NULL;
   }
-  if (!inner) return NULL;
+  if (part) *factor = alg_mul_n(ctx, n, others);
+  return part;
+}
+
+/* c * (a + b + ...) with c free of the index: c times the sums of the terms, each closed; or
+   NULL (the canonical form keeps such products undistributed: (P/2^(i+1) + 1) / 8). */
+static AlgExpr *sum_scaled(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
+  AlgExpr *factor, *inner = term->kind == ALG_MUL ? index_part(ctx, term, index, &factor) : NULL;
+  if (!inner || inner->kind != ALG_ADD) return NULL;
   AlgExpr **sums = alg_scratch(ctx, inner->nkids);
   for (size_t k = 0; k < inner->nkids; k++)
     if (!(sums[k] = sum_term(ctx, index, lower, upper, inner->kids[k]))) return NULL;
-  return alg_mul(ctx, alg_mul_n(ctx, n, others), alg_add_n(ctx, inner->nkids, sums));
+  return alg_mul(ctx, factor, alg_add_n(ctx, inner->nkids, sums));
 }
 
 /* sum_{i=lower}^{upper} c * max(f, g) (or min) with c free of the index, f and g polynomials in i
@@ -362,20 +371,9 @@ static AlgExpr *sum_scaled(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExp
    starts at max(0, 1 - r) (every rank but (0, 0)) counts sum over r = 0 .. Q - 1 of
    Q - max(0, 1 - r) = Q^2 - 1 branches. NULL otherwise. */
 static AlgExpr *sum_two_sided(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper, AlgExpr *term) {
-  AlgExpr *factor = num(ctx, 1), *inner = term;
-  if (term->kind == ALG_MUL) {
-    AlgExpr **others = alg_scratch(ctx, term->nkids);
-    size_t n = 0;
-    inner = NULL;
-    for (size_t k = 0; k < term->nkids; k++) {
-      if (!alg_contains(term->kids[k], index)) others[n++] = term->kids[k];
-      else if (!inner) inner = term->kids[k];
-      else return NULL;
-    }
-    if (!inner) return NULL;
-    factor = alg_mul_n(ctx, n, others);
-  }
-  if ((inner->kind != ALG_MAX && inner->kind != ALG_MIN) || inner->nkids != 2 || !alg_is_integer_valued(lower))
+  AlgExpr *factor, *inner = index_part(ctx, term, index, &factor);
+  if (!inner || (inner->kind != ALG_MAX && inner->kind != ALG_MIN) || inner->nkids != 2 ||
+      !alg_is_integer_valued(lower))
     return NULL;
   AlgExpr *f = inner->kids[0], *g = inner->kids[1];
   AlgExpr *cf[ALG_POLY_MAX_DEGREE + 1], *cg[ALG_POLY_MAX_DEGREE + 1];
@@ -483,7 +481,6 @@ static AlgExpr *extremum_at_end(AlgCtx *ctx, int want_max, AlgSymbol *index, Alg
 /* Depth of the expressions periodic_in reads (beyond: not closed this way). */
 #define SUMS_MAX_PERIOD_DEPTH 64
 
-static long gcd_of(long a, long b) { while (b) { long t = a % b; a = b; b = t; } return a; }
 
 /* 1 when every occurrence of index in e is inside a remainder (s * index + a) % K with s an
    integer, a free of index and K an integer number >= 1; *period becomes the least common
@@ -505,7 +502,7 @@ static int periodic_in(AlgCtx *ctx, AlgNodeMemo *seen, const AlgExpr *e, AlgSymb
     AlgExpr *rest = alg_sub(ctx, (AlgExpr *)x, alg_mul(ctx, slope, index->node));
     if (alg_contains(rest, index)) return 0;
     long k = (long)mpz_get_ui(mpq_numref(K->u.num));
-    long lcm = *period / gcd_of(*period, k) * k;
+    long lcm = *period / alg_gcd_long(*period, k) * k;
     if (lcm > SUMS_MAX_PERIOD) return 0;
     *period = lcm;
     return 1;
@@ -767,20 +764,8 @@ static AlgExpr *relax_rounding(AlgCtx *ctx, AlgExpr *e, AlgSymbol *index, AlgDir
 static AlgExpr *sum_split_extremum(AlgCtx *ctx, AlgSymbol *index, AlgExpr *lower, AlgExpr *upper,
                                    AlgExpr *body, AlgDir dir) {
   int up = dir == ALG_DIR_UPPER;
-  AlgExpr *factor = num(ctx, 1), *inner = body;
-  if (body->kind == ALG_MUL) {   /* c * max(...): c free of the index and >= 0 */
-    AlgExpr **others = alg_scratch(ctx, body->nkids);
-    size_t n = 0;
-    inner = NULL;
-    for (size_t k = 0; k < body->nkids; k++) {
-      AlgKind kind = body->kids[k]->kind;
-      if ((kind == ALG_MAX || kind == ALG_MIN) && !inner) inner = body->kids[k];
-      else others[n++] = body->kids[k];
-    }
-    if (!inner) return NULL;
-    factor = alg_mul_n(ctx, n, others);
-    if (alg_contains(factor, index) || !alg_is_nonneg(ctx, factor)) return NULL;
-  }
+  AlgExpr *factor, *inner = index_part(ctx, body, index, &factor);   /* c * max(...), c >= 0 */
+  if (!inner || (inner->kind != ALG_MAX && inner->kind != ALG_MIN) || !alg_is_nonneg(ctx, factor)) return NULL;
   int take_extremum = inner->kind == (up ? ALG_MIN : ALG_MAX);
   int take_total = up && inner->kind == ALG_MAX;
   if (!take_extremum && !take_total) return NULL;

@@ -377,6 +377,11 @@ static void reduce_call(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   reduce_memo_add(c, proc, args, n, alone, out);
 }
 
+const Stmt *reduce_unblocked(const Stmt *s) {
+  while (s->kind == ST_BLOCK && s->u.block.count == 1) s = s->u.block.items[0];
+  return s;
+}
+
 void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out) {
   switch (s->kind) {
   case ST_SKIP: reduce_sum_init(c, out); return;

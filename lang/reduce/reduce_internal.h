@@ -183,6 +183,8 @@ typedef struct RPiece {
 
 /* reduce.c */
 void reduce_stmt(RCtx *c, REnv *env, const Stmt *s, Summary *out);
+/* s without the blocks of one statement around it: `{ { S } }` is S (the same runs). */
+const Stmt *reduce_unblocked(const Stmt *s);
 AlgExpr *reduce_member(RCtx *c, REnv *env, const Stmt *s);
 
 /* reduce_first.c: the lower bound of S1 || ... || Sk (s, its branches' summaries br) from a

@@ -106,13 +106,6 @@ static int lower_hold(Arena *arena, Stmt *s) {
   return 1;
 }
 
-/* s itself, or the one statement of a block of one (nested up to LOWER_MAX_DEPTH). */
-static Stmt *alone(Stmt *s) {
-  for (int depth = 0; s && s->kind == ST_BLOCK && s->u.block.count == 1 && depth < LOWER_MAX_DEPTH; depth++)
-    s = s->u.block.items[0];
-  return s;
-}
-
 /* Rewrites `if (c) hold (r[x]) S1 else hold (r[y]) S2`, both sides one hold of one resource r
 ** (members x and y; none for a plain r), as `hold (r[c ? x : y]) if (c) S1 else S2`; 1 when it
 ** did. Argument: expressions are pure (c has one value for the branch, before or after the
@@ -123,7 +116,8 @@ static Stmt *alone(Stmt *s) {
 ** doubling written with an `if` is then read as the one written with `?:`. */
 static int merge_hold(Arena *arena, Stmt *s) {
   if (s->kind != ST_IF || !s->u.branch.otherwise) return 0;
-  Stmt *a = alone(s->u.branch.then), *b = alone(s->u.branch.otherwise);
+  Stmt *a = (Stmt *)reduce_unblocked(s->u.branch.then);   /* the tree's own statements */
+  Stmt *b = (Stmt *)reduce_unblocked(s->u.branch.otherwise);
   if (a->kind != ST_HOLD || b->kind != ST_HOLD || !a->u.use.decl || a->u.use.decl != b->u.use.decl) return 0;
   if (!a->u.use.index != !b->u.use.index) return 0;
   Expr *cond = s->u.branch.cond;

@@ -181,8 +181,7 @@ static int surely_empty(RCtx *c, AlgExpr *lo, AlgExpr *hi) { return order(c, hi,
 int reduce_split_loop(RCtx *c, REnv *env, const Stmt *loop, AlgExpr *a, AlgExpr *b,
                       RPiece *pieces) {
   AlgCtx *g = c->alg;
-  const Stmt *body = loop->u.loop.body;
-  while (body->kind == ST_BLOCK && body->u.block.count == 1) body = body->u.block.items[0];
+  const Stmt *body = reduce_unblocked(loop->u.loop.body);
   if (body->kind != ST_IF || env->depth >= EVAL_MAX_INDICES) return 0;
   SplitCtx sp; memset(&sp, 0, sizeof sp);
   sp.c = c; sp.env = env; sp.slot = env->depth; sp.classes = 1; sp.ok = 1;

@@ -38,23 +38,33 @@ static AlgExpr *unit_of(AlgCtx *g, AlgExpr *t, AlgSymbol *k) {
   return u;
 }
 
-/* Appends the sizes rest(k) of the branches k = a .. b to sz, each keyed by the par's index
-** step k + first of its branch: rest's only symbol may be k, and each value must be finite and
-** nonnegative. Returns 0 where it is not so. */
-static int read_sizes(RCtx *c, AlgExpr *rest, AlgSymbol *k, long a, long b, long step, long first,
-                      LSizes *sz) {
+int reduce_eval_range(RCtx *c, AlgExpr *e, AlgSymbol *k, long a, long n, double *lo, double *hi) {
   AlgTape *tape = NULL;
   char err[128];
-  if (alg_tape_compile(c->alg, rest, &tape, err, sizeof err) != 0) return 0;
+  if (alg_tape_compile(c->alg, e, &tape, err, sizeof err) != 0) return 0;
   size_t nin = alg_tape_ninputs(tape);
-  if (nin > 1 || (nin == 1 && alg_tape_input(tape, 0) != k)) { alg_tape_free(tape); return 0; }
+  double *kcol = malloc((size_t)(n > 0 ? n : 1) * sizeof *kcol);
+  int ok = kcol && (nin == 0 || (nin == 1 && alg_tape_input(tape, 0) == k));
+  if (ok) {
+    for (long j = 0; j < n; j++) kcol[j] = (double)(a + j);
+    const double *in[1] = {kcol};
+    ok = alg_tape_eval(tape, (size_t)n, in, in, lo, hi) == 0;
+  }
+  free(kcol);
+  alg_tape_free(tape);
+  return ok;
+}
+
+/* Appends the sizes rest(k) of the branches k = a .. b to sz, each keyed by the par's index
+** step k + first of its branch: rest's only symbol may be k (reduce_eval_range), and each value
+** must be finite and nonnegative. Returns 0 where it is not so. */
+static int read_sizes(RCtx *c, AlgExpr *rest, AlgSymbol *k, long a, long b, long step, long first,
+                      LSizes *sz) {
   long n = b - a + 1;
-  double *buf = malloc((size_t)n * 3 * sizeof *buf);
-  if (!buf) { alg_tape_free(tape); return 0; }
-  double *kcol = buf, *lo = buf + n, *hi = lo + n;
-  for (long j = 0; j < n; j++) kcol[j] = (double)(a + j);
-  const double *in[1] = {kcol};
-  int ok = alg_tape_eval(tape, (size_t)n, in, in, lo, hi) == 0;
+  double *buf = malloc((size_t)n * 2 * sizeof *buf);
+  if (!buf) return 0;
+  double *lo = buf, *hi = buf + n;
+  int ok = reduce_eval_range(c, rest, k, a, n, lo, hi);
   for (long j = 0; j < n && ok; j++) {
     ok = isfinite(lo[j]) && isfinite(hi[j]) && lo[j] >= 0 && hi[j] >= lo[j];
     sz->key[sz->n] = (double)step * (double)(a + j) + (double)first;
@@ -64,7 +74,6 @@ static int read_sizes(RCtx *c, AlgExpr *rest, AlgSymbol *k, long a, long b, long
     if ((hi[j] - lo[j]) / 2 > sz->width) sz->width = (hi[j] - lo[j]) / 2;
   }
   free(buf);
-  alg_tape_free(tape);
   return ok;
 }
 

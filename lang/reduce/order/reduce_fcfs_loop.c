@@ -12,7 +12,6 @@
 
 #include "eval.h"
 #include "reduce_order.h"
-#include "tape.h"
 
 /* Requests one par may make for its schedule to be evaluated (beyond: the rule gives up). */
 #define LOOP_BUDGET (1L << 20)
@@ -160,8 +159,6 @@ static long denominator_of(double x) {
   return 0;
 }
 
-static long gcd_of(long a, long b) { while (b) { long r = a % b; a = b; b = r; } return a; }
-
 /* The durations x[0 .. n - 1] (in units of the use) as integers in units of 1 / D, D the least
 ** common denominator of theirs (denominator_of; at most LOOP_MAX_DENOM) that reads them all
 ** (snap); *exact 1 where every x is n / D exactly. Returns D, 0 when there is none. */
@@ -169,8 +166,8 @@ static long common_denominator(const AlgInterval *x, int n, int64_t *units, int 
   long D = 1;
   for (int i = 0; i < n; i++) {
     long q = x[i].lo == 0 && x[i].hi == 0 ? 1 : denominator_of((x[i].lo + x[i].hi) / 2);
-    if (q < 1 || D / gcd_of(D, q) > LOOP_MAX_DENOM / q) return 0;
-    D = D / gcd_of(D, q) * q;
+    if (q < 1 || D / alg_gcd_long(D, q) > LOOP_MAX_DENOM / q) return 0;
+    D = D / alg_gcd_long(D, q) * q;
   }
   *exact = 1;
   for (int i = 0; i < n; i++) {
@@ -250,27 +247,17 @@ static int64_t schedule(const long *K, long T, long m, const int64_t *u) {
   return end;
 }
 
-/* The iterations of each thread, K(k) for k = lo .. lo + T - 1 (count's only symbol k): integers
-** >= 0 whose sum is at most LOOP_BUDGET; 0 otherwise. */
+/* The iterations of each thread, K(k) for k = lo .. lo + T - 1 (count's only symbol k,
+** reduce_eval_range): integers >= 0 whose sum is at most LOOP_BUDGET; 0 otherwise. */
 static int read_counts(RCtx *c, AlgExpr *count, AlgSymbol *k, long lo, long T, long *K) {
-  AlgTape *tape = NULL;
-  char err[128];
-  if (alg_tape_compile(c->alg, count, &tape, err, sizeof err) != 0) return 0;
-  size_t nin = alg_tape_ninputs(tape);
-  double *buf = malloc((size_t)T * 3 * sizeof *buf);
-  int ok = buf && (nin == 0 || (nin == 1 && alg_tape_input(tape, 0) == k));
-  if (ok) {
-    double *kcol = buf, *vlo = buf + T, *vhi = vlo + T, total = 0;
-    for (long j = 0; j < T; j++) kcol[j] = (double)(lo + j);
-    const double *in[1] = {kcol};
-    ok = alg_tape_eval(tape, (size_t)T, in, in, vlo, vhi) == 0;
-    for (long j = 0; j < T && ok; j++) {
-      ok = vlo[j] == vhi[j] && floor(vlo[j]) == vlo[j] && vlo[j] >= 0 && (total += vlo[j]) <= LOOP_BUDGET;
-      K[j] = ok ? (long)vlo[j] : 0;
-    }
+  double *buf = malloc((size_t)T * 2 * sizeof *buf), total = 0;
+  int ok = buf && reduce_eval_range(c, count, k, lo, T, buf, buf + T);
+  for (long j = 0; j < T && ok; j++) {
+    double v = buf[j], w = buf[T + j];
+    ok = v == w && floor(v) == v && v >= 0 && (total += v) <= LOOP_BUDGET;
+    K[j] = ok ? (long)v : 0;
   }
   free(buf);
-  alg_tape_free(tape);
   return ok;
 }
 

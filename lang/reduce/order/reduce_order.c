@@ -2138,12 +2138,6 @@ static void dealt_free(OWalk *w) {
   }
 }
 
-/* s without the blocks of one statement around it. */
-static const Stmt *unblocked(const Stmt *s) {
-  while (s->kind == ST_BLOCK && s->u.block.count == 1) s = s->u.block.items[0];
-  return s;
-}
-
 /* Rule (nested pars read as the digits of one index): par (x2 = a2, b2) par (x3 = a3, b3) ..
 ** par (xd = ad, bd) S, each range free of k and of the indices outside it, N3 .. Nd (Nl = bl -
 ** al + 1) integers >= 1 proved, runs one branch per tuple (x2, .., xd), all at once: the same
@@ -2161,7 +2155,7 @@ static const Stmt *fold_pars(OWalk *w, REnv *env, const Stmt *par, AlgExpr *a2, 
   AlgCtx *g = c->alg;
   AlgExpr *a[ORDER_MAX_FOLD], *N[ORDER_MAX_FOLD], *one = alg_num_int(g, 1);
   AlgSymbol *x[ORDER_MAX_FOLD];
-  const Stmt *s = unblocked(par->u.loop.body);
+  const Stmt *s = reduce_unblocked(par->u.loop.body);
   int d = 1, base = env->depth;
   a[0] = a2; N[0] = alg_add(g, alg_sub(g, b2, a2), one);
   x[0] = alg_index_new(g, par->u.loop.var.name, a2, b2);
@@ -2176,7 +2170,7 @@ static const Stmt *fold_pars(OWalk *w, REnv *env, const Stmt *par, AlgExpr *a2, 
     x[d] = alg_index_new(g, s->u.loop.var.name, lo, hi);
     env->idx[env->depth++] = alg_sym(g, x[d]);
     d++;
-    s = unblocked(s->u.loop.body);
+    s = reduce_unblocked(s->u.loop.body);
   }
   env->depth = base;
   if (d == 1 || base + d > EVAL_MAX_INDICES) return NULL;
@@ -2206,8 +2200,7 @@ static OTime walk_body(OWalk *w, REnv *env, const RPiece *p) {
   OTime none = {zero(c), zero(c), NULL};
   int checks = c->checks.count;   /* the walk re-reads expressions: their checks are made */
   env->idx[env->depth++] = p->value;
-  const Stmt *chain = p->stmt;
-  while (chain->kind == ST_BLOCK && chain->u.block.count == 1) chain = chain->u.block.items[0];
+  const Stmt *chain = reduce_unblocked(p->stmt);
   if (chain->kind == ST_IF && (!chain->u.branch.otherwise || chain->u.branch.otherwise->kind == ST_SKIP) &&
       alg_contains(reduce_expr(c, env, chain->u.branch.cond), w->k)) {
     /* par (k) if (cond(k)) S: the branches where cond holds run S together, the others nothing */

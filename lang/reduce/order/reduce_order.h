@@ -246,6 +246,9 @@ void reduce_batch_read(RCtx *c, REnv *env, const Stmt *s, Discipline disc, BShap
 /* reduce_fcfs_list.c: e with every param and const it names read at its value (a point), the
 ** equalities added to *holds; NULL where a value is no point */
 AlgExpr *reduce_at_values(RCtx *c, AlgExpr *e, AlgExpr **holds);
+/* reduce_fcfs_list.c: e evaluated at k = a .. a + n - 1 into lo[0 .. n - 1] and hi (the tape; e's only
+** symbol may be k): 1, else 0 (another symbol, no tape, out of memory). */
+int reduce_eval_range(RCtx *c, AlgExpr *e, AlgSymbol *k, long a, long n, double *lo, double *hi);
 AlgExpr *reduce_batch_picker(AlgExpr *e, AlgSymbol *k);
 AlgExpr *reduce_batch_in_range(AlgCtx *g, AlgExpr *lo, AlgExpr *hi, AlgExpr *r_lo, AlgExpr *r_hi);
 

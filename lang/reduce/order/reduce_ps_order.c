@@ -73,8 +73,7 @@ AlgExpr *ps_fork_time(OWalk *w, REnv *env, const Stmt *s) {
   int nps = 0;
   if (n < 1 || n > ORDER_MAX_FORK) return NULL;
   for (int i = 0; i < n; i++) {
-    const Stmt *u = s->u.block.items[i];
-    while (u->kind == ST_BLOCK && u->u.block.count == 1) u = u->u.block.items[0];
+    const Stmt *u = reduce_unblocked(s->u.block.items[i]);
     int fcfs = u->kind == ST_USE && u->u.use.decl && u->u.use.decl->u.resource.discipline != DISC_PS;
     if (u->kind == ST_DELAY || fcfs) {   /* beside the ps requests: its own time */
       AlgExpr *t = reduce_expr(c, env, u->kind == ST_DELAY ? u->u.delay.duration : u->u.use.duration);

@@ -32,8 +32,6 @@ static long small_modulus(const AlgExpr *e) {
   return (long)mpz_get_ui(mpq_numref(v));
 }
 
-static long gcd(long a, long b) { while (b) { long r = a % b; a = b; b = r; } return a; }
-
 /* The period in k of e when e depends on k only through terms (s k + a) % K (s an integer, K an
 ** integer number): the least common multiple of those K (1 when e is free of k), or 0 when e
 ** depends on k otherwise or the period exceeds RELEASE_MAX_PERIOD. (s (k + K) + a) % K is
@@ -53,7 +51,7 @@ static long period_in(RCtx *c, AlgExpr *e, AlgSymbol *k, int depth) {
   for (size_t i = 0; i < alg_nkids(e); i++) {
     long p = period_in(c, alg_kid(e, i), k, depth + 1);
     if (!p) return 0;
-    L = L / gcd(L, p) * p;
+    L = L / alg_gcd_long(L, p) * p;
     if (L > RELEASE_MAX_PERIOD) return 0;
   }
   return L;
@@ -191,7 +189,7 @@ AlgExpr *release_stage_lower(OWalk *w, const OStage *st, AlgExpr *total) {
   long L = period_in(c, st->head, w->k, 0);
   long G = st->kguard ? period_in(c, st->kguard, w->k, 0) : 1;   /* a guard periodic in k */
   if (!L || !G) return NULL;
-  L = L / gcd(L, G) * G;
+  L = L / alg_gcd_long(L, G) * G;
   if (L < 2 || L > RELEASE_MAX_PERIOD) return NULL;
   AlgExpr *count[RELEASE_MAX_PERIOD], *head[RELEASE_MAX_PERIOD], *t[RELEASE_MAX_PERIOD], *tail[RELEASE_MAX_PERIOD];
   AlgExpr *rest = order_tail(w, st, total);
